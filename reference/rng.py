@@ -1,0 +1,144 @@
+"""``rng(seed)`` (mulberry32) and ``deal_hand(seed, hand_number)``.
+
+Seeds follow JavaScript: a finite number becomes ``seed >>> 0``; anything else
+is stringified as ``String(seed)`` and hashed with 32-bit FNV-1a over Unicode
+code points (ruling R1). ``deal_hand`` is derived from ``rng`` as ruling R2 says.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+from .cards import CANONICAL_DECK
+from .errors import SeedError
+
+MAX_SAFE_INTEGER = 2**53 - 1
+_U32 = 0xFFFFFFFF
+
+
+def js_number_string(x: float) -> str:
+    """JavaScript's ``Number.prototype.toString()`` for a double (ECMA-262 Number::toString)."""
+    if x != x:
+        return "NaN"
+    if x == 0:
+        return "0"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x < 0:
+        return "-" + js_number_string(-x)
+    # Shortest round-trip digits, as both Python's repr and JS use.
+    mantissa, _, exp = f"{x!r}".partition("e") if "e" in repr(x) else (repr(x), "", "0")
+    digits = mantissa.replace(".", "").lstrip("0")
+    point = mantissa.find(".") if "." in mantissa else len(mantissa)
+    lead_zeros = len(mantissa.replace(".", "")) - len(mantissa.replace(".", "").lstrip("0"))
+    n = point - lead_zeros + int(exp)  # position of the decimal point relative to digits
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    if k <= n <= 21:
+        return digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return "0." + "0" * (-n) + digits
+    e = n - 1
+    sign = "+" if e >= 0 else "-"
+    body = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{body}e{sign}{abs(e)}"
+
+
+def js_string(value: object) -> str:
+    """JavaScript's ``String(value)`` for the Python values that map onto JS ones.
+
+    ``None`` stands for ``null``; lists and tuples are JS arrays (``join(',')``,
+    with null elements empty); dicts are plain objects.
+    """
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number_string(_as_double(value, "seed"))
+    if isinstance(value, (list, tuple)):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    raise SeedError("seed", f"a {type(value).__name__} has no JavaScript equivalent")
+
+
+def _as_double(value: int | float, field: str) -> float:
+    try:
+        return float(value)
+    except OverflowError:
+        raise SeedError(field, f"{value} is too large for a JavaScript number") from None
+
+
+def to_uint32(x: float) -> int:
+    """JavaScript's ``x >>> 0`` for a finite number: truncate toward zero, modulo 2**32."""
+    return math.trunc(x) % 2**32
+
+
+def fnv1a32(text: str) -> int:
+    """32-bit FNV-1a over the string's Unicode code points (not UTF-16 units, not bytes)."""
+    h = 0x811C9DC5
+    for ch in text:
+        h = ((h ^ ord(ch)) * 0x01000193) & _U32
+    return h
+
+
+def seed_to_uint32(seed: object) -> int:
+    """The 32-bit state ``rng(seed)`` starts from."""
+    if isinstance(seed, (int, float)) and not isinstance(seed, bool):
+        x = _as_double(seed, "seed")
+        if math.isfinite(x):
+            return to_uint32(x)
+    return fnv1a32(js_string(seed))
+
+
+def mulberry32(state: int) -> Callable[[], float]:
+    """The mulberry32 generator from a 32-bit state: a function returning floats in [0, 1)."""
+    a = state & _U32
+
+    def next_float() -> float:
+        nonlocal a
+        a = (a + 0x6D2B79F5) & _U32
+        t = ((a ^ (a >> 15)) * (a | 1)) & _U32
+        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & _U32)) & _U32) ^ t
+        return ((t ^ (t >> 14)) & _U32) / 4294967296
+
+    return next_float
+
+
+def rng(seed: object) -> Callable[[], float]:
+    """``PokerEngine.rng(seed)``: a mulberry32 function producing values in [0, 1)."""
+    return mulberry32(seed_to_uint32(seed))
+
+
+def check_hand_number(hand_number: object) -> int:
+    """A positive safe integer (an integral float is the same JS number)."""
+    if isinstance(hand_number, bool) or not isinstance(hand_number, (int, float)):
+        raise SeedError("handNumber", f"expected a positive safe integer, got {hand_number!r}")
+    if isinstance(hand_number, float):
+        if not hand_number.is_integer():
+            raise SeedError("handNumber", f"expected a positive safe integer, got {hand_number!r}")
+        hand_number = int(hand_number)
+    if not 1 <= hand_number <= MAX_SAFE_INTEGER:
+        raise SeedError("handNumber", f"must be between 1 and {MAX_SAFE_INTEGER}, got {hand_number}")
+    return hand_number
+
+
+def deal_hand(seed: object, hand_number: object) -> list[str]:
+    """``PokerEngine.dealHand(seed, handNumber)``: a fresh 52-card order (ruling R2).
+
+    The stream is ``rng("<seed32>:<handNumber>")`` where seed32 is the state
+    ``rng(seed)`` would start from; the canonical deck (suit-major ``2c..As``)
+    is shuffled by Fisher-Yates from the last index down. Card 0 is dealt first (R3).
+    """
+    n = check_hand_number(hand_number)
+    stream = rng(f"{seed_to_uint32(seed)}:{n}")
+    deck = list(CANONICAL_DECK)
+    for i in range(51, 0, -1):
+        j = int(stream() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
