@@ -1,0 +1,1 @@
+"""holdem-conformance: certify Hold'em engines and bots against bot-contract v1."""

@@ -1,0 +1,51 @@
+"""``holdem-cert``: the command-line entry point.
+
+Each subcommand is a module in ``conformance/commands/`` defining ``NAME``, ``HELP``,
+``configure(parser)`` and ``run(args) -> int``; they are discovered, so adding a
+command touches no shared file. Exit codes: 0 success, 1 a verdict of failure,
+2 usage or I/O error (printed without a traceback).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from reference.errors import HoldemError
+
+from . import commands
+from .errors import UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse's default exit code is also 2; keep the prefix ours
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="holdem-cert", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.configure(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args._run(args))
+    except (UsageError, HoldemError) as exc:
+        print(f"holdem-cert: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"holdem-cert: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("holdem-cert: interrupted", file=sys.stderr)
+        return 130
