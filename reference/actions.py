@@ -1,0 +1,97 @@
+"""The bot's answer: parsing (R19) and the return-value rules (contract, Return values)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .errors import IllegalAction
+from .rng import MAX_SAFE_INTEGER
+
+ACTION_TYPES = ("fold", "check", "call", "raise", "allin")
+STRING_FORMS = ("fold", "check", "call", "allin")
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What the seat to act may do (the decision state's betting fields)."""
+
+    to_call: int
+    current_bet: int
+    min_raise_to: int | None
+    max_raise_to: int
+    can_check: bool
+    can_allin: bool
+    last_full_raise: int
+
+
+def parse_answer(answer: object) -> tuple[str, int | None]:
+    """An answer in any accepted form -> ``(type, amount)``; amount only for raise.
+
+    Raises IllegalAction (code ``malformed``, ``raise-without-amount``,
+    ``unknown-type``, ``amount-missing`` or ``amount-not-safe-integer``).
+    """
+    if isinstance(answer, str):
+        if answer in STRING_FORMS:
+            return answer, None
+        if answer == "raise":
+            raise IllegalAction("action", "'raise' alone is invalid: it lacks an amount", "raise-without-amount")
+        raise IllegalAction("action", f"unknown action string {answer!r} (accepted: {', '.join(STRING_FORMS)})", "malformed")
+    if not isinstance(answer, Mapping):
+        raise IllegalAction("action", f"expected a string or an object with 'type', got {_describe(answer)}", "malformed")
+    kind = answer.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+        raise IllegalAction("type", f"unknown action type {kind!r} (accepted: {', '.join(ACTION_TYPES)})", "unknown-type")
+    if kind != "raise":
+        return kind, None
+    if "amount" not in answer:
+        raise IllegalAction("amount", "a raise needs an amount (the street total)", "amount-missing")
+    return kind, safe_integer(answer["amount"])
+
+
+def safe_integer(amount: object) -> int:
+    """JavaScript's Number.isSafeInteger on a Python value (an integral float counts)."""
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+        raise IllegalAction("amount", f"must be a number, got {_describe(amount)}", "amount-not-safe-integer")
+    if isinstance(amount, float):
+        if not math.isfinite(amount) or not amount.is_integer():
+            raise IllegalAction("amount", f"must be a safe integer, got {amount!r}", "amount-not-safe-integer")
+        amount = int(amount)
+    if abs(amount) > MAX_SAFE_INTEGER:
+        raise IllegalAction("amount", f"must be a safe integer, got {amount}", "amount-not-safe-integer")
+    return amount
+
+
+def check_legal(kind: str, amount: int | None, legal: Legal) -> None:
+    """Raise IllegalAction unless ``(kind, amount)`` is legal under ``legal``."""
+    if kind == "check" and not legal.can_check:
+        raise IllegalAction("type", f"check is not legal: {legal.to_call} to call", "check-not-allowed")
+    if kind == "call" and legal.can_check:
+        raise IllegalAction("type", "call is not legal when checking is possible", "call-not-allowed")
+    if kind == "allin" and not legal.can_allin:
+        raise IllegalAction("type", "all-in is not legal: it would be a raise and raising is closed", "allin-not-allowed")
+    if kind != "raise":
+        return
+    if legal.min_raise_to is None:
+        raise IllegalAction("type", "raising is not permitted (minRaiseTo is null)", "raise-not-allowed")
+    assert amount is not None
+    if amount <= legal.current_bet:
+        raise IllegalAction("amount", f"{amount} does not exceed currentBet {legal.current_bet}", "amount-not-above-current-bet")
+    if amount > legal.max_raise_to:
+        raise IllegalAction("amount", f"{amount} exceeds maxRaiseTo {legal.max_raise_to}", "amount-above-max")
+    if amount < legal.min_raise_to and amount != legal.max_raise_to:
+        raise IllegalAction(
+            "amount",
+            f"{amount} is below minRaiseTo {legal.min_raise_to} and is not the all-in {legal.max_raise_to}",
+            "amount-below-min",
+        )
+
+
+def fallback(legal: Legal) -> str:
+    """The contract's fallback: check if legal, otherwise fold."""
+    return "check" if legal.can_check else "fold"
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return f"{type(value).__name__} {text[:40]}"

@@ -1,0 +1,289 @@
+"""One hand of no-limit Texas Hold'em: blinds, dealing, betting, run-out, settlement.
+
+The rules are the contract's (Rules, Return values); where it is silent the
+rulings in docs/rulings.md decide, cited by id. Seats keep their original
+indices; a seat with no chips at the start of the hand takes no part.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .actions import Legal, check_legal, fallback, parse_answer
+from .cards import CANONICAL_DECK, check_cards
+from .errors import OptionError
+from .evaluator import NAMES, hand_value
+from .pots import layer_pots
+from .ruleset import CONTRACT_V1, Ruleset
+
+STREETS = ("preflop", "flop", "turn", "river")
+_CATEGORY = 15**5
+
+
+def complete_deck(cards: Sequence[str], field: str = "deck") -> list[str]:
+    """A pinned deck: the given distinct cards first, then the unused ones in canonical order."""
+    given = check_cards(list(cards), field)
+    if not 1 <= len(given) <= 52:
+        raise OptionError(field, f"expected 1 to 52 cards, got {len(given)}")
+    used = set(given)
+    return given + [c for c in CANONICAL_DECK if c not in used]
+
+
+class Hand:
+    """A hand in progress. Drive it with ``legal()`` and ``act(answer)`` until ``done``.
+
+    ``stacks`` are the chips of every original seat at the start of the hand (0 for
+    a seat that is out); ``button``, ``small_blind_seat`` and ``big_blind_seat`` are
+    chosen by the caller (the tournament applies R16). ``deck`` is dealt from the
+    front (R3).
+    """
+
+    def __init__(
+        self,
+        *,
+        ids: Sequence[str],
+        stacks: Sequence[int],
+        button: int,
+        small_blind_seat: int,
+        big_blind_seat: int,
+        blinds: tuple[int, int],
+        deck: Sequence[str],
+        hand_number: int = 1,
+        ruleset: Ruleset = CONTRACT_V1,
+    ):
+        n = len(ids)
+        self.n = n
+        self.ids = list(ids)
+        self.hand_number = hand_number
+        self.ruleset = ruleset
+        self.start_stacks = list(stacks)
+        self.stacks = list(stacks)
+        self.in_hand = [c > 0 for c in stacks]
+        if sum(self.in_hand) < 2:
+            raise OptionError("stacks", "a hand needs at least two seats with chips")
+        for field, seat in (("button", button), ("small_blind_seat", small_blind_seat), ("big_blind_seat", big_blind_seat)):
+            if not (isinstance(seat, int) and 0 <= seat < n):
+                raise OptionError(field, f"seat {seat!r} does not exist")
+        if not (self.in_hand[small_blind_seat] and self.in_hand[big_blind_seat]) or small_blind_seat == big_blind_seat:
+            raise OptionError("big_blind_seat", "the blinds must be two different seats with chips")
+        self.button = button
+        self.sb_seat = small_blind_seat
+        self.bb_seat = big_blind_seat
+        self.sb, self.bb = blinds
+        self.deck = deck if len(deck) == 52 else complete_deck(deck)
+        self.pos = 0
+        # Seats in the hand, clockwise from the first seat left of the button:
+        # the dealing order (R3), the odd-chip order (R13), the elimination order (R17).
+        self.order = [s for s in ((button + k) % n for k in range(1, n + 1)) if self.in_hand[s]]
+        self.bet = [0] * n
+        self.total = [0] * n
+        self.folded = [not x for x in self.in_hand]
+        # The street's currentBet at each seat's last voluntary action; None before it acts (R9).
+        self.acted: list[int | None] = [None] * n
+        self.street = 0
+        self.board: list[str] = []
+        self.actions: list[dict] = []
+        self.refunds = [0] * n
+        self.awards = [0] * n
+        self.showdown: list[dict] = []
+        self.pots_awarded: list[dict] = []
+        self.done = False
+        self.to_act: int | None = None
+
+        self._commit(small_blind_seat, min(self.sb, self.stacks[small_blind_seat]))
+        self._commit(big_blind_seat, min(self.bb, self.stacks[big_blind_seat]))
+        self.current_bet = max(self.bet)  # the largest blind actually posted (R8)
+        self.last_full_raise = self.bb
+        hole: dict[int, list[str]] = {s: [] for s in self.order}
+        for _ in range(2):
+            for s in self.order:
+                hole[s].append(self._draw())
+        self.hole = hole
+        self._advance(big_blind_seat)
+
+    # -- reading ------------------------------------------------------------------
+    def legal(self) -> Legal:
+        """The betting fields for the seat to act (contract: toCall ... canAllIn; R10)."""
+        s = self.to_act
+        if s is None:
+            raise OptionError("action", "no seat is to act: the hand is over")
+        bet, stack, cb = self.bet[s], self.stacks[s], self.current_bet
+        max_to = bet + stack
+        can_raise = max_to > cb and self._raise_open(s) and any(
+            self.stacks[o] > 0 and not self.folded[o] for o in self.order if o != s
+        )
+        return Legal(
+            to_call=min(cb - bet, stack) if cb > bet else 0,
+            current_bet=cb,
+            min_raise_to=cb + self.last_full_raise if can_raise else None,
+            max_raise_to=max_to,
+            can_check=bet >= cb,
+            can_allin=stack > 0 and (can_raise or max_to <= cb),
+            last_full_raise=self.last_full_raise,
+        )
+
+    def _raise_open(self, s: int) -> bool:
+        """R9: a seat that acted is reopened only by a full raise's worth faced since."""
+        last = self.acted[s]
+        if last is None or self.current_bet - last >= self.last_full_raise:
+            return True
+        # Optional house rule of other rulesets: a checker facing a short opening all-in may raise.
+        return self.ruleset.checker_reopened_by_short_opening and last == 0 and self.current_bet > 0
+
+    def pots(self) -> list[dict]:
+        """Current contribution layers (provisional during the hand)."""
+        seats = self.order_by_index
+        return layer_pots([self.ids[s] for s in seats], [self.total[s] for s in seats], [self.folded[s] for s in seats])
+
+    @property
+    def order_by_index(self) -> list[int]:
+        return [s for s in range(self.n) if self.in_hand[s]]
+
+    def live(self) -> list[int]:
+        return [s for s in self.order_by_index if not self.folded[s]]
+
+    # -- acting -------------------------------------------------------------------
+    def act(self, answer: object) -> dict:
+        """Apply an answer in any accepted form; IllegalAction (nothing changed) if invalid."""
+        kind, amount = parse_answer(answer)
+        check_legal(kind, amount, self.legal())
+        return self.apply(kind, amount)
+
+    def act_fallback(self) -> dict:
+        """The contract's fallback for a missing or invalid answer: check if legal, else fold."""
+        return self.apply(fallback(self.legal()), None)
+
+    def apply(self, kind: str, amount: int | None) -> dict:
+        """Apply an action already known to be legal; returns the ``actions`` entry."""
+        s = self.to_act
+        assert s is not None
+        if kind == "fold":
+            self.folded[s] = True
+            add = 0
+        elif kind == "check":
+            add = 0
+        elif kind == "call":
+            add = min(self.current_bet - self.bet[s], self.stacks[s])
+        elif kind == "raise":
+            add = amount - self.bet[s]  # type: ignore[operator]
+        else:  # allin
+            add = self.stacks[s]
+        self._commit(s, add)
+        if self.bet[s] > self.current_bet:
+            increment = self.bet[s] - self.current_bet
+            if increment >= self.last_full_raise:  # a full bet/raise (R9)
+                self.last_full_raise = increment
+            self.current_bet = self.bet[s]
+        self.acted[s] = self.current_bet
+        record = {"id": self.ids[s], "street": STREETS[self.street], "type": kind, "amount": add}
+        self.actions.append(record)
+        self._advance(s)
+        return record
+
+    # -- internals ----------------------------------------------------------------
+    def _commit(self, s: int, chips: int) -> None:
+        self.stacks[s] -= chips
+        self.bet[s] += chips
+        self.total[s] += chips
+
+    def _draw(self) -> str:
+        card = self.deck[self.pos]
+        self.pos += 1
+        return card
+
+    def _next_to_act(self, after: int) -> int | None:
+        """The next seat clockwise after ``after`` that must act (R11), or None."""
+        stacks, folded, bet, acted, cb, n = self.stacks, self.folded, self.bet, self.acted, self.current_bet, self.n
+        solvent = sum(1 for s in self.order if stacks[s] > 0 and not folded[s])
+        for k in range(1, n + 1):
+            s = (after + k) % n
+            if folded[s] or stacks[s] == 0:
+                continue
+            if bet[s] < cb or (acted[s] is None and solvent >= 2):
+                return s
+        return None
+
+    def _advance(self, last: int) -> None:
+        live = self.live()
+        if len(live) == 1:
+            self._refund_uncalled()
+            self._award_fold(live[0])
+            return
+        nxt = self._next_to_act(last)
+        while nxt is None:
+            self._refund_uncalled()
+            solvent = sum(1 for s in live if self.stacks[s] > 0)
+            if self.street == 3 or solvent <= 1:
+                self._run_out()
+                self._settle_showdown(live)
+                return
+            self._next_street()
+            nxt = self._next_to_act(self.button)
+        self.to_act = nxt
+
+    def _next_street(self) -> None:
+        self.street += 1
+        self._draw()  # burn
+        self.board.extend(self._draw() for _ in range(3 if self.street == 1 else 1))
+        self.bet = [0] * self.n
+        self.acted = [None] * self.n
+        self.current_bet = 0
+        self.last_full_raise = self.bb
+
+    def _run_out(self) -> None:
+        while self.street < 3:
+            self._next_street()
+
+    def _refund_uncalled(self) -> None:
+        """R12: the street's largest bet above the second largest goes back to its owner."""
+        bets = sorted(((self.bet[s], s) for s in self.order), reverse=True)
+        (top, owner), (second, _) = bets[0], bets[1]
+        if top > second:
+            excess = top - second
+            self.bet[owner] -= excess
+            self.total[owner] -= excess
+            self.stacks[owner] += excess
+            self.refunds[owner] += excess
+
+    def _award_fold(self, winner: int) -> None:
+        pot = sum(self.total)
+        self.pots_awarded = [{"amount": pot, "eligible": [self.ids[winner]], "winners": [self.ids[winner]]}]
+        self.stacks[winner] += pot
+        self.awards[winner] += pot
+        self._finish()
+
+    def _settle_showdown(self, live: list[int]) -> None:
+        board = self.board
+        values = {s: hand_value(self.hole[s] + board) for s in live}
+        seat_of = {self.ids[s]: s for s in live}
+        rank_left_of_button = {s: i for i, s in enumerate(self.order)}
+        awarded = []
+        for pot in self.pots():
+            contenders = [seat_of[i] for i in pot["eligible"]]
+            best = max(values[s] for s in contenders)
+            # R13: split evenly; odd chips one at a time clockwise from left of the button.
+            winners = sorted((s for s in contenders if values[s] == best), key=rank_left_of_button.__getitem__)
+            share, odd = divmod(pot["amount"], len(winners))
+            for k, s in enumerate(winners):
+                won = share + (1 if k < odd else 0)
+                self.stacks[s] += won
+                self.awards[s] += won
+            awarded.append({**pot, "winners": [self.ids[s] for s in sorted(winners)]})
+        self.pots_awarded = awarded
+        self.showdown = [
+            {"id": self.ids[s], "cards": list(self.hole[s]), "hand": NAMES[values[s] // _CATEGORY]} for s in live
+        ]
+        self._finish()
+
+    def _finish(self) -> None:
+        self.to_act = None
+        self.done = True
+
+    # -- results ------------------------------------------------------------------
+    def history_entry(self) -> dict:
+        """The public summary of the finished hand (contract: history entry; R14)."""
+        return {
+            "handNumber": self.hand_number,
+            "board": list(self.board),
+            "showdown": [dict(e, cards=list(e["cards"])) for e in self.showdown],
+            "winners": [{"id": self.ids[s], "amount": self.awards[s]} for s in range(self.n) if self.awards[s] > 0],
+        }

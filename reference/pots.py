@@ -1,0 +1,63 @@
+"""Pots as contribution layers (contract, Decision state: ``pots``; ruling R7)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import PotsError
+
+
+def layer_pots(ids: Sequence[str], committed: Sequence[int], folded: Sequence[bool]) -> list[dict]:
+    """Layers for already-validated parallel lists (the engine's hot path).
+
+    A layer is cut at every distinct contribution level; its amount counts every
+    contributor (folded chips stay in the pot); its eligible ids are the non-folded
+    contributors reaching it. Adjacent layers with identical eligibility merge; a
+    layer nobody can win joins the layer below (R7).
+    """
+    levels = sorted({c for c in committed if c > 0})
+    pots: list[dict] = []
+    floor = 0
+    for top in levels:
+        amount = 0
+        eligible = []
+        for pid, c, f in zip(ids, committed, folded):
+            if c > floor:
+                amount += (c if c < top else top) - floor
+                if c >= top and not f:
+                    eligible.append(pid)
+        if pots and (pots[-1]["eligible"] == eligible or not eligible):
+            pots[-1]["amount"] += amount
+        else:
+            pots.append({"amount": amount, "eligible": eligible})
+        floor = top
+    return pots
+
+
+def build_pots(contributions: object) -> list[dict]:
+    """``build_pots([{id, committed, folded}, ...])`` -> ``[{amount, eligible}, ...]``.
+
+    Raises PotsError naming the entry and field on malformed input.
+    """
+    if not isinstance(contributions, (list, tuple)):
+        raise PotsError("contributions", f"expected a list, got {type(contributions).__name__}")
+    ids, committed, folded = [], [], []
+    for i, entry in enumerate(contributions):
+        where = f"contributions[{i}]"
+        if not isinstance(entry, dict):
+            raise PotsError(where, f"expected an object, got {type(entry).__name__}")
+        for key in ("id", "committed", "folded"):
+            if key not in entry:
+                raise PotsError(f"{where}.{key}", "missing")
+        pid, amount, is_folded = entry["id"], entry["committed"], entry["folded"]
+        if not isinstance(pid, str) or not pid:
+            raise PotsError(f"{where}.id", f"expected a non-empty string, got {pid!r}")
+        if pid in ids:
+            raise PotsError(f"{where}.id", f"duplicate id {pid!r}")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise PotsError(f"{where}.committed", f"expected a non-negative integer, got {amount!r}")
+        if not isinstance(is_folded, bool):
+            raise PotsError(f"{where}.folded", f"expected a boolean, got {is_folded!r}")
+        ids.append(pid)
+        committed.append(amount)
+        folded.append(is_folded)
+    return layer_pots(ids, committed, folded)
