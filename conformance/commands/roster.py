@@ -1,0 +1,110 @@
+"""``holdem-cert roster [bots.json] [--json OUT]``: lint a bot roster (contract v1, Submission).
+
+Exit 0 when the roster has no errors (warnings allowed), 1 when it has errors,
+2 when the roster cannot be read or the report cannot be written.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import UsageError
+from ..roster import RosterReport, lint_roster
+
+NAME = "roster"
+HELP = "check bots.json: fields, ids, file paths and byte counts"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("roster", nargs="?", default="bots.json", type=Path,
+                        help="the roster to check (default: bots.json in the current directory)")
+    parser.add_argument("--json", dest="json_out", metavar="OUT", type=Path,
+                        help="also write the problems to OUT as JSON")
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def _summary(report: RosterReport) -> str:
+    entries = _plural(report.entries, "entry", "entries")
+    if not report.problems:
+        return f"{report.path}: OK, {entries}"
+    verdict = "OK" if report.ok else "FAILED"
+    return (f"{report.path}: {verdict}, {_plural(len(report.errors), 'error')}, "
+            f"{_plural(len(report.warnings), 'warning')} in {entries}")
+
+
+def _print_plain(report: RosterReport) -> None:
+    for p in report.problems:
+        print(f"{p.severity}: {p.entry_id or '-'}: {p.field}: {p.message}")
+    print(_summary(report))
+
+
+def _print_rich(report: RosterReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    if report.problems:
+        table = Table(show_lines=False)
+        for column in ("severity", "id", "field", "message"):
+            table.add_column(column, overflow="fold")
+        for p in report.problems:
+            # Text, not markup: messages quote patterns such as [a-z0-9].
+            style = "red" if p.severity == "error" else "yellow"
+            table.add_row(Text(p.severity, style=style), Text(p.entry_id or "-"),
+                          Text(p.field), Text(p.message))
+        console.print(table)
+    console.print(_summary(report), style="green" if report.ok else "red bold", markup=False,
+                  highlight=False)
+
+
+def _report_json(report: RosterReport) -> dict:
+    return {
+        "roster": str(report.path),
+        "ok": report.ok,
+        "problems": [{"id": p.entry_id, "field": p.field, "message": p.message,
+                      "severity": p.severity} for p in report.problems],
+    }
+
+
+def _write_json_atomic(path: Path, data: object) -> None:
+    """Write JSON to ``path`` whole or not at all: a temp file beside it, then os.replace."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    path: Path = args.roster
+    try:
+        report = lint_roster(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read roster {path}: {exc.strerror or exc}") from exc
+    if sys.stdout.isatty():
+        _print_rich(report)
+    else:
+        _print_plain(report)
+    if args.json_out is not None:
+        try:
+            _write_json_atomic(args.json_out, _report_json(report))
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.json_out}: {exc.strerror or exc}") from exc
+    return 0 if report.ok else 1

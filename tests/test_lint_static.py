@@ -1,0 +1,293 @@
+"""conformance.lint_static: every rule flagged at the right place, legitimate bots left alone."""
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from conformance.lint_static import RULES, Finding, lint_source, parse_ok
+
+CONTRACT = Path(__file__).resolve().parents[2] / "shared" / "contract" / "bot-contract-v1.md"
+
+
+def found(source: str) -> list[tuple[str, int, int]]:
+    return [(f.rule, f.line, f.column) for f in lint_source(source)]
+
+
+# (source, exact findings as (rule, line, column)). Each case lists everything
+# the linter must report for it, so an extra finding fails the test too.
+POSITIVE = {
+    # syntax
+    "syntax-error-node": ("let x = ;\n", [("syntax", 1, 7)]),
+    "syntax-unterminated": ("module.exports = {\n  act(s) {\n", [("syntax", 1, 1)]),
+    "syntax-missing-brace": ("if (a) {\n  b();\n", [("syntax", 2, 7)]),
+    "syntax-jsx": ("const view = <div>{x}</div>;\n", [("syntax", 1, 14)]),
+    # es-module
+    "import-statement": ("import x from 'y';\n", [("es-module", 1, 1)]),
+    "export-statement": ("const a = 1;\nexport default a;\n", [("es-module", 2, 1)]),
+    "export-function": ("export function act() {}\n", [("es-module", 1, 1)]),
+    "import-meta": ("const u = import.meta.url;\n", [("es-module", 1, 11)]),
+    # require
+    "require-call": ("const fs = require('fs');\n", [("require", 1, 12)]),
+    "require-reference": ("const r = require;\n", [("require", 1, 11)]),
+    "module-require": ("module.require('x');\n", [("require", 1, 1)]),
+    # dynamic-import
+    "dynamic-import": ("function f() {\n  return import('./x.js');\n}\n",
+                       [("dynamic-import", 2, 10)]),
+    # eval
+    "eval-call": ("eval('1');\n", [("eval", 1, 1)]),
+    "eval-indirect": ("(0, eval)('1');\n", [("eval", 1, 5)]),
+    "eval-window": ("window.eval('1');\n", [("eval", 1, 1)]),
+    "eval-globalThis-subscript": ("globalThis['eval']('1');\n", [("eval", 1, 1)]),
+    "eval-computed-constant": ("self['ev' + `al`]('1');\n", [("eval", 1, 1)]),
+    "eval-escaped": ("window['\\x65val']('1');\n", [("eval", 1, 1)]),
+    "eval-alias-value": ("const e = eval;\n", [("eval", 1, 11)]),
+    "eval-destructured": ("const { eval: e } = globalThis;\n", [("eval", 1, 9)]),
+    # function-constructor
+    "new-function": ("const f = new Function('a', 'return a');\n",
+                     [("function-constructor", 1, 15)]),
+    "function-call": ("const g = Function('return this')();\n", [("function-constructor", 1, 11)]),
+    "function-via-self": ("new self.Function('x');\n", [("function-constructor", 1, 5)]),
+    # string-timer, timer
+    "string-timeout": ("setTimeout('act()', 10);\n", [("string-timer", 1, 1)]),
+    "string-interval-template": ("setInterval(`tick()`, 5);\n", [("string-timer", 1, 1)]),
+    "string-timer-concat": ("self.setTimeout('go(' + n + ')', 1);\n", [("string-timer", 1, 1)]),
+    "timer-callback": ("setTimeout(() => {}, 0);\n", [("timer", 1, 1)]),
+    "timer-interval": ("const id = setInterval(work, 5);\n", [("timer", 1, 12)]),
+    "timer-microtask": ("queueMicrotask(work);\n", [("timer", 1, 1)]),
+    # clocks and entropy
+    "date-now": ("const t = Date.now();\n", [("date", 1, 11)]),
+    "date-new": ("function f() {\n  return new Date();\n}\n", [("date", 2, 14)]),
+    "date-shorthand": ("const o = { Date };\n", [("date", 1, 13)]),
+    "performance": ("const t = performance.now();\n", [("performance", 1, 11)]),
+    "performance-self": ("self.performance.now();\n", [("performance", 1, 1)]),
+    "crypto": ("crypto.getRandomValues(buf);\n", [("crypto", 1, 1)]),
+    "crypto-globalThis": ("globalThis.crypto.randomUUID();\n", [("crypto", 1, 1)]),
+    # network
+    "fetch": ("fetch('https://x');\n", [("network", 1, 1)]),
+    "fetch-self": ("self.fetch('u');\n", [("network", 1, 1)]),
+    "xhr": ("const r = new XMLHttpRequest();\n", [("network", 1, 15)]),
+    "websocket": ("new WebSocket('ws://x');\n", [("network", 1, 5)]),
+    "eventsource": ("new EventSource('/s');\n", [("network", 1, 5)]),
+    "send-beacon": ("navigator.sendBeacon('/b', d);\n", [("network", 1, 1)]),
+    # import-scripts
+    "import-scripts": ("importScripts('x.js');\n", [("import-scripts", 1, 1)]),
+    # worker-messaging
+    "post-message": ("postMessage({ type: 'call' });\n", [("worker-messaging", 1, 1)]),
+    "onmessage-assign": ("onmessage = function (e) {};\n", [("worker-messaging", 1, 1)]),
+    "self-onmessage": ("self.onmessage = (e) => {};\n", [("worker-messaging", 1, 1)]),
+    "add-listener": ("addEventListener('message', f);\n", [("worker-messaging", 1, 1)]),
+    "self-add-listener": ("self.addEventListener('message', f);\n",
+                          [("worker-messaging", 1, 1)]),
+    "broadcast-channel": ("const c = new BroadcastChannel('bots');\n",
+                          [("worker-messaging", 1, 15)]),
+    # dom
+    "document": ("document.title = 'x';\n", [("dom", 1, 1)]),
+    "local-storage": ("localStorage.setItem('k', 1);\n", [("dom", 1, 1)]),
+    "session-storage": ("sessionStorage.clear();\n", [("dom", 1, 1)]),
+    "indexeddb": ("indexedDB.open('x');\n", [("dom", 1, 1)]),
+    "location": ("const h = location.href;\n", [("dom", 1, 11)]),
+    "alert": ("alert('hi');\n", [("dom", 1, 1)]),
+    "html-element": ("x instanceof HTMLElement;\n", [("dom", 1, 14)]),
+    "html-canvas": ("new HTMLCanvasElement();\n", [("dom", 1, 5)]),
+    "navigator": ("const n = navigator.hardwareConcurrency;\n", [("dom", 1, 11)]),
+    "window-document": ("window.document.body;\n", [("dom", 1, 1)]),
+    # global-assignment
+    "assign-pokerengine": ("PokerEngine = {};\n", [("global-assignment", 1, 1)]),
+    "assign-pokerengine-member": ("PokerEngine.equity = () => 1;\n",
+                                  [("global-assignment", 1, 1)]),
+    "assign-math-random": ("Math.random = () => 0.5;\n", [("global-assignment", 1, 1)]),
+    "assign-math": ("Math = {};\n", [("global-assignment", 1, 1)]),
+    "assign-self": ("self = {};\n", [("global-assignment", 1, 1)]),
+    "assign-window-protected": ("window.PokerEngine = null;\n", [("global-assignment", 1, 1)]),
+    "assign-window-math-member": ("window.Math.random = f;\n", [("global-assignment", 1, 1)]),
+    "assign-globalThis": ("globalThis.PokerEngine = null;\n", [("global-assignment", 1, 1)]),
+    "assign-module": ("module = { exports: {} };\n", [("global-assignment", 1, 1)]),
+    "assign-module-member": ("module.id = 'x';\n", [("global-assignment", 1, 1)]),
+    "assign-exports": ("exports = function act() {};\n", [("global-assignment", 1, 1)]),
+    "assign-console": ("console = { log() {} };\n", [("global-assignment", 1, 1)]),
+    "assign-console-member": ("console.log = f;\n", [("global-assignment", 1, 1)]),
+    "define-property": ("Object.defineProperty(Math, 'random', { value: f });\n",
+                        [("global-assignment", 1, 1)]),
+    "reflect-set-window": ("Reflect.set(self, 'PokerEngine', 1);\n",
+                           [("global-assignment", 1, 1)]),
+    "prototype-pollution": ("Array.prototype.shuffle = f;\n", [("global-assignment", 1, 1)]),
+    "augmented": ("Math.random += 0;\n", [("global-assignment", 1, 1)]),
+    "update": ("PokerEngine.calls++;\n", [("global-assignment", 1, 1)]),
+    "delete": ("delete Math.random;\n", [("global-assignment", 1, 8)]),
+    "destructuring-target": ("[Math.random] = [f];\n", [("global-assignment", 1, 2)]),
+    "top-level-var": ("var Math = { random() { return 0; } };\n", [("global-assignment", 1, 5)]),
+    "top-level-function": ("function PokerEngine() {}\n", [("global-assignment", 1, 10)]),
+    "nested-assign": ("function act(state) {\n  if (x) { Math.random = f; }\n}\n",
+                      [("global-assignment", 2, 12)]),
+    # async
+    "async-function": ("async function act(state) {}\n", [("async", 1, 1)]),
+    "async-arrow": ("const act = async (s) => 'fold';\n", [("async", 1, 13)]),
+    "async-arrow-bare": ("const act = async s => 'fold';\n", [("async", 1, 13)]),
+    "async-method": ("module.exports = {\n  async act(state) {}\n};\n", [("async", 2, 3)]),
+    "async-class-method": ("class B {\n  static async go() {}\n}\n", [("async", 2, 10)]),
+    "await": ("async function f() {\n  await g();\n}\n", [("async", 1, 1), ("async", 2, 3)]),
+    "promise": ("return Promise.resolve('fold');\n", [("async", 1, 8)]),
+    "for-await": ("async function f() {\n  for await (const x of y) {}\n}\n",
+                  [("async", 1, 1), ("async", 2, 7)]),
+}
+
+
+@pytest.mark.parametrize("source,expected", list(POSITIVE.values()), ids=list(POSITIVE))
+def test_rule_flagged_at_position(source, expected):
+    assert found(source) == expected
+
+
+def test_every_rule_has_a_positive_case():
+    covered = {rule for _, expected in POSITIVE.values() for rule, _, _ in expected}
+    assert covered == set(RULES)
+
+
+def test_severities_and_messages():
+    [string_timer] = lint_source("setTimeout('x()', 1);")
+    [timer] = lint_source("setTimeout(f, 1);")
+    assert (string_timer.severity, timer.severity) == ("error", "warning")
+    assert all(f.severity == RULES[f.rule][0] for f in lint_source(
+        "Date.now(); setInterval(f); eval('x'); document.x;"))
+    [f] = lint_source("Math.random = f;")
+    assert "Math.random" in f.message
+    [f] = lint_source("const t = performance.now();")
+    assert "`performance`" in f.message
+
+
+def test_findings_sorted_by_position_and_frozen():
+    findings = lint_source("fetch(1);\nconst t = Date.now(); eval('1');\nsetTimeout('a');\n")
+    assert [(f.line, f.column) for f in findings] == [(1, 1), (2, 11), (2, 23), (3, 1)]
+    assert [f.rule for f in findings] == ["network", "date", "eval", "string-timer"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        findings[0].line = 9
+    assert Finding("eval", "error", "m", 1, 2) == Finding(
+        rule="eval", severity="error", message="m", line=1, column=2)
+
+
+def test_columns_count_code_points_and_ignore_bom():
+    # "é" and "ü" are two bytes each in UTF-8; the column counts characters.
+    assert found("\ufeffconst é = 'ü'; Date;\n  fetch();\n") == [("date", 1, 16), ("network", 2, 3)]
+
+
+def test_parse_ok():
+    assert parse_ok("module.exports = function act(state) { return 'fold'; };\n")
+    assert not parse_ok("module.exports = function act(state) { return 'fold';\n")
+    assert not parse_ok("const x = <b/>;")
+    assert parse_ok("")
+
+
+def test_rejects_bytes_naming_the_file():
+    with pytest.raises(TypeError, match="bots/x.js"):
+        lint_source(b"eval(1)", "bots/x.js")
+
+
+# -- legitimate code is not flagged -------------------------------------------------
+
+def contract_bots() -> list[str]:
+    text = CONTRACT.read_text(encoding="utf-8")
+    return [b for b in re.findall(r"```js\n(.*?)```", text, re.S) if "module.exports" in b]
+
+
+def test_contract_examples_are_clean():
+    bots = contract_bots()
+    assert len(bots) == 3  # two accepted export forms and the minimal complete bot
+    for source in bots:
+        assert parse_ok(source)
+        assert lint_source(source) == []
+
+
+RANDOM_BOT = """\
+'use strict';
+
+// Module-level memory persists across hands; Date.now() in a comment is not code.
+const memory = { hands: 0, seen: new Map() };
+
+function aggression(state) {
+  const date = state.handNumber;       // a local called "date"
+  const fetch = (key) => memory.seen.get(key);
+  return fetch(date) || 0.5;
+}
+
+const bot = {
+  name: 'Random Equity',
+  fetch(state) { return state.you.cards; },  // a method called fetch
+  act(state) {
+    memory.hands += 1;
+    const note = "uses Date, eval, fetch and performance only in a string";
+    const crypto = state.crypto;               // a property, and a local
+    const cards = this.fetch(state);
+    const eq = PokerEngine.equity(state.you.cards, state.board, 2, 200, Math.random);
+    if (Math.random() < eq * aggression(state) && state.minRaiseTo !== null) {
+      return { type: 'raise', amount: state.minRaiseTo };
+    }
+    return state.canCheck ? 'check' : (eq > 0.4 ? 'call' : 'fold');
+  },
+};
+
+module.exports = bot;
+"""
+
+SHADOWING = """\
+function act(state, Date) {
+  return Date.now();                     // a parameter named Date
+}
+function f() {
+  try { g(); } catch (performance) { performance.x; }
+  for (const document of []) document.title;
+  [1].map((location) => location + 1);
+  var crypto = 1; { crypto; }
+  const self = this; self.fetch(); self.eval; self.postMessage(1);
+  class Node {} new Node();
+  switch (k) { case 1: let Promise = 1; Promise; }
+  (function fetch() { fetch(); })();
+  const { fetch: mine } = state;         // destructuring a plain object
+  const setTimeout = (fn) => fn();
+  setTimeout('not a real timer');
+}
+function eval2() {}
+const obj = { eval: 1, Date: 2, fetch() {}, document: 3 };
+obj.eval; obj.Date; state.crypto; x.performance.now(); o.postMessage(1); o.onmessage = f;
+"""
+
+ALLOWED_WRITES = """\
+if (typeof module !== 'undefined' && module.exports) module.exports = bot;
+module.exports.act = bot.act;
+exports.name = 'X';
+Object.assign(module.exports, { a: 1 });
+Object.assign(exports, { b: 2 });
+Object.defineProperty(module.exports, 'c', { value: 3 });
+if (typeof window !== 'undefined') window.MyBot = bot;
+self.myCache = new Map();
+globalThis.botState = {};
+Reflect.set(self, 'mine', 1);
+const random = Math.random;
+const state = {}; state.Math = 1; state.PokerEngine = 2;
+function g(Math) { Math.random = f; }
+"""
+
+FEATURE_TESTS = """\
+const hasPerf = typeof performance !== 'undefined';
+const isNode = typeof require === 'function';
+if (typeof Date === 'function' && typeof (window) === 'object') {}
+const isFn = f instanceof Function;
+const call = Function.prototype.call;
+label: for (;;) { break label; }
+"""
+
+
+@pytest.mark.parametrize("source", [RANDOM_BOT, SHADOWING, ALLOWED_WRITES, FEATURE_TESTS],
+                         ids=["random-bot", "shadowing", "allowed-writes", "feature-tests"])
+def test_legitimate_code_not_flagged(source):
+    assert parse_ok(source)
+    assert lint_source(source) == []
+
+
+def test_shadowing_is_scoped():
+    # The local Date in f does not hide the global one used in g; a block-scoped
+    # let hides it only inside its block; var is hoisted to the whole function.
+    source = ("function f() { const Date = 1; return Date; }\n"
+              "function g() { return Date.now(); }\n"
+              "function h() { { let Date = 1; } return Date; }\n"
+              "function k() { Date; if (x) { var Date = 2; } }\n")
+    assert found(source) == [("date", 2, 23), ("date", 3, 41)]
