@@ -28,6 +28,8 @@ NAMES = (
 _CAT = 15**5  # the weight of the category in a value (759375)
 _SUIT_SHIFT = 31
 _RANK_MASK = (1 << _SUIT_SHIFT) - 1
+_SUIT_PART = 8**4 - 1  # four octal suit counts
+_CARD_SHIFT = _SUIT_SHIFT + 12  # evaluate's one bit per distinct card starts here
 _P5 = tuple(5**i for i in range(13))
 
 
@@ -112,34 +114,38 @@ def _build_flush_suit() -> list[int]:
     return out
 
 
-def _tiebreak_pattern(value: int) -> tuple:
-    """The ranks (2..14) of the best five cards in R5's order, e.g. (14, 14, 14, 13, 13)."""
+def _pattern(value: int) -> str:
+    """The ranks of the best five cards in R5's order as rank characters, e.g. "AAAKK"."""
     category, digits = value // _CAT, [value // 15**(4 - i) % 15 for i in range(5)]
-    if category in (4, 8):
-        top = digits[0]
-        return tuple(14 if r == 1 else r for r in range(top, top - 5, -1))
-    sizes = {0: (1, 1, 1, 1, 1), 1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1),
-             5: (1, 1, 1, 1, 1), 6: (3, 2), 7: (4, 1)}[category]
-    return tuple(r for r, n in zip(digits, sizes) for _ in range(n))
+    if category in (4, 8):  # a straight runs down from its top; the wheel's ace comes last
+        ranks = [14 if r == 1 else r for r in range(digits[0], digits[0] - 5, -1)]
+    else:
+        sizes = {0: (1, 1, 1, 1, 1), 1: (2, 1, 1, 1), 2: (2, 2, 1), 3: (3, 1, 1),
+                 5: (1, 1, 1, 1, 1), 6: (3, 2), 7: (4, 1)}[category]
+        ranks = [r for r, n in zip(digits, sizes) for _ in range(n)]
+    return "".join(RANKS[r - 2] for r in ranks)
 
 
+# Card codes. hand_value sums _CODE; evaluate sums _CHECKED_CODE, which adds the card's own bit
+# above the rest: the sum then has n such bits set exactly when the n cards are distinct.
 _CODE = {}
-_RANK_OF = {}
+_CHECKED_CODE = {}
 _SUIT_OF = {}
 for _s, _suit in enumerate(SUITS):
     for _r, _rank in enumerate(RANKS):
-        _CODE[_rank + _suit] = _P5[_r] + ((8**_s) << _SUIT_SHIFT)
-        _RANK_OF[_rank + _suit] = _r + 2
-        _SUIT_OF[_rank + _suit] = _s
+        _card = _rank + _suit
+        _CODE[_card] = _P5[_r] + ((8**_s) << _SUIT_SHIFT)
+        _CHECKED_CODE[_card] = _CODE[_card] + (1 << (_CARD_SHIFT + len(_SUIT_OF)))
+        _SUIT_OF[_card] = _s
 # Per suit: card -> its rank bit if it has that suit, else 0 (summing gives the suit's mask).
-_SUIT_BITS = tuple({c: (1 << (_RANK_OF[c] - 2)) * (_SUIT_OF[c] == s) for c in _CODE} for s in range(4))
+_SUIT_BITS = tuple({c: (1 << RANKS.index(c[0])) * (_SUIT_OF[c] == s) for c in _CODE} for s in range(4))
 _RANK_VALUE = _build_rank_table()
 _FLUSH_SUIT = _build_flush_suit()
 _FLUSH_VALUE = [0] * 8192
 for _mask in range(8192):
     if 5 <= _mask.bit_count() <= 7:
         _FLUSH_VALUE[_mask] = _flush_value(_mask)
-_PATTERN = {v: _tiebreak_pattern(v) for v in set(_RANK_VALUE.values()) | set(_FLUSH_VALUE) - {0}}
+_PATTERN = {v: _pattern(v) for v in set(_RANK_VALUE.values()) | set(_FLUSH_VALUE) - {0}}
 
 
 def hand_value(cards) -> int:
@@ -157,7 +163,7 @@ def hand_value(cards) -> int:
 
 def _invalid(cards) -> EvaluateError:
     """The error for input the fast path refused: the first fault in reading order."""
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+    if not isinstance(cards, (list, tuple)):
         return EvaluateError("cards", f"expected a list of 5 to 7 card strings, got {type(cards).__name__}")
     if not 5 <= len(cards) <= 7:
         return EvaluateError("cards", f"expected 5 to 7 cards, got {len(cards)}")
@@ -171,42 +177,42 @@ def _invalid(cards) -> EvaluateError:
         if c in seen:
             return EvaluateError(f"cards[{i}]", f"duplicate card {c!r}")
         seen.add(c)
-    raise AssertionError("evaluate refused valid cards")  # unreachable: the fast path accepts these
+    raise AssertionError(f"evaluate refused valid cards {cards!r}")  # a bug, not bad input
 
 
 def evaluate(cards) -> dict:
     """``PokerEngine.evaluate(cards)``: ``{"rank", "value", "name", "best"}`` for 5..7 distinct cards.
 
-    ``best`` lists five input cards realizing ``value`` in R5's order: groups by significance
-    (quads, trips, pairs, then kickers), ranks descending within a group, the wheel as 5 4 3 2 A,
-    and among cards of one rank the earliest in the input. Raises EvaluateError naming the field.
+    ``cards`` is a list or tuple of card strings. ``best`` lists five input cards realizing
+    ``value`` in R5's order: groups by significance (quads, trips, pairs, then kickers), ranks
+    descending within a group, the wheel as 5 4 3 2 A, and among cards of one rank the earliest
+    in the input. Raises EvaluateError naming the field at fault.
     """
     if not isinstance(cards, (list, tuple)):
         raise _invalid(cards)
-    n = len(cards)
     try:
-        k = sum(map(_CODE.__getitem__, cards))
+        k = sum(map(_CHECKED_CODE.__getitem__, cards))
     except (KeyError, TypeError):  # a malformed or unhashable card
         raise _invalid(cards) from None
-    if not 5 <= n <= 7 or len(set(cards)) != n:
+    n = len(cards)
+    if not 5 <= n <= 7 or (k >> _CARD_SHIFT).bit_count() != n:
         raise _invalid(cards)
-    s = _FLUSH_SUIT[k >> _SUIT_SHIFT]
+    s = _FLUSH_SUIT[(k >> _SUIT_SHIFT) & _SUIT_PART]
     if s < 0:
         value = _RANK_VALUE[k & _RANK_MASK]
         pool = cards
     else:
         value = _FLUSH_VALUE[sum(map(_SUIT_BITS[s].__getitem__, cards))]
         pool = [c for c in cards if _SUIT_OF[c] == s]
-    # Cards of each rank in input order; the pattern then takes the earliest of each rank.
-    by_rank: dict[int, list] = {}
-    for c in pool:
-        r = _RANK_OF[c]
-        if r in by_rank:
-            by_rank[r].append(c)
-        else:
-            by_rank[r] = [c]
+    # In the joined string the rank characters sit at even offsets and never match a suit
+    # character, so find() locates the earliest card of a rank, and the next one after it.
+    text = "".join(pool)
     best = []
+    prev = ""
+    i = 0
     for r in _PATTERN[value]:
-        best.append(by_rank[r].pop(0))
+        i = text.find(r, i + 2) if r == prev else text.find(r)
+        best.append(pool[i >> 1])
+        prev = r
     rank = value // _CAT
     return {"rank": rank, "value": value, "name": NAMES[rank], "best": best}
