@@ -14,8 +14,8 @@ CARD_SET = frozenset(CANONICAL_DECK)
 
 def check_card(card: object, field: str = "card") -> str:
     """Return ``card`` if it is a valid card string, else raise CardError naming it."""
-    if card in CARD_SET:
-        return card  # type: ignore[return-value]
+    if isinstance(card, str) and card in CARD_SET:
+        return card
     if not isinstance(card, str):
         raise CardError(field, f"{card!r} is not a card string (expected e.g. 'Ah')")
     raise CardError(field, f"{card!r} is not a card: rank must be one of {RANKS} and suit one of {SUITS}")

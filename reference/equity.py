@@ -88,9 +88,8 @@ def equity(hole, board, opponents, iterations, random) -> float:
             x = random()
             if type(x) is not float or not 0.0 <= x < 1.0:
                 _check_random_result(x)
+            # For x < 1 and n - k <= 52, x * (n - k) rounds below n - k (checked for every m < 2**20).
             j = k + int(x * (n - k))
-            if j == n:  # x just below 1 can round x * (n - k) up to n - k; keep the last index
-                j = n - 1
             rest[k], rest[j] = rest[j], rest[k]
         full = board + rest[:missing]
         hero = hand_value(hole + full)

@@ -117,7 +117,7 @@ def test_deal_hand_rejects_bad_hand_numbers(number):
     assert exc.value.field == "handNumber"
 
 
-@pytest.mark.parametrize("card", ["ah", "1h", "10h", "Ax", "A", "Ahh", "", 5, None])
+@pytest.mark.parametrize("card", ["ah", "1h", "10h", "Ax", "A", "Ahh", "", 5, None, ["Ah"], {"r": "A"}])
 def test_bad_cards_are_named(card):
     with pytest.raises(CardError) as exc:
         check_card(card)
