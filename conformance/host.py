@@ -1,0 +1,444 @@
+"""The parent side of the QuickJS worker: one :class:`Worker` (one process) per seat.
+
+Untrusted JavaScript runs only in a child process (:mod:`conformance.worker`).
+The parent enforces wall-clock deadlines itself: it waits on the child's stdout
+with a selector and, when an answer is late, SIGKILLs the child's whole process
+group. A worker that was late, ran out of memory, crashed, failed to load or
+sent a malformed line is *dead*: every later call returns an ``Outcome`` of kind
+``"dead"`` at once, without spawning anything. Nothing the child does raises in
+the caller; only misuse of this API (bad arguments, ``act`` before ``start``)
+raises.
+
+Outcome kinds:
+
+``ok``           the call completed; ``answer`` is the transported value.
+``throw``        the JavaScript threw (or reading the answer's ``then``/``type``/
+                 ``amount`` threw); ``error`` has ``where``, ``name``, ``message``
+                 and the thrown ``value``. The worker stays alive after ``act``.
+``syntax``       a script (``start``) or source (``eval_fn``) does not parse.
+``export-shape`` ``module.exports`` is not a bot (``start`` in mode ``"bot"``).
+``path``         ``call``: the dotted path does not lead to a function.
+``late``         no answer within the deadline (or the child's CPU-time backstop
+                 fired); the worker was killed.
+``memory``       the JavaScript ran out of memory; the worker was killed.
+``crash``        the child exited or closed its pipe; ``error`` has ``exitCode``.
+``malformed``    the child sent something that is not a valid response.
+``dead``         the worker was already dead; nothing was sent.
+
+Transported values (``answer``, ``call`` values, thrown values) are Python data:
+``str``, ``int``/``float`` (any JS number, including ``nan``, ``inf`` and
+``-0.0``), ``bool``, ``None`` (null), ``list``, ``dict``, and :class:`JSValue`
+for the rest -- ``UNDEFINED``, ``JSValue("bigint", "12")``,
+``JSValue("symbol", "desc")``, ``JSValue("function", "name")``,
+``JSValue("promise")``, ``JSValue("throwing", {"name", "message", "value"})``,
+``JSValue("object")`` / ``JSValue("array")`` (not transported) and
+``JSValue("truncated", reason)``. An ``act`` answer that is an object arrives as
+``{"type": ..., "amount": ...}`` with only those two fields read; an absent field
+is ``UNDEFINED``.
+
+Wall time is ``time.perf_counter`` from just before the request is written to
+just after the response line is read: message delivery both ways, parsing the
+state in JS, the bot's computation and encoding the answer. ``cpu_ms`` is the
+child's process CPU time for the request.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+MAX_UINT32 = 2**32 - 1
+STDERR_TAIL = 2000
+_FATAL = frozenset({"late", "memory", "crash", "malformed"})
+_WORKER_CATEGORIES = frozenset({"throw", "syntax", "export-shape", "path", "memory"})
+
+
+@dataclass(frozen=True)
+class JSValue:
+    """A JavaScript value JSON cannot carry, by tag (see the module docstring)."""
+
+    tag: str
+    info: Any = None
+
+
+UNDEFINED = JSValue("undefined")
+_SPECIAL_NUMBERS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}
+
+
+def decode(wire: Any) -> Any:
+    """The Python value of the worker's tagged JSON encoding."""
+    if isinstance(wire, list):
+        return [decode(x) for x in wire]
+    if not isinstance(wire, dict):
+        return wire
+    tag = wire.get("$")
+    if tag is None:
+        return {k: decode(v) for k, v in wire.items()}
+    if tag == "number":
+        return _SPECIAL_NUMBERS[wire["value"]]
+    if tag == "object" and "value" in wire:
+        return {k: decode(v) for k, v in wire["value"].items()}
+    if tag == "undefined":
+        return UNDEFINED
+    if tag in ("bigint", "symbol", "function", "truncated"):
+        key = {"bigint": "value", "symbol": "description", "function": "name", "truncated": "reason"}[tag]
+        return JSValue(tag, wire[key])
+    if tag == "throwing":
+        return JSValue(tag, _thrown(wire))
+    if tag in ("promise", "object", "array"):
+        return JSValue(tag)
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def encode(value: Any) -> Any:
+    """The wire form of a Python value passed to JavaScript (the inverse of :func:`decode`)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"$": "number", "value": "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        body = {k: encode(v) for k, v in value.items()}
+        return {"$": "object", "value": body} if "$" in body else body
+    if value is UNDEFINED:
+        return {"$": "undefined"}
+    if isinstance(value, JSValue) and value.tag == "bigint":
+        return {"$": "bigint", "value": value.info}
+    if isinstance(value, JSValue):
+        raise TypeError(f"a JavaScript {value.tag} cannot be passed as an argument")
+    return value
+
+
+def _thrown(wire: dict) -> dict:
+    return {"name": wire["name"], "message": wire["message"], "value": decode(wire["value"])}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one request to a worker."""
+
+    kind: str
+    answer: Any = None
+    wall_ms: float = 0.0
+    cpu_ms: float | None = None
+    violations: tuple = ()
+    error: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "ok"
+
+
+class _Late(Exception):
+    pass
+
+
+class _Eof(Exception):
+    pass
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the child's process group (it leads its own session) and reap it."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait()
+
+
+class Worker:
+    """One QuickJS worker process: ``start`` it once, then ``act``/``call`` it.
+
+    Not for concurrent use from several threads (calls are serialised by a lock);
+    use one Worker per seat, each its own process.
+    """
+
+    def __init__(self, *, memory_limit: int | None = None, stack_limit: int | None = None,
+                 cpu_limit_ms: int = 10_000, spawn_timeout_ms: int = 10_000) -> None:
+        self.memory_limit = memory_limit
+        self.stack_limit = stack_limit
+        self.cpu_limit_ms = cpu_limit_ms
+        self.spawn_timeout_ms = spawn_timeout_ms
+        self.state = "new"  # new -> ready -> dead
+        self.dead_reason: str | None = None
+        self.mode: str | None = None
+        self.name: str | None = None
+        self.shape: str | None = None
+        self.violations: list[dict] = []  # every violation reported, in order
+        self.spawn_ms: float | None = None
+        self.pid: int | None = None  # of the child, kept after it is gone
+        self._proc: subprocess.Popen | None = None
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def dead(self) -> bool:
+        return self.state == "dead"
+
+    # ---- public calls -------------------------------------------------------
+
+    def start(self, engine_source: str | None, script_source: str, bot_seed: int,
+              mode: str = "bot", init_timeout_ms: float = 5000) -> Outcome:
+        """Spawn the child and load ``engine_source`` (may be None) then ``script_source``.
+
+        ``init_timeout_ms`` runs from sending the scripts, after the child has
+        started Python and QuickJS (``spawn_ms`` records that part).
+        """
+        if engine_source is not None and not isinstance(engine_source, str):
+            raise TypeError("engine_source must be a str or None")
+        if not isinstance(script_source, str):
+            raise TypeError("script_source must be a str")
+        if isinstance(bot_seed, bool) or not isinstance(bot_seed, int) or not 0 <= bot_seed <= MAX_UINT32:
+            raise ValueError(f"bot_seed must be an integer in 0..{MAX_UINT32}, got {bot_seed!r}")
+        if mode not in ("bot", "engine"):
+            raise ValueError(f'mode must be "bot" or "engine", got {mode!r}')
+        if not init_timeout_ms > 0:
+            raise ValueError(f"init_timeout_ms must be positive, got {init_timeout_ms!r}")
+        with self._lock:
+            if self.state != "new":
+                raise RuntimeError(f"start() on a worker that is {self.state}")
+            ready = self._spawn()
+            if ready is not None:
+                return ready
+            req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
+                   "mode": mode, "cpuLimitMs": self.cpu_limit_ms}
+            if self.memory_limit is not None:
+                req["memoryLimit"] = self.memory_limit
+            if self.stack_limit is not None:
+                req["stackLimit"] = self.stack_limit
+            out = self._request(_line(req), init_timeout_ms, answer_key=None)
+            if out.kind == "ok":
+                self.state, self.mode = "ready", mode
+                self.name, self.shape = out.answer["name"], out.answer["shape"]
+            elif not self.dead:  # a bot that does not load is broken: terminate it
+                self._die(f"start failed ({out.kind}): {out.error['message']}")
+            return out
+
+    def act(self, state: Any, timeout_ms: float = 1000) -> Outcome:
+        """One decision: ``state`` (JSON data) is sent, the bot's answer transported."""
+        data = b'{"op":"act","state":' + _json(state) + b"}\n"
+        with self._lock:
+            if self.state == "ready" and self.mode != "bot":
+                raise RuntimeError('act() needs a worker started in mode "bot"')
+            return self._call(data, timeout_ms, "answer")
+
+    def call(self, path: str, args: list | tuple = (), timeout_ms: float = 1000) -> Outcome:
+        """Call the function at dotted ``path`` (e.g. ``"PokerEngine.evaluate"``) with ``args``.
+
+        The first name is a global binding (a script-level ``const`` counts); ``this``
+        is the object holding the function. ``args`` may hold ``nan``/``inf``,
+        ``UNDEFINED`` and ``JSValue("bigint", ...)`` besides JSON data.
+        """
+        if not isinstance(path, str) or not path:
+            raise ValueError("path must be a non-empty string")
+        with self._lock:
+            return self._call(_line({"op": "call", "path": path, "args": encode(list(args))}), timeout_ms, "value")
+
+    def eval_fn(self, source: str, args: list | tuple = (), timeout_ms: float = 1000) -> Outcome:
+        """Evaluate the function expression ``source`` at global scope and call it with ``args``."""
+        if not isinstance(source, str) or not source:
+            raise ValueError("source must be a non-empty string")
+        with self._lock:
+            return self._call(_line({"op": "evalFn", "source": source, "args": encode(list(args))}), timeout_ms,
+                              "value")
+
+    def ping(self, timeout_ms: float = 1000) -> Outcome:
+        with self._lock:
+            return self._call(b'{"op":"ping"}\n', timeout_ms, None)
+
+    def stderr_tail(self) -> str:
+        """The end of what the child wrote on stderr (normally nothing); "" once released."""
+        if self._proc is None:
+            return ""
+        self._stderr.seek(0, os.SEEK_END)
+        self._stderr.seek(max(0, self._stderr.tell() - STDERR_TAIL))
+        return self._stderr.read().decode("utf-8", "replace")
+
+    def close(self, timeout_ms: float = 500) -> None:
+        """Stop the child (politely, then by SIGKILL); idempotent."""
+        with self._lock:
+            if self._proc is not None and self._proc.poll() is None:
+                try:
+                    self._write(b'{"op":"stop"}\n', time.perf_counter() + timeout_ms / 1000)
+                    self._proc.wait(timeout_ms / 1000)
+                except (_Late, _Eof, subprocess.TimeoutExpired):
+                    pass
+            if self.state != "dead":
+                self.state, self.dead_reason = "dead", "closed"
+            self._release()
+
+    # ---- plumbing -------------------------------------------------------------
+
+    def _call(self, data: bytes, timeout_ms: float, answer_key: str | None) -> Outcome:
+        if self.state == "new":
+            raise RuntimeError("call start() first")
+        if self.dead:
+            return Outcome("dead", error={"category": "dead", "message": self.dead_reason})
+        return self._request(data, timeout_ms, answer_key)
+
+    def _spawn(self) -> Outcome | None:
+        """Start the child and wait for its ready line; an Outcome if that failed."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), env.get("PYTHONPATH")) if p)
+        self._stderr = tempfile.TemporaryFile()
+        t0 = time.perf_counter()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "conformance.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
+        self.pid = self._proc.pid
+        self._finalizer = weakref.finalize(self, _kill_group, self._proc)
+        self._in_fd = self._proc.stdin.fileno()
+        self._out_fd = self._proc.stdout.fileno()
+        os.set_blocking(self._in_fd, False)  # a stuck child must not block our writes
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out_fd, selectors.EVENT_READ)
+        self._write_selector = selectors.DefaultSelector()
+        self._write_selector.register(self._in_fd, selectors.EVENT_WRITE)
+        try:
+            line = self._read_line(t0 + self.spawn_timeout_ms / 1000)
+        except _Late:
+            return self._fail("late", f"the worker did not start within {self.spawn_timeout_ms} ms", t0)
+        except _Eof:
+            return self._crashed(t0, "while starting")
+        self.spawn_ms = (time.perf_counter() - t0) * 1000
+        if line != b'{"ok":true,"ready":true}':
+            return self._fail("malformed", f"expected the ready line, got {line[:200]!r}", t0)
+        return None
+
+    def _request(self, data: bytes, timeout_ms: float, answer_key: str | None) -> Outcome:
+        if not timeout_ms > 0:
+            raise ValueError(f"a timeout must be a positive number of ms, got {timeout_ms!r}")
+        t0 = time.perf_counter()
+        deadline = t0 + timeout_ms / 1000
+        try:
+            self._write(data, deadline)
+            line = self._read_line(deadline)
+        except _Late:
+            return self._fail("late", f"no answer within {timeout_ms:g} ms", t0)
+        except _Eof:
+            return self._crashed(t0)
+        wall_ms = (time.perf_counter() - t0) * 1000
+        try:
+            resp = json.loads(line)
+            return self._outcome(resp, wall_ms, answer_key)
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+            return self._fail("malformed", f"bad response ({type(exc).__name__}: {exc}): {line[:200]!r}", t0)
+
+    def _outcome(self, resp: dict, wall_ms: float, answer_key: str | None) -> Outcome:
+        violations = tuple(resp.get("violations", ()))
+        for v in violations:
+            if not isinstance(v.get("kind"), str) or not isinstance(v.get("detail"), str):
+                raise ValueError(f"bad violation {v!r}")
+        self.violations.extend(violations)
+        cpu_ms = resp.get("cpuMs")
+        if resp["ok"] is True:
+            if answer_key is None:  # init and ping
+                answer = {"name": resp["name"], "shape": resp["shape"]} if "shape" in resp else None
+            else:
+                answer = decode(resp[answer_key])
+            return Outcome("ok", answer, wall_ms, cpu_ms, violations)
+        if resp["ok"] is not False:
+            raise ValueError("ok must be true or false")
+        error = dict(resp["error"])
+        category = error["category"]
+        if category == "timeout":  # the child's CPU backstop
+            category = "late"
+        elif category not in _WORKER_CATEGORIES:  # protocol / internal: our bug, not the bot's
+            category = "malformed"
+        if "value" in error:
+            error["value"] = decode(error["value"])
+        answer = decode(resp["answer"]) if "answer" in resp else None
+        if category in _FATAL:
+            self._die(f"{category}: {error['message']}")
+        return Outcome(category, answer, wall_ms, cpu_ms, violations, error)
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._in_fd, view):]
+            except BlockingIOError:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0 or not self._write_selector.select(remaining):
+                    raise _Late from None
+            except (BrokenPipeError, ConnectionResetError):
+                raise _Eof from None
+
+    def _read_line(self, deadline: float) -> bytes:
+        buf = self._buf
+        while True:
+            end = buf.find(b"\n")
+            if end >= 0:
+                line = bytes(buf[:end])
+                del buf[:end + 1]
+                return line
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0 or not self._selector.select(remaining):
+                raise _Late
+            chunk = os.read(self._out_fd, 1 << 16)
+            if not chunk:
+                raise _Eof
+            buf += chunk
+
+    def _fail(self, kind: str, message: str, t0: float) -> Outcome:
+        self._die(f"{kind}: {message}")
+        return Outcome(kind, wall_ms=(time.perf_counter() - t0) * 1000,
+                       error={"category": kind, "message": message})
+
+    def _crashed(self, t0: float, when: str = "") -> Outcome:
+        try:
+            code = self._proc.wait(1)
+        except subprocess.TimeoutExpired:  # closed its stdout but lives on
+            code = None
+        if code is None:
+            how = "closed its output"
+        elif code < 0:
+            how = f"was killed by {signal.Signals(-code).name}"
+        else:
+            how = f"exited with status {code}"
+        message = f"the worker {how}{' ' + when if when else ''}"
+        tail = self.stderr_tail()
+        self._die(f"crash: {message}")
+        return Outcome("crash", wall_ms=(time.perf_counter() - t0) * 1000,
+                       error={"category": "crash", "message": message, "exitCode": code, "stderr": tail})
+
+    def _die(self, reason: str) -> None:
+        self.state, self.dead_reason = "dead", reason
+        self._release()
+
+    def _release(self) -> None:
+        if self._proc is None:
+            return
+        self._finalizer()  # kills the group if still running, reaps
+        self._selector.close()
+        self._write_selector.close()
+        self._proc.stdin.close()
+        self._proc.stdout.close()
+        self._stderr.close()
+        self._proc = None
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False).encode("ascii")
+
+
+def _line(req: dict) -> bytes:
+    return _json(req) + b"\n"

@@ -1,0 +1,603 @@
+"""The QuickJS worker process: runs one bot (or engine) in its own process.
+
+Started by :mod:`conformance.host` as ``python -m conformance.worker``. Untrusted
+JavaScript never runs in the parent: a QuickJS call that hangs inside a C builtin
+(regex, sort), blows the C stack or exhausts memory can only take this process
+down, and the parent kills it by its wall-clock deadline.
+
+Protocol (full text in ``docs/worker-protocol.md``): one JSON object per line on
+stdin, one JSON object per line on stdout, strictly one response per request, in
+order. Nothing else is written to stdout: file descriptor 1 is moved aside at
+start and fd 1 then points at stderr, so stray C or Python output cannot corrupt
+the stream.
+
+On start the worker writes ``{"ok":true,"ready":true}``. Requests (``op``):
+
+``init``   ``{engine, script, botSeed, mode, memoryLimit?, stackLimit?, cpuLimitMs?}``
+           once: builds the environment, runs ``engine`` (may be null) then
+           ``script`` as two classic scripts, checks the export shape in mode
+           ``"bot"``. -> ``{ok:true, name, shape}`` or ``{ok:false, error}``.
+``act``    ``{state}``: calls the bot with a fresh object that JS parses from the
+           request text. -> ``{ok:true, answer}`` or ``{ok:false, error[, answer]}``.
+``call``   ``{path, args}``: calls a function reached by a dotted path from the
+           global object, ``this`` being the object holding it. -> ``{ok, value}``.
+``evalFn`` ``{source, args}``: evaluates a function expression at global scope
+           (bypassing the eval guard) and calls it. -> ``{ok, value}``.
+``ping``   -> ``{ok:true}``.  ``stop`` -> ``{ok:true}``, then the process exits.
+
+Every response to init/act/call/evalFn carries ``cpuMs`` (process CPU time of the
+request, measured here) and, when there were any since the previous response,
+``violations: [{kind, detail}]``. ``error`` is ``{category, message, ...}`` with
+category ``protocol``, ``syntax``, ``throw``, ``export-shape``, ``path``,
+``timeout`` (the CPU backstop fired), ``memory`` or ``internal``.
+
+Values are JSON with a tagged encoding for what JSON cannot say: an object with
+key ``"$"`` is a tag -- ``undefined``; ``number`` (value ``NaN``, ``Infinity``,
+``-Infinity``, ``-0``); ``bigint`` (decimal value); ``symbol`` (description);
+``function`` (name); ``promise`` (a thenable); ``throwing`` (reading the value
+threw: name, message); ``object`` / ``array`` (not transported: nested in an
+answer, or deeper than the depth limit); ``object`` with ``value`` (a
+transported object that itself has a ``"$"`` key); ``truncated`` (a call's
+value had more than ``MAX_NODES`` nodes).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+
+import quickjs
+
+DEFAULT_MEMORY_LIMIT = 256 * 1024 * 1024
+DEFAULT_STACK_LIMIT = 4 * 1024 * 1024
+DEFAULT_CPU_LIMIT_MS = 10_000
+# QuickJS checks its stack limit against the real C stack of the thread that runs
+# it; a thread of our own with a large stack keeps that check meaningful whatever
+# `ulimit -s` is.
+THREAD_STACK = 64 * 1024 * 1024
+MAX_STACK_LIMIT = THREAD_STACK // 2
+MAX_UINT32 = 2**32 - 1
+
+# The environment. Evaluated once, before any untrusted script; returns the
+# dispatcher `host(op, text)` whose results are JSON texts. The bot cannot reach
+# it: it lives only in this closure and in a Python reference.
+BOOTSTRAP = r"""
+(function (botSeed) {
+  'use strict';
+  var G = globalThis;
+  // Intrinsics captured before untrusted code runs: later patches of the
+  // globals by a script must not change what we transport.
+  var apply = Reflect.apply, ownKeys = Object.keys, isArray = Array.isArray,
+      defineProperty = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf,
+      jsonParse = JSON.parse, jsonQuote = JSON.stringify, imul = Math.imul,
+      split = String.prototype.split, join = Array.prototype.join, regexpExec = RegExp.prototype.exec,
+      ErrorCtor = Error, InternalErrorCtor = InternalError, SyntaxErrorCtor = SyntaxError,
+      StringCtor = String, BigIntCtor = BigInt, evalIntrinsic = G.eval,
+      symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
+      bigintToString = BigInt.prototype.toString;
+  var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+  var MAX_DEPTH = 32, MAX_NODES = 100000, MAX_VIOLATIONS = 100;
+
+  // ---- violations -------------------------------------------------------
+  var violations = [], droppedViolations = 0;
+  function violation(kind, detail) {
+    if (violations.length < MAX_VIOLATIONS) {
+      violations[violations.length] = '{"kind":' + jsonQuote(kind) + ',"detail":' + jsonQuote(detail) + '}';
+    } else {
+      droppedViolations++;
+    }
+    var e = new ErrorCtor('contract violation: ' + detail);
+    defineProperty(e, 'name', {value: 'ContractViolation', writable: true, configurable: true});
+    return e;
+  }
+  function drainViolations() {
+    if (violations.length === 0) return '';
+    if (droppedViolations > 0) {
+      violations[violations.length] = '{"kind":"dropped","detail":' +
+        jsonQuote(droppedViolations + ' further violations not listed') + '}';
+    }
+    var text = ',"violations":[';
+    for (var i = 0; i < violations.length; i++) text += (i ? ',' : '') + violations[i];
+    violations = []; droppedViolations = 0;
+    return text + ']';
+  }
+
+  // ---- guards: dynamic code, clocks, timers -------------------------------
+  function setHidden(obj, key, value) {
+    defineProperty(obj, key, {value: value, writable: true, enumerable: false, configurable: true});
+  }
+  function guardConstructor(proto, label) {
+    var guard = function () { throw violation('Function', label + ' constructor'); };
+    defineProperty(guard, 'name', {value: label, configurable: true});
+    guard.prototype = proto;       // keeps `f instanceof Function` working
+    setHidden(proto, 'constructor', guard);
+    return guard;
+  }
+  setHidden(G, 'Function', guardConstructor(Function.prototype, 'Function'));
+  guardConstructor(getPrototypeOf(async function () {}), 'AsyncFunction');
+  guardConstructor(getPrototypeOf(function* () {}), 'GeneratorFunction');
+  guardConstructor(getPrototypeOf(async function* () {}), 'AsyncGeneratorFunction');
+  var evalGuard = function (code) { throw violation('eval', 'eval of a ' + typeof code); };
+  defineProperty(evalGuard, 'name', {value: 'eval', configurable: true});
+  setHidden(G, 'eval', evalGuard);
+  function timer(name) {
+    return function (handler) {
+      if (typeof handler === 'string') throw violation('eval', name + ' with a string argument');
+      throw violation('timer', name + ' (no timers in the worker)');
+    };
+  }
+  setHidden(G, 'setTimeout', timer('setTimeout'));
+  setHidden(G, 'setInterval', timer('setInterval'));
+  var DateGuard = function Date() { throw violation('Date', new.target ? 'new Date()' : 'Date()'); };
+  DateGuard.now = function now() { throw violation('Date', 'Date.now()'); };
+  DateGuard.parse = function parse() { throw violation('Date', 'Date.parse()'); };
+  DateGuard.UTC = function UTC() { throw violation('Date', 'Date.UTC()'); };
+  DateGuard.prototype = Date.prototype;
+  setHidden(Date.prototype, 'constructor', DateGuard);
+  setHidden(G, 'Date', DateGuard);
+  delete G.__date_clock;           // the binding's microsecond clock
+
+  // ---- the contract's worker environment, in the contract's order ----------
+  setHidden(G, 'window', G);
+  setHidden(G, 'self', G);
+  var noop = function () {};
+  var console = {};
+  var methods = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table', 'assert'];
+  for (var m = 0; m < methods.length; m++) console[methods[m]] = noop;
+  setHidden(G, 'console', console);
+  var a = botSeed >>> 0;           // mulberry32, one persistent stream per worker
+  setHidden(Math, 'random', function random() {
+    a = (a + 0x6D2B79F5) | 0;
+    var t = imul(a ^ (a >>> 15), 1 | a);
+    t = (t + imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  });
+  var initialExports = {};
+  setHidden(G, 'module', {exports: initialExports});
+  setHidden(G, 'exports', initialExports);
+
+  // ---- the tagged value encoding -------------------------------------------
+  var UNDEFINED = '{"$":"undefined"}', OBJECT = '{"$":"object"}', ARRAY = '{"$":"array"}',
+      PROMISE = '{"$":"promise"}';
+  function number(x) {
+    if (x !== x) return '{"$":"number","value":"NaN"}';
+    if (x === Infinity) return '{"$":"number","value":"Infinity"}';
+    if (x === -Infinity) return '{"$":"number","value":"-Infinity"}';
+    if (x === 0 && 1 / x < 0) return '{"$":"number","value":"-0"}';
+    return jsonQuote(x);           // a primitive: no toJSON lookup
+  }
+  function functionName(f) {
+    try { var n = f.name; } catch (e) { return 'null'; }
+    return typeof n === 'string' ? jsonQuote(n) : 'null';
+  }
+  // JSON text of a non-object, or null for an object.
+  function primitive(v) {
+    switch (typeof v) {
+      case 'string': return jsonQuote(v);
+      case 'number': return number(v);
+      case 'boolean': return v ? 'true' : 'false';
+      case 'undefined': return UNDEFINED;
+      case 'bigint': return '{"$":"bigint","value":' + jsonQuote(apply(bigintToString, v, [])) + '}';
+      case 'symbol':
+        var d = apply(symbolDescription, v, []);
+        return '{"$":"symbol","description":' + (d === undefined ? 'null' : jsonQuote(d)) + '}';
+      case 'function': return '{"$":"function","name":' + functionName(v) + '}';
+    }
+    return v === null ? 'null' : null;
+  }
+  function safeIsArray(v) {
+    try { return isArray(v); } catch (e) { return false; }   // a revoked Proxy throws
+  }
+  function opaque(v) {
+    return safeIsArray(v) ? ARRAY : OBJECT;
+  }
+  function readString(obj, key) {
+    try { var v = obj[key]; } catch (e) { return 'null'; }
+    return typeof v === 'string' ? jsonQuote(v) : 'null';
+  }
+  // name, message and value of something thrown; never throws itself.
+  function thrown(e) {
+    var p = primitive(e);
+    if (p !== null && typeof e !== 'function') {
+      return '"name":null,"message":' + jsonQuote(StringCtor(e)) + ',"value":' + p;
+    }
+    return '"name":' + readString(e, 'name') + ',"message":' + readString(e, 'message') +
+           ',"value":' + (p !== null ? p : opaque(e));
+  }
+  function isOutOfMemory(e) {
+    try { return e instanceof InternalErrorCtor && e.message === 'out of memory'; } catch (x) { return false; }
+  }
+  function failure(e, where) {
+    if (isOutOfMemory(e)) return '{"ok":false,"error":{"category":"memory","message":"out of memory"}' + drainViolations() + '}';
+    return '{"ok":false,"error":{"category":"throw","where":' + jsonQuote(where) + ',' + thrown(e) + '}' + drainViolations() + '}';
+  }
+
+  // An act answer: a string as is; of an object only `then`, `type` and `amount`
+  // are read, each guarded; nested objects are not transported.
+  function encodeAnswer(v, problems) {
+    var p = primitive(v);
+    if (p !== null) return p;
+    if (safeIsArray(v)) return ARRAY;
+    var then;
+    try { then = v.then; } catch (e) { return throwingField('then', e, problems); }
+    if (typeof then === 'function') return PROMISE;
+    return '{"type":' + field(v, 'type', problems) + ',"amount":' + field(v, 'amount', problems) + '}';
+  }
+  function field(obj, key, problems) {
+    var x;
+    try { x = obj[key]; } catch (e) { return throwingField(key, e, problems); }
+    var p = primitive(x);
+    return p !== null ? p : opaque(x);
+  }
+  function throwingField(key, e, problems) {
+    if (problems.where === null) { problems.where = 'answer.' + key; problems.error = e; }
+    return '{"$":"throwing",' + thrown(e) + '}';
+  }
+
+  // A call's value, recursively, bounded by depth and node count. Pieces go to
+  // one array joined at the end: repeated `+=` on long strings is quadratic.
+  var out, nodes, TOO_LARGE = {};   // compared by identity: no user code runs
+  function emit(text) { out[out.length] = text; }
+  function encodeDeep(v, depth) {
+    if (++nodes > MAX_NODES) throw TOO_LARGE;
+    var p = primitive(v);
+    if (p !== null) return emit(p);
+    if (depth >= MAX_DEPTH) return emit(opaque(v));
+    var mark = out.length;
+    try {
+      if (isArray(v)) {
+        emit('[');
+        for (var i = 0, n = v.length; i < n; i++) {
+          if (i) emit(',');
+          encodeMember(v, i, depth);
+        }
+        return emit(']');
+      }
+      var then = v.then;
+      if (typeof then === 'function') return emit(PROMISE);
+      var ks = ownKeys(v), escaped = false;
+      emit('{');
+      for (var k = 0; k < ks.length; k++) {
+        if (ks[k] === '$') escaped = true;
+        emit((k ? ',' : '') + jsonQuote(ks[k]) + ':');
+        encodeMember(v, ks[k], depth);
+      }
+      emit('}');
+      if (escaped) { out[mark] = '{"$":"object","value":{'; emit('}'); }
+    } catch (e) {
+      if (e === TOO_LARGE || isOutOfMemory(e)) throw e;
+      out.length = mark;
+      emit('{"$":"throwing",' + thrown(e) + '}');
+    }
+  }
+  function encodeMember(obj, key, depth) {
+    var x;
+    try { x = obj[key]; } catch (e) {
+      if (isOutOfMemory(e)) throw e;
+      return emit('{"$":"throwing",' + thrown(e) + '}');
+    }
+    encodeDeep(x, depth + 1);
+  }
+  function valueResponse(v) {
+    out = []; nodes = 0;
+    var text;
+    try {
+      encodeDeep(v, 0);
+      text = apply(join, out, ['']);
+    } catch (e) {
+      if (e !== TOO_LARGE) throw e;
+      text = '{"$":"truncated","reason":' + jsonQuote('more than ' + MAX_NODES + ' values') + '}';
+    }
+    out = null;
+    return '{"ok":true,"value":' + text + drainViolations() + '}';
+  }
+
+  // ---- requests -------------------------------------------------------------
+  // Arguments use the same tags, so a call can pass NaN, undefined or a bigint.
+  var SPECIAL_NUMBERS = {NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0};
+  function decodeArg(v) {
+    if (v === null || typeof v !== 'object') return v;
+    if (isArray(v)) {
+      for (var i = 0; i < v.length; i++) v[i] = decodeArg(v[i]);
+      return v;
+    }
+    switch (v.$) {
+      case undefined: break;
+      case 'undefined': return undefined;
+      case 'number': return SPECIAL_NUMBERS[v.value];
+      case 'bigint': return BigIntCtor(v.value);
+      case 'object': v = v.value; break;
+      default: throw new ErrorCtor('cannot pass a ' + v.$ + ' tag as an argument');
+    }
+    var ks = ownKeys(v);
+    for (var k = 0; k < ks.length; k++) v[ks[k]] = decodeArg(v[ks[k]]);
+    return v;
+  }
+  var actFn = null, actThis;
+  function shapeError(message) {
+    return '{"ok":false,"error":{"category":"export-shape","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
+  }
+  function describe(v) {
+    return v === null ? 'null' : safeIsArray(v) ? 'an array' : typeof v;
+  }
+  function finish(mode) {
+    if (mode !== 'bot') return '{"ok":true,"name":null,"shape":null' + drainViolations() + '}';
+    var exported;
+    try {
+      exported = G.module.exports;
+      // `exports = ...` (the global reassigned, module.exports untouched) also counts.
+      if (exported === initialExports && ownKeys(initialExports).length === 0 && G.exports !== initialExports) {
+        exported = G.exports;
+      }
+    } catch (e) { return shapeError('reading module.exports threw'); }
+    if (typeof exported === 'function') {
+      actFn = exported; actThis = undefined;
+      return '{"ok":true,"name":null,"shape":"function"' + drainViolations() + '}';
+    }
+    if (exported === null || typeof exported !== 'object' || safeIsArray(exported)) {
+      return shapeError('module.exports must be a function or an object with a function act, got ' + describe(exported));
+    }
+    var act, name;
+    try { act = exported.act; } catch (e) { return shapeError('reading module.exports.act threw'); }
+    if (typeof act !== 'function') return shapeError('module.exports.act must be a function, got ' + describe(act));
+    try { name = exported.name; } catch (e) { return shapeError('reading module.exports.name threw'); }
+    if (name !== undefined && typeof name !== 'string') {
+      return shapeError('module.exports.name must be a string when present, got ' + describe(name));
+    }
+    actFn = act; actThis = exported;
+    return '{"ok":true,"name":' + (name === undefined ? 'null' : jsonQuote(name)) + ',"shape":"object"' + drainViolations() + '}';
+  }
+  function act(text) {
+    var state = jsonParse(text).state, answer;
+    try { answer = apply(actFn, actThis, [state]); } catch (e) { return failure(e, 'act'); }
+    var problems = {where: null, error: undefined};
+    var encoded;
+    try { encoded = encodeAnswer(answer, problems); } catch (e) { return failure(e, 'answer'); }
+    if (problems.where !== null) {
+      return '{"ok":false,"answer":' + encoded + ',"error":{"category":"throw","where":' +
+             jsonQuote(problems.where) + ',' + thrown(problems.error) + '}' + drainViolations() + '}';
+    }
+    return '{"ok":true,"answer":' + encoded + drainViolations() + '}';
+  }
+  // The first name is a global binding, so a script-level `const PokerEngine`
+  // is found too; `this` is the object holding the function (undefined at top).
+  function call(text) {
+    var req = jsonParse(text), parts = apply(split, req.path, ['.']), holder, target, reached = parts[0];
+    if (!apply(regexpExec, IDENTIFIER, [reached])) return pathError(reached + ' is not an identifier');
+    try { target = evalIntrinsic('typeof ' + reached + " === 'undefined' ? undefined : " + reached); } catch (e) {
+      return failure(e, 'path');
+    }
+    for (var i = 1; i < parts.length; i++) {
+      if (target === null || (typeof target !== 'object' && typeof target !== 'function')) {
+        return pathError(reached + ' is ' + describe(target) + ', not an object');
+      }
+      holder = target;
+      reached += '.' + parts[i];
+      try { target = holder[parts[i]]; } catch (e) { return failure(e, 'path'); }
+    }
+    if (typeof target !== 'function') return pathError(reached + ' is ' + describe(target) + ', not a function');
+    var result;
+    var args = decodeArg(req.args);
+    try { result = apply(target, holder, args); } catch (e) { return failure(e, 'call'); }
+    return valueResponse(result);
+  }
+  function pathError(message) {
+    return '{"ok":false,"error":{"category":"path","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
+  }
+  function evalFn(text) {
+    var req = jsonParse(text), fn, result;
+    try { fn = evalIntrinsic('(' + req.source + '\n)'); } catch (e) {
+      if (e instanceof SyntaxErrorCtor) {
+        return '{"ok":false,"error":{"category":"syntax","message":' + jsonQuote(StringCtor(e.message)) + '}' + drainViolations() + '}';
+      }
+      return failure(e, 'source');
+    }
+    if (typeof fn !== 'function') return pathError('the source evaluates to ' + describe(fn) + ', not a function');
+    var args = decodeArg(req.args);
+    try { result = apply(fn, undefined, args); } catch (e) { return failure(e, 'call'); }
+    return valueResponse(result);
+  }
+
+  return function host(op, text) {
+    switch (op) {
+      case 'act': return act(text);
+      case 'call': return call(text);
+      case 'evalFn': return evalFn(text);
+      case 'finish': return finish(text);
+      case 'drain': return '{' + drainViolations().slice(1) + '}';
+    }
+    throw new ErrorCtor('unknown op ' + op);
+  };
+})
+"""
+
+# A parser error from ctx.eval has a single frame "at <input>:LINE"; an error
+# thrown by running code has "at <eval> (<input>...)" frames.
+_PARSE_FRAME = "    at <input>:"
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _error(category: str, message: str, **extra) -> dict:
+    return {"category": category, "message": message, **extra}
+
+
+def _classify_eval_error(exc: Exception, source: str) -> dict:
+    """The error category of a script that failed to load (the binding gives only a string)."""
+    if not isinstance(exc, quickjs.JSException):  # e.g. a thrown lone surrogate fails UTF-8 decoding
+        return _error("throw", f"the {source} script threw an unprintable value ({type(exc).__name__})",
+                      source=source, name=None)
+    text = str(exc)
+    first, _, rest = text.partition("\n")
+    if first == "InternalError: interrupted":
+        return _error("timeout", f"the {source} script exceeded the CPU time backstop", source=source)
+    if first == "InternalError: out of memory":
+        return _error("memory", f"the {source} script ran out of memory", source=source)
+    if first.startswith("SyntaxError: ") and rest.startswith(_PARSE_FRAME) and rest.count("\n") <= 1:
+        return _error("syntax", f"{first[len('SyntaxError: '):]} ({source} script line "
+                      f"{rest[len(_PARSE_FRAME):].strip()})", source=source)
+    name, sep, message = first.partition(": ")
+    if sep and rest.startswith("    at ") and name.isidentifier():
+        return _error("throw", message, source=source, name=name)
+    return _error("throw", first, source=source, name=None)  # a thrown non-Error value
+
+
+def _escaped_error(exc: Exception) -> dict:
+    """An exception that escaped the dispatcher: only the uncatchable ones are expected."""
+    first = str(exc).partition("\n")[0] if isinstance(exc, quickjs.JSException) else repr(exc)
+    if first == "InternalError: interrupted":
+        return _error("timeout", "the CPU time backstop interrupted the call")
+    if first == "InternalError: out of memory":
+        return _error("memory", "out of memory")
+    return _error("internal", f"the dispatcher failed: {first}")
+
+
+class _Session:
+    """The state of one worker: its Context, and the dispatcher once initialised."""
+
+    def __init__(self) -> None:
+        self.ctx: quickjs.Context | None = None
+        self.host = None
+        self.mode: str | None = None
+
+    def init(self, req: dict) -> dict:
+        if self.ctx is not None:
+            return {"ok": False, "error": _error("protocol", "init was already done")}
+        problem = _check_init(req)
+        if problem:
+            return {"ok": False, "error": _error("protocol", problem)}
+        self.ctx = ctx = quickjs.Context()
+        ctx.set_memory_limit(req.get("memoryLimit", DEFAULT_MEMORY_LIMIT))
+        ctx.set_max_stack_size(req.get("stackLimit", DEFAULT_STACK_LIMIT))
+        ctx.set_time_limit(req.get("cpuLimitMs", DEFAULT_CPU_LIMIT_MS) / 1000)
+        try:
+            host = ctx.eval(BOOTSTRAP)(req["botSeed"])
+        except Exception as exc:  # noqa: BLE001 - e.g. a memory limit too small for the bootstrap
+            return {"ok": False, "error": _escaped_error(exc)}
+        self.host = host
+        for source, text in (("engine", req["engine"]), ("script", req["script"])):
+            if text is None:
+                continue
+            try:
+                ctx.eval(text)
+            except Exception as exc:  # noqa: BLE001 - the binding raises several kinds
+                self.host = None
+                return {"ok": False, "error": _classify_eval_error(exc, source), **_drain(host)}
+        response = json.loads(self._dispatch("finish", req["mode"]))
+        if response["ok"]:
+            self.mode = req["mode"]
+        else:
+            self.host = None
+        return response
+
+    def _dispatch(self, op: str, text: str) -> str:
+        try:
+            out = self.host(op, text)
+        except Exception as exc:  # noqa: BLE001 - interrupted / out of memory escape JS
+            return _dumps({"ok": False, "error": _escaped_error(exc), **_drain(self.host)})
+        if not isinstance(out, str):
+            return _dumps({"ok": False, "error": _error("internal", "the dispatcher returned a non-string")})
+        return out
+
+    def handle(self, op: str, req: dict, text: str) -> str:
+        """The response text (without cpuMs) to one request."""
+        if op == "init":
+            return _dumps(self.init(req))
+        if self.host is None:
+            return _protocol(f"{op} before a successful init")
+        if op == "act":
+            if self.mode != "bot":
+                return _protocol("act needs mode \"bot\"")
+            if "state" not in req:
+                return _protocol("act.state is missing")
+        elif op in ("call", "evalFn"):
+            key = "path" if op == "call" else "source"
+            if not isinstance(req.get(key), str) or not req[key]:
+                return _protocol(f"{op}.{key} must be a non-empty string")
+            if not isinstance(req.get("args"), list):
+                return _protocol(f"{op}.args must be an array")
+        else:
+            return _protocol(f"unknown op {op!r}")
+        return self._dispatch(op, text)
+
+
+def _drain(host) -> dict:
+    """``{"violations": [...]}`` recorded so far, if the context still answers (after OOM it may not)."""
+    try:
+        return json.loads(host("drain", ""))
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def _protocol(message: str) -> str:
+    return _dumps({"ok": False, "error": _error("protocol", message)})
+
+
+def _check_init(req: dict) -> str | None:
+    """A message naming the first bad field of an init request, or None."""
+    if not isinstance(req.get("script"), str):
+        return "init.script must be a string"
+    if req.get("engine") is not None and not isinstance(req.get("engine"), str):
+        return "init.engine must be a string or null"
+    seed = req.get("botSeed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_UINT32:
+        return f"init.botSeed must be an integer in 0..{MAX_UINT32}, got {seed!r}"
+    if req.get("mode") not in ("bot", "engine"):
+        return f"init.mode must be \"bot\" or \"engine\", got {req.get('mode')!r}"
+    for key, low, high in (("memoryLimit", 1 << 20, 1 << 40), ("stackLimit", 64 * 1024, MAX_STACK_LIMIT),
+                           ("cpuLimitMs", 1, 10**9)):
+        value = req.get(key, low)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            return f"init.{key} must be an integer in {low}..{high}, got {value!r}"
+    return None
+
+
+def serve(stdin, out_fd: int) -> None:
+    """Answer requests until EOF or ``stop``."""
+    session = _Session()
+
+    def send(text: str) -> None:
+        data = text.encode("utf-8") + b"\n"
+        while data:
+            data = data[os.write(out_fd, data):]
+
+    send('{"ok":true,"ready":true}')
+    for raw in stdin:
+        try:
+            req = json.loads(raw)
+            op = req["op"]
+        except (ValueError, TypeError, KeyError):
+            send(_protocol("a request must be a JSON object with an op"))
+            continue
+        if op == "stop":
+            send('{"ok":true}')
+            return
+        if op == "ping":
+            send('{"ok":true}')
+            continue
+        cpu0 = time.process_time()
+        try:
+            out = session.handle(op, req, raw.decode("utf-8"))
+        except Exception as exc:  # noqa: BLE001 - a bug here must still answer
+            out = _dumps({"ok": False, "error": _error("internal", f"{type(exc).__name__}: {exc}")})
+        cpu_ms = (time.process_time() - cpu0) * 1000
+        send(f'{out[:-1]},"cpuMs":{cpu_ms:.3f}}}')
+
+
+def main() -> None:
+    # fd 1 carries the protocol only: keep a private copy, point fd 1 at stderr.
+    out_fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    threading.stack_size(THREAD_STACK)
+    runner = threading.Thread(target=serve, args=(sys.stdin.buffer, out_fd), name="quickjs")
+    runner.start()
+    runner.join()
+
+
+if __name__ == "__main__":
+    main()
