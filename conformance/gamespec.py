@@ -1,0 +1,76 @@
+"""Games described as data (vector inputs): ``{"seats": [...], "options": {...}}`` -> a Tournament,
+and the deterministic seat strategies used by tournament vectors (see docs/INTERPRETING.md)."""
+from __future__ import annotations
+
+from reference.tournament import Tournament
+
+from .jsvalue import decode
+
+# Engine-API option names (docs/engine-api.md) -> reference keyword arguments.
+OPTION_NAMES = {
+    "seed": "seed",
+    "ruleset": "ruleset",
+    "startingStack": "starting_stack",
+    "stacks": "stacks",
+    "blindSchedule": "blind_schedule",
+    "handsPerLevel": "hands_per_level",
+    "maxHands": "max_hands",
+    "timeLimitMs": "time_limit_ms",
+    "decks": "decks",
+}
+
+
+def tournament(spec: dict) -> Tournament:
+    options = {}
+    for key, value in spec.get("options", {}).items():
+        if key not in OPTION_NAMES:
+            raise KeyError(f"unknown game option {key!r}")
+        if key == "decks":
+            value = {int(k): v for k, v in value.items()}
+        options[OPTION_NAMES[key]] = value
+    return Tournament(spec["seats"], **options)
+
+
+def game(seats: list[str], **options) -> dict:
+    """A game spec from engine-API option names (maxHands=None means no cap)."""
+    opts = {k: v for k, v in options.items()}
+    if "decks" in opts:
+        opts["decks"] = {str(k): v for k, v in opts["decks"].items()}
+    return {"seats": list(seats), "options": opts}
+
+
+def answer(value: object) -> object:
+    """A scripted answer as stored in a vector (JS values tagged) -> the Python value."""
+    return decode(value)
+
+
+# -- strategies: deterministic functions of the decision state ---------------------------
+def _check_or(state: dict, otherwise: str) -> str:
+    return "check" if state["canCheck"] else otherwise
+
+
+def caller(state: dict) -> object:
+    return _check_or(state, "call")
+
+
+def checker(state: dict) -> object:
+    return _check_or(state, "fold")
+
+
+def shover(state: dict) -> object:
+    return "allin" if state["canAllIn"] else _check_or(state, "call")
+
+
+def min_raiser(state: dict) -> object:
+    if state["minRaiseTo"] is not None:
+        return {"type": "raise", "amount": min(state["minRaiseTo"], state["maxRaiseTo"])}
+    return _check_or(state, "call")
+
+
+def cycler(state: dict) -> object:
+    """Varies by hand number and the number of actions so far."""
+    pick = (state["handNumber"] + len(state["actions"])) % 4
+    return (caller, min_raiser, checker, shover)[pick](state)
+
+
+STRATEGIES = {"caller": caller, "checker": checker, "shover": shover, "min-raiser": min_raiser, "cycler": cycler}

@@ -1,0 +1,34 @@
+"""Family ``deck``: ``dealHand(seed, handNumber)`` orders (R2) and its argument errors."""
+import math
+
+from reference.rng import MAX_SAFE_INTEGER, deal_hand
+
+from ..jsvalue import encode
+from ..vectorfile import make_test
+
+NOTES = {
+    "Derivation": {"description": "the exact order follows our derivation from rng; any function of the two arguments "
+                   "only is conformant, so a different permutation is divergent, not broken", "clauses": ["helper.deal-hand"], "ruling": "R2"},
+    "BadHandNumber": {"description": "handNumber must be a positive safe integer: the call throws", "clauses": ["helper.deal-hand-errors"], "ruling": None},
+}
+
+SEEDS = [0, 1, 42, 2024, 4294967295, -1, 3.7, "arena", "", "\U0001F600"]
+NUMBERS = [1, 2, 3, 12, 13, 300, 1000000, MAX_SAFE_INTEGER]
+BAD = [("zero", 0), ("negative", -1), ("fraction", 1.5), ("unsafe", 2**53), ("string", "1"), ("nan", math.nan),
+       ("infinity", math.inf), ("null", None), ("boolean", True)]
+
+
+def generate() -> list[dict]:
+    tests = []
+    for i, seed in enumerate(SEEDS):
+        for number in NUMBERS:
+            tests.append(make_test(
+                NOTES, f"deck.seed{i}.hand{number}", f"dealHand({seed!r}, {number})", ["helper.deal-hand"],
+                {"seed": encode(seed), "handNumber": number}, {"deck": deal_hand(seed, number)}, ["Derivation"],
+            ))
+    for slug, number in BAD:
+        tests.append(make_test(
+            NOTES, f"deck.bad-hand-number.{slug}", f"dealHand(1, {number!r}) throws", ["helper.deal-hand-errors"],
+            {"seed": 1, "handNumber": encode(number)}, {"error": "handNumber"}, ["BadHandNumber"], result="invalid",
+        ))
+    return tests

@@ -1,0 +1,74 @@
+"""Family ``equity``: exact equities by enumeration with the tolerance a Monte Carlo answer of
+N iterations must meet, bit-exact streams under R6, and argument errors."""
+import math
+
+from reference.equity import equity, exact_equity
+from reference.rng import mulberry32
+
+from ..vectorfile import make_test
+
+Z = 5.0  # a correct engine fails one such vector with probability about 6e-7
+ITERATIONS = 4000
+NOTES = {
+    "Statistical": {"description": f"run equity with the given iterations and a mulberry32 stream; pass when "
+                    f"|result - exact| <= tolerance = {Z:g} * sqrt(variance / iterations)", "clauses": ["helper.equity"], "ruling": None},
+    "NoOpponents": {"description": "with no opponents the hero's share is always 1", "clauses": ["helper.equity"], "ruling": None},
+    "ExactStream": {"description": "with the same random stream our sampling procedure gives exactly this double", "clauses": ["helper.equity"], "ruling": "R6"},
+    "BadArgument": {"description": "an invalid parameter throws", "clauses": ["helper.equity-errors"], "ruling": None},
+    "RandomOutOfRange": {"description": "a random() result outside [0,1) throws", "clauses": ["helper.equity-errors"], "ruling": "R6"},
+}
+
+SPOTS = [
+    ("river-ak-high", "Ah Kh", "2c 7d 9h Js Qd", 1), ("river-set", "9c 9d", "2c 7d 9h Js Qd", 1),
+    ("river-nuts", "Ah Kh", "Qh Jh Th 2c 3d", 1), ("river-board-plays", "2c 3d", "As Ks Qs Js Ts", 1),
+    ("river-pair-two-opponents", "7c 7d", "2c 8d 9h Js Qd", 2), ("river-wheel-draw-done", "Ah 2h", "3c 4d 5s Kh Qc", 2),
+    ("turn-flush-draw", "Ah Kh", "2h 7h 9c Js", 1), ("turn-overpair", "Qc Qd", "2c 7d 9h Js", 1),
+    ("flop-ak-suited", "Ah Kh", "2c 7d 9h", 1),
+]
+STREAMS = [("preflop-aa-one", "Ah As", "", 1, 11), ("preflop-72-eight", "7c 2d", "", 8, 12),
+           ("flop-two", "Kd Qd", "Jd Td 2c", 2, 13), ("river-three", "9c 9d", "2c 7d 9h Js Qd", 3, 14)]
+BAD = [
+    ("one-hole-card", {"hole": ["Ah"], "board": [], "opponents": 1, "iterations": 10}, "holeCards"),
+    ("duplicate-hole", {"hole": ["Ah", "Ah"], "board": [], "opponents": 1, "iterations": 10}, "holeCards"),
+    ("board-repeats-hole", {"hole": ["Ah", "Kd"], "board": ["Ah", "2c", "3d"], "opponents": 1, "iterations": 10}, "board"),
+    ("six-board-cards", {"hole": ["Ah", "Kd"], "board": ["2c", "3c", "4c", "5c", "6c", "7c"], "opponents": 1, "iterations": 10}, "board"),
+    ("malformed-card", {"hole": ["Ah", "1d"], "board": [], "opponents": 1, "iterations": 10}, "holeCards"),
+    ("nine-opponents", {"hole": ["Ah", "Kd"], "board": [], "opponents": 9, "iterations": 10}, "opponents"),
+    ("negative-opponents", {"hole": ["Ah", "Kd"], "board": [], "opponents": -1, "iterations": 10}, "opponents"),
+    ("fractional-opponents", {"hole": ["Ah", "Kd"], "board": [], "opponents": 1.5, "iterations": 10}, "opponents"),
+    ("zero-iterations", {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 0}, "iterations"),
+    ("fractional-iterations", {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 2.5}, "iterations"),
+    ("random-not-a-function", {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
+                               "random": {"kind": "value", "value": "not a function"}}, "random"),
+]
+
+
+def generate() -> list[dict]:
+    tests = []
+    for slug, hole, board, opponents in SPOTS:
+        exact = exact_equity(hole.split(), board.split(), opponents)
+        tolerance = Z * math.sqrt(exact["variance"] / ITERATIONS)
+        tests.append(make_test(
+            NOTES, f"equity.exact.{slug}", f"{hole} on [{board}] vs {opponents}: exact by enumeration", ["helper.equity"],
+            {"hole": hole.split(), "board": board.split(), "opponents": opponents, "iterations": ITERATIONS,
+             "random": {"kind": "mulberry32", "seed": len(tests) + 1}},
+            {"equity": exact["equity"], "variance": exact["variance"], "tolerance": tolerance}, ["Statistical"],
+        ))
+    tests.append(make_test(NOTES, "equity.no-opponents", "opponents 0 gives 1", ["helper.equity"],
+                           {"hole": ["2c", "7d"], "board": [], "opponents": 0, "iterations": 50,
+                            "random": {"kind": "mulberry32", "seed": 5}}, {"equity": 1.0, "variance": 0.0, "tolerance": 0.0},
+                           ["NoOpponents"]))
+    for slug, hole, board, opponents, seed in STREAMS:
+        value = equity(hole.split(), board.split(), opponents, 300, mulberry32(seed))
+        tests.append(make_test(NOTES, f"equity.stream.{slug}", f"{hole} [{board}] vs {opponents}, 300 iterations, mulberry32({seed})",
+                               ["helper.equity"], {"hole": hole.split(), "board": board.split(), "opponents": opponents,
+                                                   "iterations": 300, "random": {"kind": "mulberry32", "seed": seed}},
+                               {"value": value}, ["ExactStream"]))
+    for slug, args, field in BAD:
+        args = {"random": {"kind": "mulberry32", "seed": 1}, **args}
+        tests.append(make_test(NOTES, f"equity.error.{slug}", f"equity throws ({field})", ["helper.equity-errors"],
+                               args, {"error": field}, ["BadArgument"], result="invalid"))
+    tests.append(make_test(NOTES, "equity.error.random-returns-one", "random() returning 1 throws", ["helper.equity-errors"],
+                           {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
+                            "random": {"kind": "constant", "value": 1}}, {"error": "random"}, ["RandomOutOfRange"]))
+    return tests

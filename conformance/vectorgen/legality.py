@@ -1,0 +1,97 @@
+"""Family ``legality``: a decision state and an answer -> the accepted action, or the rejection
+and its reason, for every return-value rule (contract: Return values; R19)."""
+import math
+
+from reference.errors import IllegalAction
+
+from ..gamespec import game, tournament
+from ..jsvalue import UNDEFINED, encode
+from ..vectorfile import make_test
+
+NOTES = {
+    "Accepted": {"description": "the answer is legal: the engine applies it and records this action", "clauses": ["return.forms"], "ruling": None},
+    "Rejected": {"description": "the answer is not legal: the engine rejects it, changing nothing; the runner's fallback "
+                 "(check if legal, else fold; one error) gives the action in 'fallback'", "clauses": ["return.forms", "timing.fallback"], "ruling": None},
+    "ShortBlind": {"description": "the state follows from a short all-in blind (currentBet is the largest posted blind)", "clauses": ["state.to-call"], "ruling": "R8"},
+}
+
+R = lambda amount: {"type": "raise", "amount": amount}  # noqa: E731
+THREE = game(["A", "B", "C"], maxHands=1)  # seat 0 first to act: toCall 100, minRaiseTo 200, maxRaiseTo 10000
+HEADS_UP_OPTION = (game(["A", "B"], maxHands=1), ["call"])  # big blind may check or raise
+FLOP = (game(["A", "B"], maxHands=1), ["call", "check"])  # the big blind opens the flop
+SHORT_REOPEN = (game(["A", "B", "C"], maxHands=1, stacks=[5000, 450, 5000]), [R(300), "allin", "fold"])  # raise closed
+SHORT_STACK = (game(["A", "B", "C", "D"], maxHands=1, stacks=[5000, 5000, 5000, 150]), [])  # minRaiseTo > maxRaiseTo
+SHORT_BLIND = (game(["A", "B", "C"], maxHands=1, stacks=[5000, 5000, 60]), [])
+CAPPED_CALL = (game(["A", "B", "C"], maxHands=1, stacks=[70, 5000, 5000]), [])
+
+CASES = [
+    # (slug, clauses, (game, prefix), answer, extra flags)
+    ("fold-facing-bet", ["return.fold"], (THREE, []), "fold", []),
+    ("fold-when-check-possible", ["return.fold"], HEADS_UP_OPTION, "fold", []),
+    ("fold-object", ["return.fold"], (THREE, []), {"type": "fold"}, []),
+    ("check-when-possible", ["return.check"], HEADS_UP_OPTION, "check", []),
+    ("check-facing-bet", ["return.check"], (THREE, []), "check", []),
+    ("call-facing-bet", ["return.call"], (THREE, []), "call", []),
+    ("call-object", ["return.call"], (THREE, []), {"type": "call"}, []),
+    ("call-when-check-possible", ["return.call"], HEADS_UP_OPTION, "call", []),
+    ("call-capped-at-stack", ["return.call", "state.to-call"], CAPPED_CALL, "call", []),
+    ("raise-minimum", ["return.raise", "rules.raise-total"], (THREE, []), R(200), []),
+    ("raise-maximum", ["return.raise"], (THREE, []), R(10000), []),
+    ("raise-below-minimum", ["return.raise", "rules.min-raise"], (THREE, []), R(199), []),
+    ("raise-not-above-current-bet", ["return.raise"], (THREE, []), R(100), []),
+    ("raise-negative", ["return.raise"], (THREE, []), R(-300), []),
+    ("raise-above-maximum", ["return.raise"], (THREE, []), R(10001), []),
+    ("raise-fraction", ["return.raise"], (THREE, []), R(300.5), []),
+    ("raise-string-amount", ["return.raise"], (THREE, []), R("300"), []),
+    ("raise-nan", ["return.raise"], (THREE, []), R(math.nan), []),
+    ("raise-infinity", ["return.raise"], (THREE, []), R(math.inf), []),
+    ("raise-1e21", ["return.raise"], (THREE, []), R(1e21), []),
+    ("raise-unsafe-integer", ["return.raise"], (THREE, []), R(2**53), []),
+    ("raise-missing-amount", ["return.raise"], (THREE, []), {"type": "raise"}, []),
+    ("raise-string-alone", ["return.raise-alone"], (THREE, []), "raise", []),
+    ("raise-short-all-in-exact", ["return.raise", "state.min-raise-to"], SHORT_STACK, R(150), []),
+    ("raise-short-all-in-not-exact", ["return.raise", "state.min-raise-to"], SHORT_STACK, R(149), []),
+    ("raise-when-closed", ["return.raise", "rules.short-allin"], SHORT_REOPEN, R(1000), []),
+    ("raise-opens-the-flop", ["return.no-bet", "rules.min-open"], FLOP, R(100), []),
+    ("open-below-big-blind", ["return.raise", "rules.min-open"], FLOP, R(99), []),
+    ("bet-type", ["return.no-bet"], (THREE, []), {"type": "bet", "amount": 300}, []),
+    ("bet-string", ["return.no-bet"], (THREE, []), "bet", []),
+    ("allin-legal", ["return.allin"], (THREE, []), "allin", []),
+    ("allin-object", ["return.allin"], (THREE, []), {"type": "allin"}, []),
+    ("allin-when-closed", ["return.allin", "state.can-allin"], SHORT_REOPEN, "allin", []),
+    # Seat 0 raised to 300, the small blind's short all-in to 450 closed its raise right; its 400 chips only call.
+    ("allin-call-when-closed", ["return.allin", "state.can-allin"], (game(["A", "B", "C"], maxHands=1, stacks=[400, 450, 5000]),
+                                                                     [R(300), "allin", "fold"]), "allin", []),
+    ("extra-fields-ignored", ["return.extra-fields"], (THREE, []), {"type": "call", "amount": 5, "reason": "odds"}, []),
+    ("extra-fields-raise", ["return.extra-fields"], (THREE, []), {"type": "raise", "amount": 300, "note": {"x": 1}}, []),
+    ("uppercase-string", ["return.forms"], (THREE, []), "Fold", []),
+    ("number", ["return.forms"], (THREE, []), 3, []),
+    ("null", ["return.forms"], (THREE, []), None, []),
+    ("undefined", ["return.forms"], (THREE, []), UNDEFINED, []),
+    ("array", ["return.forms"], (THREE, []), ["fold"], []),
+    ("unknown-type", ["return.forms"], (THREE, []), {"type": "muck"}, []),
+    ("short-blind-call", ["return.call", "state.to-call"], SHORT_BLIND, "call", ["ShortBlind"]),
+    ("short-blind-min-raise", ["return.raise", "state.min-raise-to"], SHORT_BLIND, R(160), ["ShortBlind"]),
+    ("short-blind-below-min-raise", ["return.raise"], SHORT_BLIND, R(159), ["ShortBlind"]),
+]
+
+
+def generate() -> list[dict]:
+    tests = []
+    for slug, clauses, (spec, prefix), raw, flags in CASES:
+        t = tournament(spec)
+        for a in prefix:
+            t.act(a)
+        state = t.decision_state()
+        try:
+            record = t.act(raw)
+            expected, outcome = {"accepted": record}, "Accepted"
+        except IllegalAction as exc:
+            record, _ = t.submit(raw)
+            expected, outcome = {"rejected": exc.code, "field": exc.field, "fallback": record}, "Rejected"
+        tests.append(make_test(
+            NOTES, f"legality.{slug}", f"answer {raw!r} -> {outcome.lower()}", clauses,
+            {"game": spec, "prefix": prefix, "state": state, "answer": encode(raw)},
+            expected, [outcome, *flags], result=None if outcome == "Accepted" or flags else "invalid",
+        ))
+    return tests
