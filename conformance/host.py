@@ -58,6 +58,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .jsvalue import UNDEFINED  # one sentinel for JS undefined across vectors, host and reference
+
 _ROOT = Path(__file__).resolve().parent.parent
 MAX_UINT32 = 2**32 - 1
 STDERR_TAIL = 2000
@@ -73,7 +75,6 @@ class JSValue:
     info: Any = None
 
 
-UNDEFINED = JSValue("undefined")
 _SPECIAL_NUMBERS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}
 
 
