@@ -10,6 +10,9 @@ from .rng import MAX_SAFE_INTEGER
 
 ACTION_TYPES = ("fold", "check", "call", "raise", "allin")
 STRING_FORMS = ("fold", "check", "call", "allin")
+# holdem-sng-3-v4's words mapped onto the contract's (R24): all_in is allin; bet is a raise that
+# opens a street (only when nothing is bet yet).
+V4_WORDS = {"all_in": "allin", "bet": "bet"}
 
 
 @dataclass(frozen=True)
@@ -25,24 +28,29 @@ class Legal:
     last_full_raise: int
 
 
-def parse_answer(answer: object) -> tuple[str, int | None]:
-    """An answer in any accepted form -> ``(type, amount)``; amount only for raise.
+def parse_answer(answer: object, vocabulary: str = "contract") -> tuple[str, int | None]:
+    """An answer in any accepted form -> ``(type, amount)``; amount only for raise (and v4's bet).
 
     Raises IllegalAction (code ``malformed``, ``raise-without-amount``,
     ``unknown-type``, ``amount-missing`` or ``amount-not-safe-integer``).
     """
+    words = V4_WORDS if vocabulary == "v4" else {}
     if isinstance(answer, str):
         if answer in STRING_FORMS:
             return answer, None
-        if answer == "raise":
-            raise IllegalAction("action", "'raise' alone is invalid: it lacks an amount", "raise-without-amount")
+        if answer in ("raise", "bet") and (answer == "raise" or words):
+            raise IllegalAction("action", f"'{answer}' alone is invalid: it lacks an amount", "raise-without-amount")
+        if answer in words:
+            return words[answer], None
         raise IllegalAction("action", f"unknown action string {answer!r} (accepted: {', '.join(STRING_FORMS)})", "malformed")
     if not isinstance(answer, Mapping):
         raise IllegalAction("action", f"expected a string or an object with 'type', got {_describe(answer)}", "malformed")
     kind = answer.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+    if isinstance(kind, str) and kind in words:
+        kind = words[kind]
+    elif not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise IllegalAction("type", f"unknown action type {kind!r} (accepted: {', '.join(ACTION_TYPES)})", "unknown-type")
-    if kind != "raise":
+    if kind not in ("raise", "bet"):
         return kind, None
     if "amount" not in answer:
         raise IllegalAction("amount", "a raise needs an amount (the street total)", "amount-missing")
@@ -70,7 +78,9 @@ def check_legal(kind: str, amount: int | None, legal: Legal) -> None:
         raise IllegalAction("type", "call is not legal when checking is possible", "call-not-allowed")
     if kind == "allin" and not legal.can_allin:
         raise IllegalAction("type", "all-in is not legal: it would be a raise and raising is closed", "allin-not-allowed")
-    if kind != "raise":
+    if kind == "bet" and legal.current_bet > 0:
+        raise IllegalAction("type", f"bet only opens a street; {legal.current_bet} is already bet: raise", "bet-not-allowed")
+    if kind not in ("raise", "bet"):
         return
     if legal.min_raise_to is None:
         raise IllegalAction("type", "raising is not permitted (minRaiseTo is null)", "raise-not-allowed")

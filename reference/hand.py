@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from .actions import Legal, check_legal, fallback, parse_answer
 from .cards import CANONICAL_DECK, check_cards
 from .errors import OptionError
-from .evaluator import NAMES, hand_value
+from .evaluator import NAMES, evaluate, hand_value
 from .pots import layer_pots
 from .ruleset import CONTRACT_V1, Ruleset
 
@@ -49,6 +49,7 @@ class Hand:
         deck: Sequence[str],
         hand_number: int = 1,
         ruleset: Ruleset = CONTRACT_V1,
+        auto_folded: Sequence[int] = (),
     ):
         n = len(ids)
         self.n = n
@@ -84,7 +85,8 @@ class Hand:
         self.actions: list[dict] = []
         self.refunds = [0] * n
         self.awards = [0] * n
-        self.showdown: list[dict] = []
+        self.showdown: list[dict] = []  # every live hand (private record)
+        self.public_showdown: list[dict] | None = None  # what the history shows, when it differs
         self.pots_awarded: list[dict] = []
         self.done = False
         self.to_act: int | None = None
@@ -98,6 +100,13 @@ class Hand:
             for s in self.order:
                 hole[s].append(self._draw())
         self.hole = hole
+        # Persistent auto-fold (holdem-sng-3-v4): dealt in, blinds posted, never contests the pot.
+        # A timeout can only auto-fold a seat that acts, so someone always contests (R26).
+        if all(s in auto_folded for s in self.order):
+            raise OptionError("auto_folded", "every seat in the hand is auto-folded: nobody could win")
+        for s in auto_folded:
+            if self.in_hand[s]:
+                self.folded[s] = True
         self._advance(big_blind_seat)
 
     # -- reading ------------------------------------------------------------------
@@ -144,7 +153,7 @@ class Hand:
     # -- acting -------------------------------------------------------------------
     def act(self, answer: object) -> dict:
         """Apply an answer in any accepted form; IllegalAction (nothing changed) if invalid."""
-        kind, amount = parse_answer(answer)
+        kind, amount = parse_answer(answer, self.ruleset.vocabulary)
         check_legal(kind, amount, self.legal())
         return self.apply(kind, amount)
 
@@ -156,6 +165,8 @@ class Hand:
         """Apply an action already known to be legal; returns the ``actions`` entry."""
         s = self.to_act
         assert s is not None
+        if kind == "bet":  # v4's opening bet is the contract's raise (R24)
+            kind = "raise"
         if kind == "fold":
             self.folded[s] = True
             add = 0
@@ -272,6 +283,14 @@ class Hand:
         self.showdown = [
             {"id": self.ids[s], "cards": list(self.hole[s]), "hand": NAMES[values[s] // _CATEGORY]} for s in live
         ]
+        if self.ruleset.showdown_reveal == "needed":  # R25: winners' hole cards in their best five
+            winners = {i for pot in awarded for i in pot["winners"]}
+            shown = []
+            for entry in self.showdown:
+                if entry["id"] in winners:
+                    best = evaluate(entry["cards"] + board)["best"]
+                    shown.append(dict(entry, cards=[c for c in entry["cards"] if c in best]))
+            self.public_showdown = shown
         self._finish()
 
     def _finish(self) -> None:
@@ -280,10 +299,11 @@ class Hand:
 
     # -- results ------------------------------------------------------------------
     def history_entry(self) -> dict:
-        """The public summary of the finished hand (contract: history entry; R14)."""
+        """The public summary of the finished hand (contract: history entry; R14; R25 for v4)."""
+        showdown = self.public_showdown if self.public_showdown is not None else self.showdown
         return {
             "handNumber": self.hand_number,
             "board": list(self.board),
-            "showdown": [dict(e, cards=list(e["cards"])) for e in self.showdown],
+            "showdown": [dict(e, cards=list(e["cards"])) for e in showdown],
             "winners": [{"id": self.ids[s], "amount": self.awards[s]} for s in range(self.n) if self.awards[s] > 0],
         }

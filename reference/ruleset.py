@@ -29,6 +29,19 @@ class Ruleset:
     # The house convention of contract v1 (R9): a checker facing only a short
     # opening all-in is not reopened. False gives the checker the raise right.
     checker_reopened_by_short_opening: bool = False
+    # Seats and button: "fixed" (seat i is names[i], first button seat 0) or "seeded" (R23).
+    seating: str = "fixed"
+    distinct_names: bool = False  # each seat a distinct identity
+    # The clock when a human or agent participates (None: the same as time_limit_ms).
+    human_time_limit_ms: int | None = None
+    # Consecutive timeouts that set persistent auto-fold (None: never; contract v1).
+    timeouts_to_auto_fold: int | None = None
+    # Which cards a showdown makes public: "all-live" (v1) or "needed" (R25).
+    showdown_reveal: str = "all-live"
+    # Tie-break among seats eliminated in one hand with equal starting stacks (R17, R27).
+    equal_stack_order: str = "button"  # or "seat"
+    # Answer words besides the contract's: "v4" adds bet and all_in (R24).
+    vocabulary: str = "contract"
 
     def with_options(self, **options) -> "Ruleset":
         """A copy with some parameters changed; unknown names are an OptionError."""
@@ -41,7 +54,27 @@ class Ruleset:
 
 CONTRACT_V1 = Ruleset(name="contract-v1")
 
-RULESETS: dict[str, Ruleset] = {CONTRACT_V1.name: CONTRACT_V1}
+# holdem-sng-3-v4: three identities, 500 chips, levels by completed hand number (1-10, 11-20, ...),
+# no hand cap, a 15 s bot clock (45 s with a human or agent), auto-fold after three timeouts.
+SNG_3_V4 = Ruleset(
+    name="holdem-sng-3-v4",
+    min_seats=3,
+    max_seats=3,
+    starting_stack=500,
+    blind_schedule=((5, 10), (10, 20), (20, 40), (40, 80), (80, 160), (160, 320)),
+    hands_per_level=10,
+    max_hands=None,
+    time_limit_ms=15_000,
+    human_time_limit_ms=45_000,
+    seating="seeded",
+    distinct_names=True,
+    timeouts_to_auto_fold=3,
+    showdown_reveal="needed",
+    equal_stack_order="seat",
+    vocabulary="v4",
+)
+
+RULESETS: dict[str, Ruleset] = {r.name: r for r in (CONTRACT_V1, SNG_3_V4)}
 
 
 def get_ruleset(name_or_ruleset: "str | Ruleset") -> Ruleset:

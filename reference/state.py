@@ -51,7 +51,7 @@ def decision_state(t: "Tournament") -> dict:
             "level": t.level(),
             "blindSchedule": [list(level) for level in rules.blind_schedule],
         },
-        "timeLimitMs": rules.time_limit_ms,
+        "timeLimitMs": t.time_limit_ms,
     }
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from .actions import Legal, check_legal, parse_answer
 from .errors import GameOver, IllegalAction, OptionError
 from .hand import STREETS, Hand, complete_deck
-from .rng import deal_hand, seed_to_uint32
+from .rng import deal_hand, rng, seed_to_uint32
 from .ruleset import Ruleset, get_ruleset
 
 HISTORY_LIMIT = 20
@@ -35,24 +35,36 @@ class Tournament:
         ruleset: "str | Ruleset" = "contract-v1",
         stacks: Sequence[int] | None = None,
         decks: "Mapping[int, Sequence[str]] | Callable[[int], Sequence[str]] | None" = None,
+        controllers: Sequence[str] | None = None,
         **options,
     ):
         """``options``: starting_stack, blind_schedule, hands_per_level, max_hands (None: no
         cap), time_limit_ms — each overrides the ruleset's value. ``stacks`` gives each seat
         its own starting chips (scenario tests); ``decks`` pins the deck of some hands
         (hand number -> cards, completed in canonical order; or a function of the number).
+        ``controllers`` says who plays each named identity (``bot``, ``human`` or ``agent``):
+        a ruleset with a human clock uses it whenever anyone is not a bot.
         """
         base = get_ruleset(ruleset)
         for key in options:
             if key not in _OPTION_NAMES:
                 raise OptionError(key, f"unknown option (known: ruleset, stacks, decks, {', '.join(_OPTION_NAMES)})")
         self.ruleset = rules = _validated_ruleset(base.with_options(**options)) if options else _validated_ruleset(base)
-        self.names = _validated_names(names, rules)
-        n = len(self.names)
+        identities = _validated_names(names, rules)
+        n = len(identities)
         self.n = n
+        self.controllers = _validated_controllers(controllers, n)
+        self.time_limit_ms = rules.time_limit_ms
+        if rules.human_time_limit_ms is not None and any(c != "bot" for c in self.controllers):
+            self.time_limit_ms = rules.human_time_limit_ms
         self.ids = [f"s{i + 1}" for i in range(n)]
         self.seed = seed
-        seed_to_uint32(seed)  # reject a seed with no JavaScript equivalent now, not at hand 1
+        seed32 = seed_to_uint32(seed)  # reject a seed with no JavaScript equivalent now, not at hand 1
+        # seat_of[k]: the seat of the k-th identity given; seat i shows names[i].
+        self.seat_of, self._first_button = _seating(rules.seating, seed32, n)
+        self.names = [""] * n
+        for k, seat in enumerate(self.seat_of):
+            self.names[seat] = identities[k]
         self._decks = _validated_decks(decks)
         if stacks is None:
             self.stacks = [rules.starting_stack] * n
@@ -67,6 +79,10 @@ class Tournament:
         self.places: list[int | None] = [None] * n
         self.eliminated_in: list[int | None] = [None] * n
         self.errors = [0] * n
+        self.consecutive_timeouts = [0] * n
+        self.timeouts = [0] * n
+        self.auto_folded = [False] * n
+        self._recoveries: set[int] = set()
         self.history: list[dict] = []  # every public hand summary, oldest first
         self.hands: list[dict] = []  # full records (private cards included) for transcripts
         self.hand_number = 0
@@ -97,8 +113,9 @@ class Tournament:
     def act(self, answer: object) -> dict:
         """Apply an answer in any accepted form; IllegalAction (nothing changed) if it is not legal."""
         self._require_live()
-        kind, amount = parse_answer(answer)
+        kind, amount = parse_answer(answer, self.ruleset.vocabulary)
         check_legal(kind, amount, self.hand.legal())  # type: ignore[union-attr]
+        self.consecutive_timeouts[self.hand.to_act] = 0  # type: ignore[union-attr,index]
         return self._apply(kind, amount)
 
     def submit(self, answer: object) -> tuple[dict, str | None]:
@@ -109,6 +126,9 @@ class Tournament:
         try:
             return self.act(answer), None
         except IllegalAction as exc:
+            if self.ruleset.timeouts_to_auto_fold is not None:
+                # v4: an invalid answer does not consume the turn; for a bot the clock then runs out.
+                return self.timeout(), exc.code
             return self.fallback(exc.code), exc.code
 
     def fallback(self, reason: str) -> dict:
@@ -118,6 +138,40 @@ class Tournament:
         self.errors[hand.to_act] += 1  # type: ignore[union-attr,index]
         legal = hand.legal()  # type: ignore[union-attr]
         return self._apply("check" if legal.can_check else "fold", None)
+
+    def timeout(self) -> dict:
+        """The seat to act let its clock run out.
+
+        Contract v1: the fallback, one error. holdem-sng-3-v4: the first and second
+        consecutive timeouts check if legal, else fold; the one that reaches
+        ``timeouts_to_auto_fold`` sets persistent auto-fold and folds even when checking is legal.
+        """
+        self._require_live()
+        limit = self.ruleset.timeouts_to_auto_fold
+        if limit is None:
+            return self.fallback("late")
+        seat = self.hand.to_act  # type: ignore[union-attr]
+        self.errors[seat] += 1
+        self.timeouts[seat] += 1
+        self.consecutive_timeouts[seat] += 1
+        if self.consecutive_timeouts[seat] >= limit:
+            self.auto_folded[seat] = True
+            return self._apply("fold", None)
+        legal = self.hand.legal()  # type: ignore[union-attr]
+        return self._apply("check" if legal.can_check else "fold", None)
+
+    def request_recovery(self, seat: int) -> None:
+        """Queue recovery from auto-fold: it takes effect at the next hand boundary."""
+        if self.ruleset.timeouts_to_auto_fold is None:
+            raise OptionError("seat", f"{self.ruleset.name} has no auto-fold to recover from")
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise OptionError("seat", f"seat {seat!r} does not exist")
+        chips = self.hand.stacks[seat] if not self.over and self.hand is not None else self.stacks[seat]
+        if self.out[seat] or chips == 0:
+            raise OptionError("seat", f"seat {seat} has no chips: recovery is unavailable")
+        if not self.auto_folded[seat]:
+            raise OptionError("seat", f"seat {seat} is not in auto-fold")
+        self._recoveries.add(seat)
 
     def _apply(self, kind: str, amount: int | None) -> dict:
         hand = self.hand
@@ -147,7 +201,7 @@ class Tournament:
     def _positions(self) -> tuple[int, int, int]:
         """Button, small blind and big blind of the next hand (R16)."""
         alive = [s for s in range(self.n) if not self.out[s]]
-        button = alive[0] if self._button is None else self._next_survivor(self._button)
+        button = self._first_button if self._button is None else self._next_survivor(self._button)
         if len(alive) == 2:
             if self._prev_count >= 3:  # the heads-up transition
                 bb = self._next_survivor(self._prev_bb)  # type: ignore[arg-type]
@@ -168,6 +222,11 @@ class Tournament:
 
     def _next_hand(self) -> None:
         while not self._is_over():
+            for seat in self._recoveries:  # recovery takes effect at the hand boundary
+                if self.stacks[seat] > 0:
+                    self.auto_folded[seat] = False
+                    self.consecutive_timeouts[seat] = 0
+            self._recoveries.clear()
             self.hand_number += 1
             button, sb, bb = self._positions()
             self.hand = Hand(
@@ -180,6 +239,7 @@ class Tournament:
                 deck=self._deck(self.hand_number),
                 hand_number=self.hand_number,
                 ruleset=self.ruleset,
+                auto_folded=[s for s in range(self.n) if self.auto_folded[s]],
             )
             self._button, self._prev_bb = button, bb
             self._prev_count = sum(1 for o in self.out if not o)
@@ -195,11 +255,14 @@ class Tournament:
             return True
         cap = self.ruleset.max_hands
         if cap is not None and self.hand_number >= cap:
-            # Competition places by chips for the survivors (1,1,3).
-            for s in survivors:
-                self.places[s] = 1 + sum(1 for o in survivors if self.stacks[o] > self.stacks[s])
+            self._rank_survivors(survivors)
             return True
         return False
+
+    def _rank_survivors(self, survivors: list[int]) -> None:
+        """Competition places by chips (1,1,3)."""
+        for s in survivors:
+            self.places[s] = 1 + sum(1 for o in survivors if self.stacks[o] > self.stacks[s])
 
     def _finish_hand(self) -> None:
         hand = self.hand
@@ -209,8 +272,10 @@ class Tournament:
         self.history.append(entry)
         busted = [s for s in hand.order if self.stacks[s] == 0]
         survivors = sum(1 for s in range(self.n) if not self.out[s]) - len(busted)
-        # R17: larger starting-hand stack first, then button-relative order (hand.order).
-        busted.sort(key=lambda s: (-hand.start_stacks[s], hand.order.index(s)))
+        # R17: larger starting-hand stack first, then button-relative order (hand.order);
+        # holdem-sng-3-v4 breaks equal stacks by the lower seat number (R27).
+        tie = hand.order.index if self.ruleset.equal_stack_order == "button" else int
+        busted.sort(key=lambda s: (-hand.start_stacks[s], tie(s)))
         for k, s in enumerate(busted):
             self.out[s] = True
             self.places[s] = survivors + 1 + k
@@ -246,6 +311,8 @@ class Tournament:
                 "place": self.places[s],
                 "eliminatedInHand": self.eliminated_in[s],
                 "errors": self.errors[s],
+                **({"timeouts": self.timeouts[s], "autoFolded": self.auto_folded[s]}
+                   if self.ruleset.timeouts_to_auto_fold is not None else {}),
             }
             for s in range(self.n)
         ]
@@ -268,6 +335,34 @@ class Tournament:
         return None if self.over else STREETS[self.hand.street]  # type: ignore[union-attr]
 
 
+def _seating(kind: str, seed32: int, n: int) -> tuple[list[int], int]:
+    """Seat of each identity and the first button. "seeded" (R23): the stream
+    ``rng("seating:<seed32>")`` shuffles the identities by Fisher-Yates (i from n-1 down to 1,
+    ``j = floor(r() * (i + 1))``), then ``floor(r() * n)`` is the first button."""
+    if kind == "fixed":
+        return list(range(n)), 0
+    stream = rng(f"seating:{seed32}")
+    order = list(range(n))  # order[seat] = identity index
+    for i in range(n - 1, 0, -1):
+        j = int(stream() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    seat_of = [0] * n
+    for seat, k in enumerate(order):
+        seat_of[k] = seat
+    return seat_of, int(stream() * n)
+
+
+def _validated_controllers(controllers: object, n: int) -> list[str]:
+    if controllers is None:
+        return ["bot"] * n
+    if not isinstance(controllers, (list, tuple)) or len(controllers) != n:
+        raise OptionError("controllers", f"expected {n} controller types, one per identity")
+    for i, c in enumerate(controllers):
+        if c not in ("bot", "human", "agent"):
+            raise OptionError(f"controllers[{i}]", f"expected 'bot', 'human' or 'agent', got {c!r}")
+    return list(controllers)
+
+
 def _validated_names(names: object, rules: Ruleset) -> list[str]:
     if isinstance(names, (str, bytes)) or not isinstance(names, (list, tuple)):
         raise OptionError("names", f"expected a list of seat names, got {type(names).__name__}")
@@ -276,6 +371,8 @@ def _validated_names(names: object, rules: Ruleset) -> list[str]:
     for i, name in enumerate(names):
         if not isinstance(name, str) or not name:
             raise OptionError(f"names[{i}]", f"expected a non-empty string, got {name!r}")
+        if rules.distinct_names and name in names[:i]:
+            raise OptionError(f"names[{i}]", f"{rules.name} needs distinct identities; {name!r} repeats")
     return list(names)
 
 
