@@ -1,0 +1,101 @@
+"""``holdem-cert engine``: certify an engine against the golden vectors (docs/INTERPRETING.md).
+
+``holdem-cert engine ENGINE.js [--adapter A.js] [--prelude LIB.js]...`` runs a JavaScript engine in
+the QuickJS worker; ``holdem-cert engine --cmd "COMMAND"`` runs an engine in any language over the
+JSON-lines protocol of docs/engine-protocol.md. Exit 0 certified, 1 not certified (including an
+engine that does not load or fails the smoke tier), 2 usage or I/O error.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..engine_cert import FAMILIES, certify, load_tests
+from ..engine_drivers import CommandDriver, QuickJSDriver, read_source
+from ..errors import UsageError
+from ..report import print_summary, progress, write_json, write_junit
+
+NAME = "engine"
+HELP = "certify a poker engine (JavaScript, or any language via --cmd) against the golden vectors"
+DEFAULT_TIMEOUT_MS = 10_000
+
+
+def _positive_ms(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of milliseconds, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("engine", nargs="?", type=Path, metavar="ENGINE.js",
+                        help="the JavaScript engine (defines PokerEngine, or an adapter maps it)")
+    parser.add_argument("--adapter", type=Path, metavar="ADAPTER.js",
+                        help="a script loaded after the engine that defines or replaces PokerEngine (docs/adapters.md)")
+    parser.add_argument("--prelude", type=Path, action="append", default=[], metavar="LIB.js",
+                        help="a script loaded before the engine, as part of it (a library it wraps); repeatable")
+    parser.add_argument("--cmd", metavar="COMMAND",
+                        help="run COMMAND and certify it over the JSON-lines protocol (docs/engine-protocol.md)")
+    parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
+                        help=f"run only this vector family (repeatable; one of {', '.join(FAMILIES)})")
+    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the report as JSON")
+    parser.add_argument("--junit", dest="junit_out", type=Path, metavar="OUT", help="write the report as JUnit XML")
+    parser.add_argument("--timeout-ms", type=_positive_ms, default=DEFAULT_TIMEOUT_MS, metavar="N",
+                        help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); the five-card digest "
+                             "gets max(180 s, 30 N)")
+
+
+def _driver(args: argparse.Namespace):
+    if (args.engine is None) == (args.cmd is None):
+        raise UsageError("give either ENGINE.js or --cmd COMMAND (exactly one)")
+    if args.cmd is not None:
+        if args.adapter or args.prelude:
+            raise UsageError("--adapter and --prelude apply to ENGINE.js, not to --cmd")
+        try:
+            driver = CommandDriver(args.cmd, timeout_ms=args.timeout_ms)
+        except ValueError as exc:  # shlex: unbalanced quotes; or an empty command
+            raise UsageError(f"--cmd: {exc}") from None
+        return driver, {"driver": "command", "command": args.cmd}
+    try:
+        sources = [read_source(p, "prelude") for p in args.prelude] + [read_source(args.engine, "engine")]
+        adapter = read_source(args.adapter, "adapter") if args.adapter else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    driver = QuickJSDriver("\n;\n".join(sources), engine_name=args.engine.name, adapter_source=adapter,
+                           timeout_ms=args.timeout_ms)
+    subject = {"driver": "quickjs", "source": str(args.engine),
+               "adapter": str(args.adapter) if args.adapter else None, "preludes": [str(p) for p in args.prelude]}
+    return driver, subject
+
+
+def describe(subject: dict) -> str:
+    version = f" {subject['version']}" if subject.get("version") else ""
+    language = f", {subject['language']}" if subject.get("language") else ""
+    if subject["driver"] == "command":
+        return f"{subject.get('name', '?')}{version}{language} via --cmd {subject['command']!r}"
+    text = f"{subject['source']}{version}{language} in QuickJS"
+    if subject.get("adapter"):
+        text += f", adapter {subject['adapter']}"
+    if subject.get("missing"):
+        text += f"; lacks {', '.join(subject['missing'])}"
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    for out in (args.json_out, args.junit_out):
+        if out is not None and out.is_dir():
+            raise UsageError(f"{out}: is a directory, not a report file")
+    driver, subject = _driver(args)
+    tests = load_tests(args.family or FAMILIES)
+    with progress(sum(map(len, tests.values())), enabled=sys.stderr.isatty()) as advance:
+        report = certify(driver, tests, subject, on_case=lambda case: advance(case.group))
+    print_summary(report, sys.stdout, describe_subject=describe)
+    if args.json_out is not None:
+        write_json(args.json_out, report)
+    if args.junit_out is not None:
+        write_junit(args.junit_out, report)
+    return 0 if report.certified else 1

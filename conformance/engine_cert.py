@@ -1,0 +1,589 @@
+"""Certify an engine against the golden vectors (docs/INTERPRETING.md): the smoke tier, the
+per-family judges and the certification verdict. Drivers (:mod:`conformance.engine_drivers`)
+say what the engine did; this module decides what that means."""
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+
+from deepdiff import DeepDiff
+
+from reference.cards import CANONICAL_DECK
+
+from . import schemas, vectors
+from .engine_drivers import EngineLoadError, Run
+from .report import Case, Report
+from .vectorgen import FAMILIES as _GENERATORS
+
+FAMILIES = tuple(_GENERATORS)
+OPTIONAL = frozenset({"pots"})  # an extension: an engine without it has the family skipped
+GAME_FAMILIES = frozenset({"legality", "hands", "tournaments"})
+ABANDON_AFTER = 3  # consecutive hangs/crashes in one family before its remaining vectors are not run
+DEFAULT_STARTING_STACK = 10_000
+# Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
+ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
+DIFF_LINES = 40
+
+
+# ---- comparison ---------------------------------------------------------------------------------
+
+def same(a: object, b: object) -> bool:
+    """Exact equality of JavaScript values: numbers by value (1 == 1.0, NaN == NaN, -0 != 0),
+    booleans never equal to numbers, objects by keys, arrays in order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if a != a or b != b:
+            return a != a and b != b
+        return a == b and (a != 0 or math.copysign(1, a) == math.copysign(1, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _order_key(x: object) -> str:
+    return json.dumps(x, sort_keys=True, default=repr)
+
+
+def _equal_up_to_order(actual: object, expected: object, rulings: set[str]) -> bool:
+    """``same``, except that ORDER_FREE lists may be permuted; the rulings used go to ``rulings``."""
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        if actual.keys() != expected.keys():
+            return False
+        for key, e in expected.items():
+            a = actual[key]
+            if key in ORDER_FREE and isinstance(a, list) and isinstance(e, list) and not same(a, e):
+                if len(a) == len(e) and same(sorted(a, key=_order_key), sorted(e, key=_order_key)):
+                    rulings.add(ORDER_FREE[key])
+                    continue
+                return False
+            if not _equal_up_to_order(a, e, rulings):
+                return False
+        return True
+    if isinstance(actual, list) and isinstance(expected, list):
+        return len(actual) == len(expected) and all(
+            _equal_up_to_order(a, e, rulings) for a, e in zip(actual, expected))
+    return same(actual, expected)
+
+
+def compare(actual: object, expected: object) -> tuple[str, list[str]]:
+    """``("equal", [])``, ``("order", rulings)`` when only ORDER_FREE lists differ in order, or ``("differ", [])``."""
+    if same(actual, expected):
+        return "equal", []
+    rulings: set[str] = set()
+    if _equal_up_to_order(actual, expected, rulings):
+        return "order", sorted(rulings)
+    return "differ", []
+
+
+_ROOT_KEY = re.compile(r"\['([^'\]]*)'\]")
+
+
+def _path(text: str) -> str:
+    """deepdiff's root['a'][0]['b'] as a[0].b."""
+    return _ROOT_KEY.sub(r".\1", text).replace("root.", "").replace("root[", "[")
+
+
+def readable_diff(expected: object, actual: object) -> str:
+    """What changed from the expected to the actual outcome, one change a line (at most DIFF_LINES)."""
+    try:
+        text = DeepDiff(expected, actual, ignore_numeric_type_changes=True, verbose_level=2).pretty()
+    except Exception as exc:  # noqa: BLE001 - an exotic value must not hide the failure itself
+        text = f"(no structured diff: {type(exc).__name__}: {exc})"
+    lines = [_path(line) if len(line) <= 300 else _path(line[:300]) + " …" for line in text.splitlines() if line]
+    if not lines:  # e.g. -0 against 0, which deepdiff calls equal
+        return f"expected {expected!r}, got {actual!r}"[:600]
+    if len(lines) > DIFF_LINES:
+        lines = lines[:DIFF_LINES] + [f"… and {len(lines) - DIFF_LINES} more changes"]
+    return "\n".join(["(changes from the expected to the actual outcome)"] + lines)
+
+
+# ---- verdicts -----------------------------------------------------------------------------------
+
+class Judged:
+    """A family judge's answer; the runner adds id, group, clauses and timing."""
+
+    def __init__(self, status: str, message: str = "", diff: str = "", rulings: Iterable[str] = (),
+                 notes: Iterable[str] = ()) -> None:
+        self.status, self.message, self.diff = status, message, diff
+        self.rulings, self.notes = list(rulings), list(notes)
+
+
+def passed(notes: Iterable[str] = ()) -> Judged:
+    return Judged("passed", notes=notes)
+
+
+def failed(message: str, diff: str = "", notes: Iterable[str] = ()) -> Judged:
+    return Judged("failed", message, diff, notes=notes)
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _is_finite(x: object) -> bool:
+    return _is_number(x) and math.isfinite(x)
+
+
+def _thrown(threw: object) -> str:
+    if not isinstance(threw, dict):
+        return repr(threw)
+    name = threw.get("name")
+    return f"{name}: {threw.get('message')}" if name else str(threw.get("message"))
+
+
+def _failure_text(error: object) -> str:
+    if not isinstance(error, dict):
+        return repr(error)
+    return f"at {error.get('at')}: {_thrown(error)}"
+
+
+def judge_outcome(test: dict, actual: object, expected: object,
+                  well_formed: Callable[[], str | None] | None = None, notes: Iterable[str] = ()) -> Judged:
+    """The common rule: equal passes; order-only differs is divergent on R14/R5; an ``acceptable``
+    vector whose outcome is well formed is divergent on its rulings; anything else fails."""
+    kind, rulings = compare(actual, expected)
+    if kind == "equal":
+        return passed(notes)
+    diff = readable_diff(expected, actual)
+    if kind == "order":
+        keys = sorted({k for k, r in ORDER_FREE.items() if r in rulings})
+        return Judged("divergent", f"differs only in the order of {', '.join(keys)}", diff, rulings, notes)
+    if test["result"] == "acceptable" and well_formed is not None:
+        problem = well_formed()
+        if problem is None:
+            return Judged("divergent", "a different outcome that is well formed", diff, test["rulings"], notes)
+        return failed(f"differs from the expected outcome and is not well formed: {problem}", diff, notes)
+    return failed("differs from the expected outcome", diff, notes)
+
+
+def _must_throw(r: dict, call: str, test: dict, well_formed: Callable[[object], str | None] | None = None,
+                returned: object = None) -> Judged:
+    if "threw" in r:
+        return passed()
+    if test["result"] == "acceptable" and well_formed is not None and well_formed(returned) is None:
+        return Judged("divergent", f"{call} returned {returned!r} instead of throwing", rulings=test["rulings"])
+    return failed(f"{call} must throw (invalid {test['expected'].get('error', 'input')}), but returned {returned!r}")
+
+
+# ---- family judges ------------------------------------------------------------------------------
+
+def _rng(test: dict, r: dict) -> Judged:
+    if "threw" in r:
+        return failed(f"rng(seed) or a call of the generator threw {_thrown(r['threw'])}")
+    count = test["input"]["count"]
+
+    def well_formed() -> str | None:
+        values = r.get("values")
+        if not isinstance(values, list) or len(values) != count:
+            return f"expected {count} values"
+        bad = [v for v in values if not (_is_number(v) and 0 <= v < 1)]
+        return f"{bad[0]!r} is not a number in [0, 1)" if bad else None
+
+    return judge_outcome(test, {"values": r.get("values")}, test["expected"], well_formed)
+
+
+def _deck(test: dict, r: dict) -> Judged:
+    i = test["input"]
+    call = f"dealHand({i['seed']!r}, {i['handNumber']!r})"
+    if test["result"] == "invalid":
+        return _must_throw(r, call, test, returned=r.get("deck"))
+    if "threw" in r:
+        return failed(f"{call} threw {_thrown(r['threw'])}")
+    deck = r.get("deck")
+    if not same(deck, r.get("again")):
+        return failed(f"two calls of {call} returned different decks (it must depend only on its arguments)",
+                      readable_diff(deck, r.get("again")))
+
+    def well_formed() -> str | None:
+        if isinstance(deck, list) and all(isinstance(c, str) for c in deck) and sorted(deck) == sorted(CANONICAL_DECK):
+            return None
+        return "not a permutation of the 52 cards"
+
+    return judge_outcome(test, {"deck": deck}, test["expected"], well_formed)
+
+
+def _evaluate(test: dict, r: dict) -> Judged:
+    i, expected = test["input"], test["expected"]
+    if test["result"] == "invalid":
+        return _must_throw(r, f"evaluate({i['cards']!r})", test, returned=r.get("result"))
+    if "threw" in r:
+        return failed(f"evaluate threw {_thrown(r['threw'])}")
+    if "digest" in i:
+        return judge_outcome(test, {k: r.get(k) for k in expected}, expected)
+    if "a" in i:
+        values = [x.get("value") if isinstance(x, dict) else None for x in (r.get("a"), r.get("b"))]
+        if not all(_is_finite(v) for v in values):
+            return failed(f"evaluate(...).value is not a finite number: a {values[0]!r}, b {values[1]!r}")
+        order = (values[0] > values[1]) - (values[0] < values[1])
+        if order != expected["order"]:
+            return failed(f"sign(value(a) - value(b)) is {order:+d}, expected {expected['order']:+d} "
+                          f"(values {values[0]!r} and {values[1]!r})")
+        return passed()
+    res = r.get("result")
+    if not isinstance(res, dict):
+        return failed(f"evaluate returned {res!r}, not an object")
+    if set(expected) == {"rank"}:
+        return _evaluate_rank(i["cards"], expected["rank"], res, r.get("bestValue"))
+
+    def well_formed() -> str | None:
+        if not same(res.get("rank"), expected["rank"]):
+            return f"rank {res.get('rank')!r}, expected {expected['rank']}"
+        if not _is_finite(res.get("value")):
+            return f"value {res.get('value')!r} is not a finite number"
+        return None if isinstance(res.get("name"), str) and res["name"] else f"name {res.get('name')!r}"
+
+    return judge_outcome(test, {k: res[k] for k in expected if k in res}, expected, well_formed)
+
+
+def _evaluate_rank(cards: list, rank: int, res: dict, best_value: object) -> Judged:
+    if not same(res.get("rank"), rank):
+        return failed(f"rank {res.get('rank')!r}, expected {rank}", readable_diff({"rank": rank}, {"rank": res.get("rank")}))
+    best = res.get("best")
+    if not (isinstance(best, list) and len(best) == 5 and all(isinstance(c, str) and c in cards for c in best)
+            and len(set(best)) == 5):
+        return failed(f"best {best!r} is not five distinct input cards")
+    if not (_is_finite(res.get("value")) and same(best_value, res.get("value"))):
+        return failed(f"evaluate(best).value is {best_value!r}, but the result's value is {res.get('value')!r}")
+    return passed()
+
+
+def _equity(test: dict, r: dict) -> Judged:
+    i, expected = test["input"], test["expected"]
+    result = r.get("equity")
+    call = f"equity({i['hole']!r}, {i['board']!r}, {i['opponents']!r}, {i['iterations']!r}, {i['random']['kind']} random)"
+    if "error" in expected:
+        return _must_throw(r, call, test, lambda x: None if _is_number(x) and 0 <= x <= 1 else "not in [0, 1]", result)
+    if "threw" in r:
+        return failed(f"{call} threw {_thrown(r['threw'])}")
+    if not _is_finite(result):
+        return failed(f"{call} returned {result!r}, not a finite number")
+    if "value" in expected:  # the exact stream (R6)
+        if same(result, expected["value"]):
+            return passed()
+        if 0 <= result <= 1:
+            return Judged("divergent", f"{result!r} differs from the exact-stream value {expected['value']!r}",
+                          rulings=test["rulings"])
+        return failed(f"{result!r} is not in [0, 1]")
+    off = abs(result - expected["equity"])
+    if off <= expected["tolerance"]:
+        return passed()
+    return failed(f"equity {result!r} is {off:.6f} from the exact {expected['equity']!r}, beyond the tolerance "
+                  f"{expected['tolerance']:.6f} (5 standard errors)")
+
+
+def _pots(test: dict, r: dict) -> Judged:
+    if "threw" in r:
+        return failed(f"buildPots threw {_thrown(r['threw'])}")
+    contributions = test["input"]["contributions"]
+    pots = r.get("pots")
+
+    def well_formed() -> str | None:
+        if not isinstance(pots, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("amount"), int) and not isinstance(p.get("amount"), bool)
+                and isinstance(p.get("eligible"), list) for p in pots):
+            return "expected a list of {amount, eligible}"
+        total = sum(c["committed"] for c in contributions)
+        got = sum(p["amount"] for p in pots)
+        return None if got == total else f"the pots hold {got} chips, the contributions {total}"
+
+    return judge_outcome(test, {"pots": pots}, test["expected"], well_formed)
+
+
+def _state_problem(state: object, what: str) -> str | None:
+    problems = schemas.errors("state", state, limit=1)
+    return f"{what}: {problems[0]}" if problems else None
+
+
+def _legality(test: dict, r: dict) -> Judged:
+    i, expected = test["input"], test["expected"]
+    if "error" in r and "state" not in r:
+        return failed(f"the game could not be set up: {_failure_text(r['error'])}")
+    act = r.get("act") if isinstance(r.get("act"), dict) else {}
+    notes = []
+    actual_view = {"state": r.get("state")}
+    expected_view = {"state": i["state"]}
+    if "accepted" in expected:
+        expected_view["act"] = {"action": expected["accepted"]}
+        actual_view["act"] = r.get("act")
+    else:
+        expected_view["act"] = "throws"
+        actual_view["act"] = "throws" if "threw" in act else r.get("act")
+        if "threw" in act:
+            expected_view["stateAfter"] = i["state"]
+            actual_view["stateAfter"] = r.get("stateAfter")
+            code = act["threw"].get("code")
+            if isinstance(code, str) and code != expected["rejected"]:
+                notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
+        submit = r.get("submit")
+        expected_view["fallback"] = expected["fallback"]
+        actual_view["fallback"] = submit.get("action") if isinstance(submit, dict) and "action" in submit else submit
+    if "error" in r:
+        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(expected_view, actual_view), notes)
+
+    def well_formed() -> str | None:
+        for key in ("state", "stateAfter"):
+            if key in actual_view and (problem := _state_problem(actual_view[key], key)):
+                return problem
+        return None
+
+    return judge_outcome(test, actual_view, expected_view, well_formed, notes)
+
+
+def _starting_chips(game: dict) -> int:
+    options = game.get("options", {})
+    if "stacks" in options:
+        return sum(options["stacks"])
+    return options.get("startingStack", DEFAULT_STARTING_STACK) * len(game["seats"])
+
+
+def _chips(standings: object) -> object:
+    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
+        return [s.get("chips") for s in standings]
+    return standings
+
+
+def _conserved(game: dict, chips: object) -> str | None:
+    if not (isinstance(chips, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in chips)):
+        return f"standings chips {chips!r} are not integers"
+    total = _starting_chips(game)
+    return None if sum(chips) == total else f"the standings hold {sum(chips)} chips, the game started with {total}"
+
+
+def _hands(test: dict, r: dict) -> Judged:
+    i, e = test["input"], test["expected"]
+    expected_view = {"decisions": e["decisions"], "again": e["decisions"], "actions": e["actions"], "over": True,
+                     "history": e["history"], "chips": e["chips"]}
+    actual_view = {"decisions": r.get("decisions"), "again": r.get("again"), "actions": r.get("actions"),
+                   "over": r.get("over"), "history": r.get("history"), "chips": _chips(r.get("standings"))}
+    if "error" in r:
+        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(expected_view, actual_view))
+
+    def well_formed() -> str | None:
+        if r.get("over") is not True:
+            return "the game is not over after the script"
+        for k, state in enumerate(r.get("decisions") or []):
+            if problem := _state_problem(state, f"decisions[{k}]"):
+                return problem
+        return _conserved(i["game"], actual_view["chips"])
+
+    judged = judge_outcome(test, actual_view, expected_view, well_formed)
+    if judged.status == "failed" and not same(r.get("again"), r.get("decisions")):
+        judged.message += "; a second state() differs from the first after the runner edited it (state.fresh)"
+    return judged
+
+
+STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
+
+
+def _tournaments(test: dict, r: dict) -> Judged:
+    i, e = test["input"], test["expected"]
+    standings = r.get("standings")
+    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
+        standings = [{k: s[k] for k in STANDING_FIELDS if k in s} for s in standings]
+    actual_view = {"log": r.get("log"), "standings": standings}
+    if "error" in r:
+        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(e, actual_view))
+
+    def well_formed() -> str | None:
+        if not isinstance(r.get("log"), list):
+            return "log() is not a list"
+        return _conserved(i["game"], _chips(standings))
+
+    return judge_outcome(test, actual_view, e, well_formed)
+
+
+JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
+          "legality": _legality, "hands": _hands, "tournaments": _tournaments}
+
+
+def judge(family: str, test: dict, run: Run) -> Judged:
+    """The verdict on one vector, from what the driver reported."""
+    if run.kind == "skipped":
+        return Judged("skipped", run.value)
+    if run.kind == "errored":
+        return failed(run.value)
+    r = run.value
+    if not isinstance(r, dict):
+        return failed(f"the driver's result is not an object: {r!r}"[:600])
+    if "missing" in r:
+        if family in OPTIONAL:
+            return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")
+        return failed(f"{r['missing']} is not a function: the engine lacks it")
+    if family not in GAME_FAMILIES and "error" in r:
+        return failed(f"the call failed {_failure_text(r['error'])}")
+    return JUDGES[family](test, r)
+
+
+# ---- the smoke tier -----------------------------------------------------------------------------
+
+def _smoke_test(slug: str, clauses: list[str], comment: str, data: dict) -> dict:
+    return {"id": f"smoke.{slug}", "comment": comment, "clauses": clauses, "flags": [], "rulings": [],
+            "result": "valid", "input": data}
+
+
+def _smoke_deal(test: dict, r: dict) -> str | None:
+    deck = r.get("deck")
+    if isinstance(deck, list) and len(deck) == 52 and all(isinstance(c, str) for c in deck) \
+            and sorted(deck) == sorted(CANONICAL_DECK):
+        return None
+    return f"dealHand(1, 1) returned {deck!r}"[:300] + ": expected 52 distinct cards"
+
+
+def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
+    """A check that the hand ran through the game API to its end with ``showdown`` hands shown."""
+    def check(test: dict, r: dict) -> str | None:
+        if "error" in r:
+            return f"the hand stopped {_failure_text(r['error'])}"
+        for k, state in enumerate(r.get("decisions") or []):
+            if problem := _state_problem(state, f"state() before answer {k}"):
+                return f"{problem} (schemas/state.schema.json)"
+        if r.get("over") is not True:
+            return f"game.over is {r.get('over')!r} after the hand (maxHands 1)"
+        history = r.get("history")
+        if not isinstance(history, list) or len(history) != 1:
+            return f"history() is {history!r}"[:300] + ": expected one entry"
+        problems = schemas.errors("history-entry", history[0], limit=1)
+        if problems:
+            return f"history()[0]: {problems[0]}"
+        if len(history[0]["showdown"]) != showdown:
+            return f"history()[0].showdown has {len(history[0]['showdown'])} entries, expected {showdown}"
+        return _conserved(test["input"]["game"], _chips(r.get("standings")))
+    return check
+
+
+SHOWDOWN_SCRIPT = ["call", "call", "check"] + ["check"] * 9  # 3 seats call and check to the river
+# (family, test, check(test, result) -> problem or None)
+SMOKE_DEAL = ("deck", _smoke_test("deal-hand", ["helper.deal-hand"], "dealHand(1, 1) gives 52 distinct cards",
+                                  {"seed": 1, "handNumber": 1}), _smoke_deal)
+SMOKE_HANDS = [
+    ("hands", _smoke_test("showdown", ["state.fields", "rules.showdown-public", "rules.end"],
+                          "3 seats, maxHands 1: everyone calls and checks to a showdown",
+                          {"game": {"seats": ["A", "B", "C"], "options": {"seed": 1, "maxHands": 1}},
+                           "script": SHOWDOWN_SCRIPT}), _smoke_hand(3)),
+    ("hands", _smoke_test("fold-out", ["state.fields", "rules.fold-private", "rules.end"],
+                          "2 seats, maxHands 1: the button folds",
+                          {"game": {"seats": ["A", "B"], "options": {"seed": 1, "maxHands": 1}}, "script": ["fold"]}),
+     _smoke_hand(0)),
+]
+
+
+def smoke_tests(families: Iterable[str]) -> list[tuple]:
+    """The smoke vectors for a selection of families: the deal always, the two hands when a game
+    family is selected."""
+    return [SMOKE_DEAL] + (SMOKE_HANDS if GAME_FAMILIES & set(families) else [])
+
+
+def smoke_problem(test: dict, check: Callable[[dict, dict], str | None], run: Run) -> str | None:
+    if run.kind != "result":
+        return f"skipped: {run.value}" if run.kind == "skipped" else str(run.value)
+    r = run.value
+    if not isinstance(r, dict):
+        return f"the driver's result is not an object: {r!r}"[:300]
+    if "missing" in r:
+        return f"{r['missing']} is not a function"
+    if "threw" in r:
+        return f"threw {_thrown(r['threw'])}"
+    return check(test, r)
+
+
+# ---- running ------------------------------------------------------------------------------------
+
+class Runner:
+    """Runs vectors through a driver, one Case each. After ABANDON_AFTER consecutive fatal errors
+    (hang, crash, garbage) in a family, that family's remaining vectors are skipped, so a hanging
+    engine costs a few timeouts, not one per vector."""
+
+    def __init__(self, driver) -> None:
+        self.driver = driver
+        self.streak: Counter = Counter()
+
+    def smoke(self, family: str, test: dict, check: Callable[[dict, dict], str | None]) -> Case:
+        t0 = time.perf_counter()
+        problem = smoke_problem(test, check, self.driver.run(family, test))
+        return Case(test["id"], "smoke", "failed" if problem else "passed", test["clauses"],
+                    f"{test['comment']}: {problem}" if problem else test["comment"],
+                    seconds=time.perf_counter() - t0)
+
+    def vector(self, family: str, test: dict) -> Case:
+        if self.streak[family] >= ABANDON_AFTER:
+            return Case(test["id"], family, "skipped", test["clauses"],
+                        f"not run: the engine hung or died on {ABANDON_AFTER} consecutive {family} vectors")
+        t0 = time.perf_counter()
+        run = self.driver.run(family, test)
+        self.streak[family] = self.streak[family] + 1 if run.fatal else 0
+        j = judge(family, test, run)
+        return Case(test["id"], family, j.status, test["clauses"], j.message, j.diff, j.rulings, j.notes,
+                    time.perf_counter() - t0)
+
+
+def load_tests(families: Iterable[str]) -> dict[str, list[dict]]:
+    """The committed vectors of ``families``, in the canonical family order."""
+    chosen = set(families)
+    return {f: vectors.load(f)["tests"] for f in FAMILIES if f in chosen}
+
+
+def conclude(report: Report) -> None:
+    """Set ``certified`` and ``verdict``: no failure, and no required family skipped entirely."""
+    failed_smoke = [c for c in report.smoke if c.status == "failed"]
+    if failed_smoke:
+        report.certified = False
+        first = failed_smoke[0]
+        report.verdict = (f"NOT CERTIFIED: the smoke tier failed ({first.id}), so no vector was run; "
+                          "fix the engine or adapter basics first")
+        return
+    counts = report.counts()
+    failures = {g: c["failed"] for g, c in counts.items() if c["failed"]}
+    unrun = [g for g, c in counts.items() if g not in OPTIONAL and sum(c.values()) == c["skipped"]]
+    totals = Counter()
+    for c in counts.values():
+        totals.update(c)
+    tally = ", ".join(f"{totals[s]} {s}" for s in ("passed", "divergent", "failed", "skipped"))
+    scope = "" if set(report.groups) == set(FAMILIES) else f" (families: {', '.join(report.groups)})"
+    reasons = [f"{n} failed in {g}" for g, n in failures.items()]
+    reasons += [f"required family {g} was skipped entirely" for g in unrun]
+    report.certified = not reasons
+    report.verdict = (f"CERTIFIED{scope}: {tally}" if report.certified
+                      else f"NOT CERTIFIED{scope}: {'; '.join(reasons)} ({tally})")
+
+
+def certify(driver, tests: dict[str, list[dict]], subject: dict, *,
+            on_case: Callable[[Case], None] = lambda case: None, title: str = "holdem-cert engine") -> Report:
+    """Load the engine, run the smoke tier, then (if it passed) every vector of ``tests``
+    (family -> vectors, as :func:`load_tests` gives them).
+
+    ``subject`` describes the engine for the report; the driver's own description is merged in.
+    The driver is closed at the end.
+    """
+    families = list(tests)
+    report = Report(title, "engine", dict(subject), families)
+    try:
+        try:
+            report.subject.update(driver.start())
+        except EngineLoadError as exc:
+            report.smoke.append(Case("smoke.load", "smoke", "failed", [], f"the engine could not be loaded: {exc}"))
+            conclude(report)
+            return report
+        report.smoke.append(Case("smoke.load", "smoke", "passed", [], "the engine loaded"))
+        runner = Runner(driver)
+        for family, test, check in smoke_tests(families):
+            case = runner.smoke(family, test, check)
+            report.smoke.append(case)
+            if case.status == "failed":
+                conclude(report)
+                return report
+        for family in families:
+            for test in tests[family]:
+                case = runner.vector(family, test)
+                report.cases.append(case)
+                on_case(case)
+    finally:
+        driver.close()
+    conclude(report)
+    return report

@@ -1,0 +1,631 @@
+"""Drivers that run one golden vector against an engine and return what the engine did.
+
+Two drivers share one interface (``start() -> dict``, ``run(family, test) -> Run``, ``close()``):
+
+- :class:`QuickJSDriver` loads a JavaScript engine (and an optional adapter script) in a
+  QuickJS worker (:mod:`conformance.host`) and installs a small driver there, so that a whole
+  vector -- a hand script, a tournament, the 2.6M-hand evaluate digest -- is one round trip.
+- :class:`CommandDriver` talks to an engine in any language over the JSON-lines protocol of
+  ``docs/engine-protocol.md``.
+
+Both return the *actual outcome* in the shapes that document defines (``result``), or say the
+engine skipped the vector, or that the run errored (``fatal`` when the engine hung, crashed or
+spoke garbage: the driver then starts a fresh engine for the next vector). Judging is
+:mod:`conformance.engine_cert`'s business.
+"""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import jsvalue
+from .host import Worker
+from .schemas import BASE, registry
+
+ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
+# The digest is 2,598,960 evaluate calls inside one request: it gets its own budget.
+DIGEST_FLOOR_MS = 180_000
+DIGEST_FACTOR = 30
+STDERR_TAIL = 2000
+PROTOCOL_VERSION = 1
+
+
+class EngineLoadError(Exception):
+    """The engine could not be started: it does not parse, throws or hangs at load, lacks
+    ``PokerEngine``, or (``--cmd``) cannot be run or answers ``start`` with garbage."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """What happened to one vector: ``kind`` is ``result`` (``value`` is the outcome data),
+    ``skipped`` (``value`` is the reason) or ``errored`` (``value`` says what went wrong;
+    ``fatal`` when the engine was killed or died and will be restarted)."""
+
+    kind: str
+    value: Any = None
+    fatal: bool = False
+
+
+def digest_timeout_ms(timeout_ms: float) -> float:
+    return max(DIGEST_FLOOR_MS, DIGEST_FACTOR * timeout_ms)
+
+
+def is_digest(test: dict) -> bool:
+    return test["input"].get("digest") == "five-card"
+
+
+# ---------------------------------------------------------------------------------------------
+# QuickJS
+# ---------------------------------------------------------------------------------------------
+
+# Installed with evalFn after the engine and the adapter have loaded. `__holdemDriver(family,
+# input)` returns the outcome shapes of docs/engine-protocol.md; it never throws on the engine's
+# account. Everything the engine returns is copied at once: an engine that later mutates an
+# object it handed out must not change what was recorded.
+DRIVER_JS = r"""
+function () {
+  'use strict';
+  const CARDS = [];
+  for (const s of 'cdhs') for (const r of '23456789TJQKA') CARDS.push(r + s);
+  const MAX_DECISIONS = 100000;
+
+  class Missing { constructor(name) { this.name = name; } }
+  function engine(name) {
+    const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+    if (e === null || (typeof e !== 'object' && typeof e !== 'function') || typeof e[name] !== 'function') {
+      throw new Missing('PokerEngine.' + name);
+    }
+    return e;
+  }
+  function text(v) { try { return String(v); } catch (_) { return '(unprintable)'; } }
+  function describe(x) {
+    if (x === null || typeof x !== 'object') return { name: null, message: text(x) };
+    const out = { name: null, message: null };
+    try { if (typeof x.name === 'string') out.name = x.name; } catch (_) {}
+    try { out.message = typeof x.message === 'string' ? x.message : text(x); } catch (_) { out.message = '(unprintable)'; }
+    try { if (typeof x.code === 'string') out.code = x.code; } catch (_) {}
+    try { if (typeof x.field === 'string') out.field = x.field; } catch (_) {}
+    return out;
+  }
+  function failure(at, x) { return Object.assign({ at }, describe(x)); }
+  function clone(v, depth) {
+    depth = depth || 0;
+    if (v === null || typeof v !== 'object' || depth > 32) return v;
+    if (Array.isArray(v)) {
+      const a = new Array(v.length);
+      for (let i = 0; i < v.length; i++) a[i] = clone(v[i], depth + 1);
+      return a;
+    }
+    const o = {};
+    for (const k of Object.keys(v)) o[k] = clone(v[k], depth + 1);
+    return o;
+  }
+  function show(v) {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'an array';
+    return typeof v === 'object' ? 'an object' : typeof v === 'string' ? JSON.stringify(v) : text(v);
+  }
+  function mulberry32(seed) {
+    let a = seed | 0;
+    return function random() {
+      a = (a + 0x6D2B79F5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  function randomArg(spec) {
+    if (spec.kind === 'mulberry32') return mulberry32(spec.seed);
+    if (spec.kind === 'constant') return () => spec.value;
+    return spec.value;
+  }
+
+  function rng(i) {
+    const e = engine('rng');
+    let r;
+    try { r = e.rng(i.seed); } catch (x) { return { threw: describe(x) }; }
+    if (typeof r !== 'function') return { error: { at: 'rng(seed)', message: 'returned ' + show(r) + ', not a function' } };
+    const values = [];
+    for (let k = 0; k < i.count; k++) {
+      try { values.push(clone(r())); } catch (x) { return { threw: describe(x) }; }
+    }
+    return { values };
+  }
+
+  function deck(i) {
+    const e = engine('dealHand');
+    try {
+      const first = clone(e.dealHand(i.seed, i.handNumber));
+      return { deck: first, again: clone(e.dealHand(i.seed, i.handNumber)) };
+    } catch (x) { return { threw: describe(x) }; }
+  }
+
+  function digest() {
+    const e = engine('evaluate');
+    const N = 2598960, values = new Array(N), counts = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let n = 0;
+    for (let a = 0; a < 48; a++) for (let b = a + 1; b < 49; b++) for (let c = b + 1; c < 50; c++)
+    for (let d = c + 1; d < 51; d++) for (let f = d + 1; f < 52; f++) {
+      const hand = [CARDS[a], CARDS[b], CARDS[c], CARDS[d], CARDS[f]];
+      let r;
+      try { r = e.evaluate(hand); } catch (x) { return { error: failure('evaluate(' + JSON.stringify(hand) + ')', x) }; }
+      const v = r === null || typeof r !== 'object' ? undefined : r.value;
+      const rank = r === null || typeof r !== 'object' ? undefined : r.rank;
+      if (typeof v !== 'number' || !isFinite(v) || !(rank >= 0 && rank <= 8 && rank % 1 === 0)) {
+        return { error: { at: 'evaluate(' + JSON.stringify(hand) + ')', message:
+          'returned value ' + show(v) + ' and rank ' + show(rank) + ': expected a finite value and a rank 0..8' } };
+      }
+      values[n++] = v;
+      counts[rank]++;
+    }
+    // Classes: the index of each value among the sorted distinct values.
+    const index = new Map();
+    for (let k = 0; k < N; k++) index.set(values[k], 0);
+    const distinct = Array.from(index.keys()).sort((x, y) => x - y);
+    for (let k = 0; k < distinct.length; k++) index.set(distinct[k], k);
+    let h = 0x811C9DC5;
+    for (let k = 0; k < N; k++) h = Math.imul(h ^ index.get(values[k]), 0x01000193);
+    return { hands: n, categoryCounts: counts, distinctValues: distinct.length, classHash: h >>> 0 };
+  }
+
+  function evaluate(i) {
+    if (i.digest === 'five-card') return digest();
+    const e = engine('evaluate');
+    if ('a' in i) {
+      try { return { a: clone(e.evaluate(i.a)), b: clone(e.evaluate(i.b)) }; } catch (x) { return { threw: describe(x) }; }
+    }
+    let r;
+    try { r = clone(e.evaluate(i.cards)); } catch (x) { return { threw: describe(x) }; }
+    let bestValue;
+    try {
+      const again = e.evaluate(r.best);
+      bestValue = again === null || typeof again !== 'object' ? clone(again) : clone(again.value);
+    } catch (x) { bestValue = { threw: describe(x) }; }
+    return { result: r, bestValue };
+  }
+
+  function equity(i) {
+    const e = engine('equity');
+    try { return { equity: clone(e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random))) }; }
+    catch (x) { return { threw: describe(x) }; }
+  }
+
+  function pots(i) {
+    const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+    if (e === null || (typeof e !== 'object' && typeof e !== 'function') || typeof e.buildPots !== 'function') {
+      return { skipped: 'PokerEngine.buildPots is not provided (an optional extension)' };
+    }
+    try { return { pots: clone(e.buildPots(i.contributions)) }; } catch (x) { return { threw: describe(x) }; }
+  }
+
+  function create(spec) { return engine('create').create(spec.seats, spec.options); }
+
+  // A fresh game with the prefix applied, or {error}.
+  function prepared(i) {
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; return { error: failure('create', x) }; }
+    for (let k = 0; k < i.prefix.length; k++) {
+      try { g.act(i.prefix[k]); } catch (x) { return { error: failure('act(prefix[' + k + '])', x) }; }
+    }
+    return { game: g };
+  }
+
+  function legality(i) {
+    const first = prepared(i);
+    if (first.error) return { error: first.error };
+    const g = first.game, out = {};
+    try { out.state = clone(g.state()); } catch (x) { return { error: failure('state()', x) }; }
+    try { out.act = { action: clone(g.act(i.answer)) }; } catch (x) {
+      out.act = { threw: describe(x) };
+      try { out.stateAfter = clone(g.state()); } catch (y) { out.error = failure('state() after the rejected act', y); return out; }
+    }
+    const second = prepared(i);
+    if (second.error) { out.error = second.error; return out; }
+    try { out.submit = clone(second.game.submit(i.answer)); } catch (x) { out.submit = { threw: describe(x) }; }
+    return out;
+  }
+
+  // The runner's edits of a state it received (INTERPRETING.md, hands): none may reach the engine.
+  function mutate(s) {
+    const edits = [
+      () => { s.you.stack = -1; },
+      () => { s.pots.length = 0; },
+      () => { s.seats[0].stack = -1; s.seats[0].name = 'mutated'; },
+      () => { s.history.push({ handNumber: -1 }); },
+    ];
+    for (const edit of edits) { try { edit(); } catch (_) { /* frozen or missing: nothing to leak */ } }
+  }
+
+  function finish(g, out) {
+    try { out.over = clone(g.over); } catch (x) { out.error = out.error || failure('over', x); }
+    try { out.history = clone(g.history()); } catch (x) { out.error = out.error || failure('history()', x); }
+    try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
+    return out;
+  }
+
+  function hands(i) {
+    const out = { decisions: [], again: [], actions: [] };
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    for (let k = 0; k < i.script.length; k++) {
+      let s;
+      try { s = g.state(); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }
+      if (s === null || typeof s !== 'object') {
+        out.error = { at: 'state() before answer ' + k, message: 'returned ' + show(s) + ' before the script ended' };
+        return finish(g, out);
+      }
+      out.decisions.push(clone(s));
+      mutate(s);
+      try { out.again.push(clone(g.state())); } catch (x) { out.error = failure('second state() before answer ' + k, x); return out; }
+      try { out.actions.push(clone(g.act(i.script[k]))); } catch (x) { out.error = failure('act(answer ' + k + ')', x); return finish(g, out); }
+    }
+    return finish(g, out);
+  }
+
+  const check = s => s.canCheck ? 'check' : null;
+  const caller = s => check(s) || 'call';
+  const checker = s => check(s) || 'fold';
+  const shover = s => s.canAllIn ? 'allin' : caller(s);
+  const minRaiser = s => s.minRaiseTo !== null ? { type: 'raise', amount: Math.min(s.minRaiseTo, s.maxRaiseTo) } : caller(s);
+  const STRATEGIES = {
+    caller, checker, shover, 'min-raiser': minRaiser,
+    cycler: s => [caller, minRaiser, checker, shover][(s.handNumber + s.actions.length) % 4](s),
+  };
+
+  function tournaments(i) {
+    const out = {};
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    for (let n = 0; ; n++) {
+      let s;
+      try { s = g.state(); } catch (x) { out.error = failure('state() at decision ' + n, x); break; }
+      if (s === null) break;
+      if (n === MAX_DECISIONS) { out.error = { at: 'decision ' + n, message: 'the game did not end within ' + n + ' decisions' }; break; }
+      let answer;
+      try { answer = STRATEGIES[i.strategies[s.you.seat]](s); } catch (x) {
+        out.error = failure('decision ' + n + ': the strategy of the seat to act could not read the state', x);
+        break;
+      }
+      try { g.act(answer); } catch (x) { out.error = failure('act(' + JSON.stringify(answer) + ') at decision ' + n, x); break; }
+    }
+    try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }
+    try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
+    return out;
+  }
+
+  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, tournaments };
+  globalThis.__holdemDriver = function (family, input) {
+    try { return FAMILIES[family](input); } catch (x) {
+      if (x instanceof Missing) return { missing: x.name };
+      return { error: failure('driver', x) };
+    }
+  };
+
+  const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+  const probe = { type: e === null ? 'null' : typeof e, version: null, functions: {} };
+  if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
+    for (const name of FUNCTIONS) {
+      try { probe.functions[name] = typeof e[name] === 'function'; } catch (_) { probe.functions[name] = false; }
+    }
+    try { if (typeof e.version === 'string') probe.version = e.version; } catch (_) {}
+  }
+  return probe;
+}
+""".replace("FUNCTIONS", json.dumps(list(ENGINE_FUNCTIONS)))
+
+
+def _fatal_message(kind: str, error: dict | None, timeout_ms: float) -> str:
+    message = (error or {}).get("message") or kind
+    if kind == "late":
+        return f"no answer within {timeout_ms:g} ms ({message}); the engine was stopped and is restarted for the next vector"
+    if kind == "crash":
+        tail = (error or {}).get("stderr") or ""
+        return f"the engine process died: {message}" + (f"; stderr: {tail[-500:]}" if tail else "")
+    return f"{kind}: {message}"
+
+
+class QuickJSDriver:
+    """A JavaScript engine (plus preludes and an adapter) in a QuickJS worker.
+
+    ``preludes`` are scripts loaded before the engine in the same script (libraries the engine
+    wraps); the adapter is loaded after it and may define or replace ``PokerEngine``.
+    """
+
+    language = "javascript"
+
+    def __init__(self, engine_source: str, *, engine_name: str, adapter_source: str | None = None,
+                 timeout_ms: float = 10_000) -> None:
+        self.engine_source = engine_source
+        self.engine_name = engine_name
+        self.adapter_source = adapter_source
+        self.timeout_ms = timeout_ms
+        self.digest_ms = digest_timeout_ms(timeout_ms)
+        self.info: dict | None = None
+        self._worker: Worker | None = None
+
+    def start(self) -> dict:
+        """Load the engine; its description (name, version, functions). Raises EngineLoadError."""
+        probe = self._spawn()
+        if probe["type"] not in ("object", "function"):
+            self.close()
+            raise EngineLoadError(f"the engine does not define a global PokerEngine object (typeof PokerEngine is "
+                                  f"{probe['type']!r}); an adapter script may define it (--adapter)")
+        functions = probe["functions"]
+        self.info = {
+            "name": self.engine_name, "version": probe["version"], "language": self.language,
+            "missing": [f"PokerEngine.{n}" for n in ENGINE_FUNCTIONS if not functions.get(n)],
+        }
+        return self.info
+
+    def _spawn(self) -> dict:
+        worker = Worker(cpu_limit_ms=int(self.digest_ms))
+        out = worker.start(self.engine_source, self.adapter_source or "", 0, mode="engine",
+                           init_timeout_ms=self.timeout_ms)
+        if not out.ok:
+            worker.close()
+            raise EngineLoadError(self._load_failure(out))
+        probe = worker.eval_fn(DRIVER_JS, [], timeout_ms=self.timeout_ms)
+        if not probe.ok or not isinstance(probe.answer, dict):
+            worker.close()
+            raise EngineLoadError(f"installing the vector driver failed ({probe.kind}): {(probe.error or {}).get('message')}")
+        self._worker = worker
+        return probe.answer
+
+    def _load_failure(self, out) -> str:
+        error = out.error or {}
+        where = "the adapter" if error.get("source") == "script" else "the engine"
+        message = error.get("message") or out.kind
+        if out.kind == "syntax":
+            return f"{where} does not parse: {message}"
+        if out.kind == "throw":
+            name = f"{error['name']}: " if error.get("name") else ""
+            return f"{where} threw while loading: {name}{message}"
+        if out.kind == "late":
+            return f"the engine did not finish loading within {self.timeout_ms:g} ms"
+        return f"the engine could not be loaded ({out.kind}): {message}"
+
+    def run(self, family: str, test: dict) -> Run:
+        if self._worker is None or self._worker.dead:
+            try:
+                self._spawn()
+            except EngineLoadError as exc:
+                return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
+        timeout = self.digest_ms if is_digest(test) else self.timeout_ms
+        out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
+        if out.kind == "ok":
+            value = out.answer
+            if isinstance(value, dict) and set(value) == {"skipped"}:
+                return Run("skipped", value["skipped"])
+            return Run("result", value)
+        if self._worker.dead:
+            return Run("errored", _fatal_message(out.kind, out.error, timeout), fatal=True)
+        return Run("errored", f"the driver call failed ({out.kind}): {(out.error or {}).get('message')}")
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
+# ---------------------------------------------------------------------------------------------
+# --cmd: the JSON-lines protocol
+# ---------------------------------------------------------------------------------------------
+
+class _Late(Exception):
+    pass
+
+
+class _Eof(Exception):
+    pass
+
+
+def _validator(definition: str):
+    from jsonschema import Draft202012Validator
+
+    schema = {"$ref": f"{BASE}engine-protocol.schema.json#/$defs/{definition}"}
+    return Draft202012Validator(schema, registry=registry())
+
+
+def _schema_problem(validator, message: dict) -> str | None:
+    errors = sorted(validator.iter_errors(message), key=lambda e: list(e.absolute_path))
+    if not errors:
+        return None
+    e = errors[0]
+    where = "/".join(str(p) for p in e.absolute_path) or "(root)"
+    return f"{where}: {e.message[:300]}"
+
+
+class CommandDriver:
+    """An engine in any language, run as ``command`` and spoken to in JSON lines (docs/engine-protocol.md).
+
+    Each request has a wall-clock deadline; a late, crashed or garbled engine is killed (its whole
+    process group) and started afresh before the next vector.
+    """
+
+    def __init__(self, command: str, *, timeout_ms: float = 10_000, start_timeout_ms: float = 10_000) -> None:
+        self.command = command
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ValueError("the engine command is empty")
+        self.timeout_ms = timeout_ms
+        self.digest_ms = digest_timeout_ms(timeout_ms)
+        self.start_timeout_ms = max(start_timeout_ms, timeout_ms)
+        self.info: dict | None = None
+        self._proc: subprocess.Popen | None = None
+        self._seq = 0
+        self._start_validator = _validator("startResponse")
+        self._run_validator = _validator("runResponse")
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> dict:
+        implementation = self._spawn()
+        self.info = {"name": implementation["name"], "version": implementation.get("version"),
+                     "language": implementation.get("language"), "command": self.command, "missing": []}
+        return self.info
+
+    def _spawn(self) -> dict:
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=self._stderr, start_new_session=True, bufsize=0)
+        except OSError as exc:
+            self._stderr.close()
+            self._proc = None
+            raise EngineLoadError(f"cannot run {self.argv[0]!r}: {exc.strerror or exc}") from None
+        self._buf = bytearray()
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
+        self._wselector = selectors.DefaultSelector()
+        self._wselector.register(self._proc.stdin.fileno(), selectors.EVENT_WRITE)
+        try:
+            reply = self._exchange({"cmd": "start", "version": PROTOCOL_VERSION}, self.start_timeout_ms)
+        except _Late:
+            self._kill()
+            raise EngineLoadError(f"no answer to start within {self.start_timeout_ms:g} ms") from None
+        except _Eof:
+            raise EngineLoadError(f"the engine exited before answering start ({self._exit_status()})") from None
+        except ValueError as exc:
+            self._kill()
+            raise EngineLoadError(f"bad answer to start: {exc}") from None
+        problem = _schema_problem(self._start_validator, reply)
+        if problem:
+            self._kill()
+            raise EngineLoadError(f"bad answer to start: {problem}")
+        return reply["implementation"]
+
+    def run(self, family: str, test: dict) -> Run:
+        if self._proc is None:
+            try:
+                self._spawn()
+            except EngineLoadError as exc:
+                return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
+        self._seq += 1
+        seq = self._seq
+        # The engine reports what it does; the expectation stays with the runner.
+        vector = {"family": family, "test": {k: v for k, v in test.items() if k != "expected"}}
+        timeout = self.digest_ms if is_digest(test) else self.timeout_ms
+        try:
+            reply = self._exchange({"cmd": "run", "seq": seq, "vector": vector}, timeout)
+        except _Late:
+            self._kill()
+            return Run("errored", _fatal_message("late", {"message": f"seq {seq}"}, timeout), fatal=True)
+        except _Eof:
+            return Run("errored", f"the engine process died: {self._exit_status()}", fatal=True)
+        except ValueError as exc:
+            self._kill()
+            return Run("errored", f"malformed answer: {exc}", fatal=True)
+        problem = _schema_problem(self._run_validator, reply)
+        if problem is None and reply["seq"] != seq:
+            problem = f"seq: expected {seq}, got {reply['seq']}"
+        if problem:
+            self._kill()
+            return Run("errored", f"malformed answer: {problem}", fatal=True)
+        if "result" in reply:
+            return Run("result", jsvalue.decode(reply["result"]))
+        if "skipped" in reply:
+            return Run("skipped", reply["skipped"].get("reason") or "(no reason given)")
+        return Run("errored", f"the engine reported an error: {json.dumps(reply['errored'].get('context'))[:2000]}")
+
+    def close(self) -> None:
+        if self._proc is None:
+            return
+        try:
+            self._write(b'{"cmd":"stop"}\n', time.monotonic() + 0.5)
+            self._proc.wait(1)
+        except (_Late, _Eof, subprocess.TimeoutExpired):
+            pass
+        self._kill()
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def _exchange(self, message: dict, timeout_ms: float) -> dict:
+        deadline = time.monotonic() + timeout_ms / 1000
+        data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+        self._write(data, deadline)
+        line = self._read_line(deadline)
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise ValueError(f"not JSON ({exc}): {line[:200]!r}") from None
+        if not isinstance(reply, dict):
+            raise ValueError(f"expected a JSON object, got {line[:200]!r}")
+        return reply
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        view = memoryview(data)
+        fd = self._proc.stdin.fileno()
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self._wselector.select(remaining):
+                    raise _Late from None
+            except (BrokenPipeError, ConnectionResetError):
+                raise _Eof from None
+
+    def _read_line(self, deadline: float) -> bytes:
+        while True:
+            end = self._buf.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buf[:end])
+                del self._buf[:end + 1]
+                return line
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._selector.select(remaining):
+                raise _Late
+            chunk = os.read(self._proc.stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise _Eof
+            self._buf += chunk
+
+    def _exit_status(self) -> str:
+        try:
+            code = self._proc.wait(1)
+        except subprocess.TimeoutExpired:
+            code = None
+        how = ("it closed its output" if code is None else
+               f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}")
+        tail = self._stderr_tail()
+        self._kill()
+        return how + (f"; stderr: {tail}" if tail else "")
+
+    def _stderr_tail(self) -> str:
+        self._stderr.seek(0, os.SEEK_END)
+        self._stderr.seek(max(0, self._stderr.tell() - STDERR_TAIL))
+        return self._stderr.read().decode("utf-8", "replace").strip()
+
+    def _kill(self) -> None:
+        """SIGKILL the engine's process group (it leads its own session) and release everything."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait()
+        self._selector.close()
+        self._wselector.close()
+        proc.stdin.close()
+        proc.stdout.close()
+        self._stderr.close()
+
+
+def read_source(path: Path, what: str) -> str:
+    """A script's text; OSError (exit 2) when it cannot be read, ValueError when it is not UTF-8."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: the {what} is not UTF-8 ({exc.reason} at byte {exc.start})") from None

@@ -1,0 +1,183 @@
+"""Certification reports: per-case verdicts, the JSON and JUnit files, the printed summary and
+the progress bar. Not tied to one subject: ``holdem-cert engine`` uses it with the vector
+families as groups; a later command can use it with its own groups."""
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TextIO
+
+from .vectors import write_atomic
+
+STATUSES = ("passed", "failed", "divergent", "skipped")
+
+
+@dataclass
+class Case:
+    """One test's verdict. ``message`` is one line; ``diff`` may span many."""
+
+    id: str
+    group: str
+    status: str
+    clauses: list[str] = field(default_factory=list)
+    message: str = ""
+    diff: str = ""
+    rulings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class Report:
+    title: str  # e.g. "holdem-cert engine"
+    subject_key: str  # the JSON key of ``subject`` ("engine")
+    subject: dict
+    groups: list[str]  # in order; every group has a line in the summary, even when empty
+    cases: list[Case] = field(default_factory=list)
+    smoke: list[Case] = field(default_factory=list)
+    certified: bool = False
+    verdict: str = ""
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        out = {g: dict.fromkeys(STATUSES, 0) for g in self.groups}
+        for case in self.cases:
+            out.setdefault(case.group, dict.fromkeys(STATUSES, 0))[case.status] += 1
+        return out
+
+    def with_status(self, status: str) -> list[Case]:
+        return [c for c in self.smoke + self.cases if c.status == status]
+
+
+# ---- JSON ---------------------------------------------------------------------------------------
+
+def to_json(report: Report) -> dict:
+    return {
+        "certified": report.certified,
+        "verdict": report.verdict,
+        report.subject_key: report.subject,
+        "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],
+        "families": report.counts(),
+        "failures": [{"id": c.id, "family": c.group, "clause": c.clauses, "message": c.message, "diff": c.diff}
+                     for c in report.with_status("failed")],
+        "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff}
+                        for c in report.with_status("divergent")],
+        "skipped": [{"id": c.id, "family": c.group, "reason": c.message} for c in report.with_status("skipped")],
+        "notes": [{"id": c.id, "family": c.group, "note": n} for c in report.smoke + report.cases for n in c.notes],
+    }
+
+
+def write_json(path: Path, report: Report) -> None:
+    write_atomic(path, json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n")
+
+
+# ---- JUnit --------------------------------------------------------------------------------------
+
+_XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(text: str) -> str:
+    """XML 1.0 cannot hold most control characters (an engine's message may): escape them visibly."""
+    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def to_junit(report: Report) -> ET.Element:
+    root = ET.Element("testsuites", name=report.title)
+    suites = ([("smoke", report.smoke)] if report.smoke else []) + [
+        (g, [c for c in report.cases if c.group == g]) for g in report.groups]
+    totals = dict.fromkeys(("tests", "failures", "skipped", "time"), 0.0)
+    for name, cases in suites:
+        failures = sum(c.status == "failed" for c in cases)
+        skipped = sum(c.status == "skipped" for c in cases)
+        seconds = sum(c.seconds for c in cases)
+        suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(cases)), failures=str(failures),
+                              errors="0", skipped=str(skipped), time=f"{seconds:.3f}")
+        for c in cases:
+            case = ET.SubElement(suite, "testcase", classname=f"holdem.{name}", name=c.id, time=f"{c.seconds:.3f}")
+            if c.status == "failed":
+                failure = ET.SubElement(case, "failure", message=_xml_text(c.message), type="failed")
+                failure.text = _xml_text("\n".join(filter(None, [f"clauses: {', '.join(c.clauses)}", c.message, c.diff])))
+            elif c.status == "skipped":
+                ET.SubElement(case, "skipped", message=_xml_text(c.message))
+            elif c.status == "divergent":
+                props = ET.SubElement(case, "properties")
+                ET.SubElement(props, "property", name="divergent", value=" ".join(c.rulings))
+                out = ET.SubElement(case, "system-out")
+                out.text = _xml_text(f"divergent on {', '.join(c.rulings)}: {c.message}\n{c.diff}")
+            if c.notes:
+                err = ET.SubElement(case, "system-err")
+                err.text = _xml_text("\n".join(c.notes))
+        for key, value in (("tests", len(cases)), ("failures", failures), ("skipped", skipped), ("time", seconds)):
+            totals[key] += value
+    for key in ("tests", "failures", "skipped"):
+        root.set(key, str(int(totals[key])))
+    root.set("errors", "0")
+    root.set("time", f"{totals['time']:.3f}")
+    return root
+
+
+def write_junit(path: Path, report: Report) -> None:
+    tree = to_junit(report)
+    ET.indent(tree)
+    write_atomic(path, '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tree, encoding="unicode") + "\n")
+
+
+# ---- text ---------------------------------------------------------------------------------------
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[dict], str]) -> None:
+    """The families table, every failure (id, clauses, message, diff), every divergence and skip
+    in one line each, and the verdict."""
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p(f"{report.title}: {describe_subject(report.subject)}")
+    if report.smoke:
+        p("smoke: " + ", ".join(f"{c.id} {'ok' if c.status == 'passed' else 'FAILED'}" for c in report.smoke))
+    counts = report.counts()
+    if report.cases:
+        width = max(len(g) for g in counts)
+        p(f"{'family':<{width}}  " + "  ".join(f"{s:>9}" for s in STATUSES))
+        for group, row in counts.items():
+            p(f"{group:<{width}}  " + "  ".join(f"{row[s]:>9}" for s in STATUSES))
+    for c in report.with_status("failed"):
+        p(f"\nFAILED {c.id}  [{', '.join(c.clauses)}]")
+        p(_indent(c.message))
+        if c.diff:
+            p(_indent(c.diff, "      "))
+    divergent = report.with_status("divergent")
+    if divergent:
+        p("\ndivergent (not failures; see docs/rulings.md):")
+        for c in divergent:
+            p(f"  {c.id} on {', '.join(c.rulings)}: {c.message}")
+    skipped = report.with_status("skipped")
+    if skipped:
+        p("\nskipped:")
+        for c in skipped:
+            p(f"  {c.id}: {c.message}")
+    notes = [(c.id, n) for c in report.smoke + report.cases for n in c.notes]
+    if notes:
+        p("\nnotes:")
+        for case_id, note in notes:
+            p(f"  {case_id}: {note}")
+    p(f"\n{report.verdict}")
+
+
+@contextlib.contextmanager
+def progress(total: int, enabled: bool) -> Iterator[Callable[[str], None]]:
+    """A rich progress bar on stderr; yields ``advance(description)``. A no-op when not enabled."""
+    if not enabled:
+        yield lambda description: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("", total=total)
+        yield lambda description: bar.update(task, advance=1, description=description)

@@ -1,0 +1,288 @@
+"""The Python reference speaking the engine protocol of ``holdem-cert engine --cmd``.
+
+    holdem-cert engine --cmd "python -m reference.adapter"
+
+One JSON object per line on stdin, one answer per line on stdout (docs/engine-protocol.md):
+``start`` -> the implementation, ``run`` -> the vector's outcome, ``stop`` -> exit. It uses only
+the reference package, as an engine in another language would use only its own code: the seat
+strategies and the ``{"$js": ...}`` tags are implemented here from docs/INTERPRETING.md.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+import sys
+import traceback
+from itertools import combinations
+
+from .cards import CANONICAL_DECK
+from .equity import equity
+from .errors import HoldemError
+from .evaluator import evaluate, hand_value
+from .pots import build_pots
+from .rng import deal_hand, mulberry32, rng
+from .tournament import Tournament
+
+VERSION = "0.1.0"
+FNV_OFFSET, FNV_PRIME = 0x811C9DC5, 0x01000193
+
+
+class _Undefined:
+    """JavaScript ``undefined`` as a vector input (an answer); the reference rejects it like any non-answer."""
+
+
+UNDEFINED = _Undefined()
+_SPECIAL = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def decode(value: object) -> object:
+    """A vector input with its ``{"$js": ...}`` tags made Python values."""
+    if isinstance(value, dict):
+        if set(value) == {"$js"}:
+            return UNDEFINED if value["$js"] == "undefined" else _SPECIAL[value["$js"]]
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+def encode(value: object) -> object:
+    """A result as JSON: non-finite numbers tagged."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {"$js": "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"}
+    if isinstance(value, dict):
+        return {k: encode(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    return value
+
+
+def thrown(exc: Exception) -> dict:
+    out = {"name": type(exc).__name__, "message": str(exc)}
+    if isinstance(exc, HoldemError):
+        out["field"] = exc.field
+    code = getattr(exc, "code", None)
+    if isinstance(code, str):
+        out["code"] = code
+    return out
+
+
+def failure(at: str, exc: Exception) -> dict:
+    return {"at": at, **thrown(exc)}
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+def run_rng(i: dict) -> dict:
+    try:
+        r = rng(i["seed"])
+        return {"values": [r() for _ in range(i["count"])]}
+    except HoldemError as exc:
+        return {"threw": thrown(exc)}
+
+
+def run_deck(i: dict) -> dict:
+    try:
+        return {"deck": deal_hand(i["seed"], i["handNumber"]), "again": deal_hand(i["seed"], i["handNumber"])}
+    except HoldemError as exc:
+        return {"threw": thrown(exc)}
+
+
+def five_card_digest() -> dict:
+    """INTERPRETING.md, evaluate.digest.five-card: every five-card hand in canonical index order."""
+    values = [hand_value(hand) for hand in combinations(CANONICAL_DECK, 5)]
+    classes = {v: k for k, v in enumerate(sorted(set(values)))}
+    counts = [0] * 9
+    h = FNV_OFFSET
+    for v in values:
+        counts[v // 15**5] += 1  # R4: value = rank * 15^5 + tiebreaks
+        h = ((h ^ classes[v]) * FNV_PRIME) & 0xFFFFFFFF
+    return {"hands": len(values), "categoryCounts": counts, "distinctValues": len(classes), "classHash": h}
+
+
+def run_evaluate(i: dict) -> dict:
+    if i.get("digest") == "five-card":
+        return five_card_digest()
+    try:
+        if "a" in i:
+            return {"a": evaluate(i["a"]), "b": evaluate(i["b"])}
+        result = evaluate(i["cards"])
+    except HoldemError as exc:
+        return {"threw": thrown(exc)}
+    return {"result": result, "bestValue": evaluate(result["best"])["value"]}
+
+
+def random_argument(spec: dict) -> object:
+    if spec["kind"] == "mulberry32":
+        return mulberry32(spec["seed"])
+    if spec["kind"] == "constant":
+        return lambda: spec["value"]
+    return spec["value"]
+
+
+def run_equity(i: dict) -> dict:
+    try:
+        return {"equity": equity(i["hole"], i["board"], i["opponents"], i["iterations"], random_argument(i["random"]))}
+    except HoldemError as exc:
+        return {"threw": thrown(exc)}
+
+
+def run_pots(i: dict) -> dict:
+    try:
+        return {"pots": build_pots(i["contributions"])}
+    except HoldemError as exc:
+        return {"threw": thrown(exc)}
+
+
+# ---- games (the engine API of docs/engine-api.md, played on the reference) ------------------------
+
+OPTIONS = {"seed": "seed", "ruleset": "ruleset", "startingStack": "starting_stack", "stacks": "stacks",
+           "blindSchedule": "blind_schedule", "handsPerLevel": "hands_per_level", "maxHands": "max_hands",
+           "timeLimitMs": "time_limit_ms", "decks": "decks"}
+
+
+def create(game: dict) -> Tournament:
+    options = {}
+    for key, value in game.get("options", {}).items():
+        if key not in OPTIONS:
+            raise HoldemError(key, "unknown game option")
+        options[OPTIONS[key]] = {int(n): cards for n, cards in value.items()} if key == "decks" else value
+    return Tournament(game["seats"], **options)
+
+
+def prepared(i: dict) -> tuple[Tournament | None, dict | None]:
+    try:
+        game = create(i["game"])
+    except HoldemError as exc:
+        return None, failure("create", exc)
+    for k, answer in enumerate(i["prefix"]):
+        try:
+            game.act(answer)
+        except HoldemError as exc:
+            return None, failure(f"act(prefix[{k}])", exc)
+    return game, None
+
+
+def run_legality(i: dict) -> dict:
+    game, error = prepared(i)
+    if error:
+        return {"error": error}
+    out = {"state": game.decision_state()}
+    try:
+        out["act"] = {"action": game.act(i["answer"])}
+    except HoldemError as exc:
+        out["act"] = {"threw": thrown(exc)}
+        out["stateAfter"] = game.decision_state()
+    fresh, error = prepared(i)
+    if error:
+        return {**out, "error": error}
+    action, code = fresh.submit(i["answer"])
+    out["submit"] = {"action": action, "error": code}
+    return out
+
+
+def mutate(state: dict) -> None:
+    """The runner's edits of a state it received; the reference's states are fresh, so nothing leaks."""
+    state["you"]["stack"] = -1
+    state["pots"].clear()
+    state["seats"][0]["stack"] = -1
+    state["history"].append({"handNumber": -1})
+
+
+def finish(game: Tournament, out: dict) -> dict:
+    return {**out, "over": game.over, "history": game.public_history(), "standings": game.standings()}
+
+
+def run_hands(i: dict) -> dict:
+    out: dict = {"decisions": [], "again": [], "actions": []}
+    try:
+        game = create(i["game"])
+    except HoldemError as exc:
+        return {**out, "error": failure("create", exc)}
+    for k, answer in enumerate(i["script"]):
+        state = game.decision_state()
+        if state is None:
+            return finish(game, {**out, "error": {"at": f"state() before answer {k}", "message": "the game is over"}})
+        out["decisions"].append(copy.deepcopy(state))
+        mutate(state)
+        out["again"].append(game.decision_state())
+        try:
+            out["actions"].append(game.act(answer))
+        except HoldemError as exc:
+            return finish(game, {**out, "error": failure(f"act(answer {k})", exc)})
+    return finish(game, out)
+
+
+def _caller(s: dict) -> object:
+    return "check" if s["canCheck"] else "call"
+
+
+def _checker(s: dict) -> object:
+    return "check" if s["canCheck"] else "fold"
+
+
+def _shover(s: dict) -> object:
+    return "allin" if s["canAllIn"] else _caller(s)
+
+
+def _min_raiser(s: dict) -> object:
+    if s["minRaiseTo"] is not None:
+        return {"type": "raise", "amount": min(s["minRaiseTo"], s["maxRaiseTo"])}
+    return _caller(s)
+
+
+def _cycler(s: dict) -> object:
+    return (_caller, _min_raiser, _checker, _shover)[(s["handNumber"] + len(s["actions"])) % 4](s)
+
+
+STRATEGIES = {"caller": _caller, "checker": _checker, "shover": _shover, "min-raiser": _min_raiser, "cycler": _cycler}
+LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
+
+
+def run_tournaments(i: dict) -> dict:
+    try:
+        game = create(i["game"])
+    except HoldemError as exc:
+        return {"error": failure("create", exc)}
+    while (state := game.decision_state()) is not None:
+        game.act(STRATEGIES[i["strategies"][state["you"]["seat"]]](state))
+    log = [{**{k: h[k] for k in LOG_KEYS}, "result": h["history"], "chips": h["endStacks"]} for h in game.hands]
+    return {"log": log, "standings": game.standings()}
+
+
+FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,
+            "legality": run_legality, "hands": run_hands, "tournaments": run_tournaments}
+
+
+# ---- the protocol ---------------------------------------------------------------------------------
+
+def answer(request: dict) -> dict | None:
+    """The response to one request (None for stop)."""
+    cmd = request.get("cmd")
+    if cmd == "start":
+        return {"version": 1, "implementation": {"name": "holdem-reference", "version": VERSION,
+                                                 "language": "python"}}
+    seq = request.get("seq")
+    vector = request.get("vector") or {}
+    family = vector.get("family")
+    if cmd != "run" or family not in FAMILIES:
+        return {"seq": seq, "errored": {"context": f"unsupported request: cmd {cmd!r}, family {family!r}"}}
+    try:
+        return {"seq": seq, "result": encode(FAMILIES[family](decode(vector["test"]["input"])))}
+    except Exception:  # noqa: BLE001 - a bug here is reported to the runner, not a dead process
+        return {"seq": seq, "errored": {"context": traceback.format_exc()}}
+
+
+def main() -> int:
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request.get("cmd") == "stop":
+            return 0
+        sys.stdout.write(json.dumps(answer(request), allow_nan=False) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
