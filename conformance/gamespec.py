@@ -28,7 +28,7 @@ def tournament(spec: dict) -> Tournament:
         if key == "decks":
             value = {int(k): v for k, v in value.items()}
         options[OPTION_NAMES[key]] = value
-    return Tournament(spec["seats"], **options)
+    return Tournament(spec["seats"], controllers=spec.get("controllers"), **options)
 
 
 def game(seats: list[str], **options) -> dict:

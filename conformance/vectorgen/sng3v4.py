@@ -1,0 +1,139 @@
+"""Family ``sng3v4``: holdem-sng-3-v4 games with virtual-time events (late answers, timeouts,
+recovery), then played to the end with seat strategies: every step's outcome, the log and the
+standings (rulings R22-R27)."""
+from reference.errors import OptionError
+
+from ..gamespec import STRATEGIES, game, tournament
+from ..vectorfile import make_test
+from .tournaments import log_entry
+
+V4 = "holdem-sng-3-v4"
+NOTES = {
+    "Sng": {"description": "replay the steps (answer / late answer / timeout / recover), then the strategies to the end; "
+            "step outcomes, log and standings must match", "clauses": ["rules.end", "determinism.engine", "timing.fallback"],
+            "ruling": None},
+    "Clock": {"description": "an answer at or after the clock is a timeout; invalid answers run the clock out", "clauses": ["timing.fallback"], "ruling": "R22"},
+    "Seating": {"description": "seats and first button from the seed", "clauses": ["rules.button"], "ruling": "R23"},
+    "Vocabulary": {"description": "bet and all_in map onto the contract's answers", "clauses": ["return.forms"], "ruling": "R24"},
+    "Reveal": {"description": "only the winners' hole cards in their best five are public", "clauses": ["rules.showdown-public"], "ruling": "R25"},
+    "AutoFold": {"description": "auto-folded seats post blinds, never act and win nothing; recovery at the next hand", "clauses": ["rules.elimination"], "ruling": "R26"},
+    "Places": {"description": "simultaneous eliminations: larger starting stack, then the lower seat", "clauses": ["rules.simultaneous"], "ruling": "R27"},
+}
+
+IDS = ["alice", "bob", "carol"]
+R = lambda amount: {"type": "raise", "amount": amount}  # noqa: E731
+T = {"timeout": True}
+
+
+def late(answer, at_ms):
+    return {"answer": answer, "atMs": at_ms}
+
+
+def cc(state):
+    return "check" if state["canCheck"] else "call"
+
+
+def until_auto_folded(then=None):
+    """The first seat to act times out at each of its turns until auto-folded; the others check
+    or call. ``then(seat, t)`` may add steps afterwards (e.g. a recovery request)."""
+    def policy(t, state, steps, memo):
+        seat = memo.setdefault("seat", state["you"]["seat"])
+        if t.auto_folded[seat] or "asked" in memo:
+            return then(seat, t, memo) if then else None
+        return T if state["you"]["seat"] == seat else cc(state)
+    return policy
+
+
+def recover_then_play(seat, t, memo):
+    if "asked" not in memo:
+        memo["asked"] = t.hand_number
+        return {"recover": seat}
+    return None if t.hand_number > memo["asked"] + 1 else cc(t.decision_state())
+
+
+def bust_then_recover(seat, t, memo):
+    if t.out[seat]:
+        return None if memo.get("asked") else memo.setdefault("asked", {"recover": seat})
+    return cc(t.decision_state())
+
+
+def fixed(steps):
+    def policy(t, state, done, memo):
+        return steps[len(done)] if len(done) < len(steps) else None
+    return policy
+
+
+CASES = [
+    # slug, options, controllers, step policy, strategies to finish
+    ("three-timeouts-auto-fold", {"seed": 4}, None, until_auto_folded(), ["caller"] * 3),
+    ("recovery-next-hand", {"seed": 9}, None, until_auto_folded(recover_then_play), ["caller", "checker", "caller"]),
+    ("recovery-unavailable-without-chips", {"seed": 3}, None, until_auto_folded(bust_then_recover), ["caller"] * 3),
+    ("recovery-refused-when-not-auto-folded", {"seed": 3}, None, fixed([{"recover": 0}]), ["shover"] * 3),
+    ("answer-at-deadline-is-late", {"seed": 2}, None, fixed([late("call", 15000), late("call", 14999), late("check", 0)]),
+     ["caller"] * 3),
+    ("human-clock", {"seed": 2}, ["bot", "human", "bot"], fixed([late("call", 15000), late("call", 44999), late("check", 45000)]),
+     ["caller"] * 3),
+    ("invalid-answer-runs-the-clock", {"seed": 6}, None, fixed(["raise", {"type": "bet", "amount": 40}, "fold"]), ["caller"] * 3),
+    ("v4-words", {"seed": 8}, None, fixed([{"type": "all_in"}, "call", "fold"]), ["min-raiser", "caller", "shover"]),
+    ("shovers-to-the-end", {"seed": 12}, None, fixed([]), ["shover"] * 3),
+    ("callers-to-the-end", {"seed": 5}, None, fixed([]), ["caller", "cycler", "min-raiser"]),
+]
+
+
+def script(spec: dict, policy) -> list:
+    """Concrete steps chosen by ``policy`` on a scratch game (stored in the vector as they are)."""
+    t = tournament(spec)
+    steps, memo = [], {}
+    while not t.over:
+        step = policy(t, t.decision_state(), steps, memo)
+        if step is None:
+            break
+        steps.append(step)
+        apply_step(t, step)
+    return steps
+
+
+def apply_step(t, step) -> dict:
+    if isinstance(step, dict) and "recover" in step:
+        try:
+            t.request_recovery(step["recover"])
+            return {"recovered": step["recover"]}
+        except OptionError as exc:
+            return {"refused": exc.field, "seat": step["recover"], "reason": exc.reason}
+    state = t.decision_state()
+    if step == T or (isinstance(step, dict) and step.get("atMs", 0) >= t.time_limit_ms):
+        return {"state": state, "action": t.timeout(), "error": "late"}
+    answer = step["answer"] if isinstance(step, dict) and "atMs" in step else step
+    action, error = t.submit(answer)
+    return {"state": state, "action": action, "error": error}
+
+
+def play(spec: dict, steps: list, strategies: list[str]) -> dict:
+    t = tournament(spec)
+    outcomes = [apply_step(t, step) for step in steps]
+    while not t.over:
+        if t.hand_number > 2000:  # v4 has no hand cap: a passive table could cycle forever
+            raise ValueError(f"game did not finish: {spec}")
+        s = t.decision_state()
+        t.act(STRATEGIES[strategies[s["you"]["seat"]]](s))
+    standings = [{k: x[k] for k in ("id", "name", "place", "chips", "eliminatedInHand", "timeouts", "autoFolded")}
+                 for x in t.standings()]
+    return {"steps": outcomes, "log": [log_entry(r) for r in t.hands], "standings": standings}
+
+
+def generate() -> list[dict]:
+    tests = []
+    for slug, options, controllers, policy, strategies in CASES:
+        spec = game(IDS, ruleset=V4, **options)
+        if controllers:
+            spec["controllers"] = controllers
+        steps = script(spec, policy)
+        expected = play(spec, steps, strategies)
+        flags = ["Sng", "Seating", "Clock", "Reveal", "Places"]
+        if any(isinstance(s, dict) and ("recover" in s or s.get("type") in ("all_in", "bet")) for s in steps):
+            flags += ["AutoFold", "Vocabulary"]
+        if any(o.get("action", {}).get("type") == "fold" and o.get("error") == "late" for o in expected["steps"]):
+            flags.append("AutoFold")
+        tests.append(make_test(NOTES, f"sng3v4.{slug}", f"holdem-sng-3-v4: {slug.replace('-', ' ')}", ["rules.end"],
+                               {"game": spec, "steps": steps, "strategies": strategies}, expected, flags))
+    return tests
