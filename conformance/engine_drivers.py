@@ -324,13 +324,13 @@ function () {
 
 
 def _fatal_message(kind: str, error: dict | None, timeout_ms: float) -> str:
-    message = (error or {}).get("message") or kind
     if kind == "late":
-        return f"no answer within {timeout_ms:g} ms ({message}); the engine was stopped and is restarted for the next vector"
+        return f"no answer within {timeout_ms:g} ms; the engine was stopped and is restarted for the next vector"
+    message = (error or {}).get("message") or kind
     if kind == "crash":
         tail = (error or {}).get("stderr") or ""
         return f"the engine process died: {message}" + (f"; stderr: {tail[-500:]}" if tail else "")
-    return f"{kind}: {message}"
+    return f"{kind}: {message}; the engine is restarted for the next vector"
 
 
 class QuickJSDriver:
@@ -518,7 +518,7 @@ class CommandDriver:
             reply = self._exchange({"cmd": "run", "seq": seq, "vector": vector}, timeout)
         except _Late:
             self._kill()
-            return Run("errored", _fatal_message("late", {"message": f"seq {seq}"}, timeout), fatal=True)
+            return Run("errored", _fatal_message("late", None, timeout), fatal=True)
         except _Eof:
             return Run("errored", f"the engine process died: {self._exit_status()}", fatal=True)
         except ValueError as exc:

@@ -155,11 +155,13 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
         p("\ndivergent (not failures; see docs/rulings.md):")
         for c in divergent:
             p(f"  {c.id} on {', '.join(c.rulings)}: {c.message}")
-    skipped = report.with_status("skipped")
+    skipped: dict[tuple[str, str], list[str]] = {}
+    for c in report.with_status("skipped"):
+        skipped.setdefault((c.group, c.message), []).append(c.id)
     if skipped:
         p("\nskipped:")
-        for c in skipped:
-            p(f"  {c.id}: {c.message}")
+        for (_, message), ids in skipped.items():
+            p(f"  {ids[0]}: {message}" if len(ids) == 1 else f"  {len(ids)} vectors ({ids[0]} … {ids[-1]}): {message}")
     notes = [(c.id, n) for c in report.smoke + report.cases for n in c.notes]
     if notes:
         p("\nnotes:")
