@@ -1,0 +1,655 @@
+"""Certification of one bot against bot contract v1: :func:`certify`.
+
+Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
+
+1. **static** -- :func:`conformance.lint_static.lint_source` findings with line and
+   column (the file must also be UTF-8).
+2. **load** -- the bot starts in a QuickJS worker (:mod:`conformance.host`) with the
+   engine helper loaded first, within the init deadline, and exports a bot. When it
+   does not load, the dynamic stages below do not run.
+3. **battery** -- the bot answers every decision state of the committed ``hands``
+   and ``legality`` vectors and generated states (:func:`generated_states`), in one
+   worker, in order; every answer is judged by the reference's return-value rules
+   (:func:`conformance.runner.judge`). Errors are reported by category (late,
+   missing, malformed, throwing, engine-invalid) with an example state id, and
+   decision times as p50/p95/max. After a fatal outcome (late, out of memory,
+   crash) the worker is gone and the remaining states are not run.
+4. **violations** -- what the worker's guards recorded (eval, the Function
+   constructor however reached, Date, timers), at load or in a decision, even
+   when the bot caught the error: tricks the static linter cannot see.
+5. **environment** -- after the battery, ``PokerEngine`` and ``Math.random`` as the
+   bot left them are compared with a worker running a trivial bot.
+6. **determinism** -- the battery again in a fresh worker with the same botSeed:
+   the answers must be the same.
+7. **tournaments** -- smoke tournaments at 2, 6 and 9 seats against the house
+   samples (the bot in seat 0), played by :func:`conformance.runner.run_tournament`:
+   the bot's errors per category, and the state-isolation check -- the accepted
+   actions replayed on a fresh reference tournament reproduce every decision
+   state's hash taken before it was sent, so nothing the bot did to its copy
+   reached the engine. The bot's play-style profile comes from these hands.
+8. **timing** -- a warning when a decision took more than half the decision
+   deadline, or loading more than half the init deadline.
+9. **roster** (optional) -- the bot's entry in a ``bots.json`` (matched by file).
+
+Every seed is fixed: the botSeed (``CertOptions.bot_seed``) for the battery worker
+and, through ruling R21, the tournament seats; the deck seeds of the smoke tables
+(:data:`SMOKE_DECK_SEEDS`), chosen independently of it; and the generation seed of
+the battery. The report has no clock readings besides measured times.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+
+from reference import evaluate
+from reference.errors import OptionError
+from reference.hand import STREETS
+from reference.rng import deal_hand
+from reference.scenario import pinned_deck
+from reference.tournament import Tournament
+
+from . import vectors
+from .gamespec import STRATEGIES
+from .host import Outcome, Worker
+from .lint_static import lint_source
+from .roster import lint_roster
+from .runner import (ROOT, BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
+                     legal_from_state, replay_hashes, run_tournament, timing_summary)
+from .profile import Profile, profile_hands
+
+HOUSE_ROSTER = ROOT / "bots.json"
+# The house samples that fill the smoke tables, in seat order after the bot.
+SMOKE_OPPONENTS = ("sample-caller", "sample-tight", "equity-bot", "check-fold")
+# Deck seeds of the smoke tables by seat count: fixed, never derived from the botSeed.
+SMOKE_DECK_SEEDS = {2: 2002, 6: 6006, 9: 9009}
+GENERATION_SEED = 21  # hypothesis seed of the generated battery
+# Boards on which the board plays for most hands (split pots), pinned for hand 1.
+TIED_BOARDS = ("AsKsQsJsTs", "2c2d2h2sAc", "5c6d7h8s9c", "KcKdKhQcQd")
+SCHEDULES = (((50, 100),), ((25, 50), (50, 100), (100, 200)), ((100, 200), (300, 600)))
+# Starting stacks: deep ones, and short ones that post short blinds or go all-in short.
+STACKS = (10000, 20000, 3000, 1000, 400, 250, 150, 99, 75, 30, 1)
+FEATURES = ("street:preflop", "street:flop", "street:turn", "street:river", "seats:2", "seats:9",
+            "short-stack", "short-all-in", "min-raise-null", "min-raise-above-max", "board-plays",
+            "eliminated-seat")
+TIMING_NOTE = (
+    "Times are measured in QuickJS, an interpreter that runs integer-heavy JavaScript roughly 20x "
+    "slower than a browser's JIT, with message delivery included. The arena's deadlines are applied "
+    "to these times unchanged, so this is the conservative test: a bot within them here has a wide "
+    "margin in a browser worker.")
+# The environment as the bot leaves it: how Math.random and PokerEngine look.
+_FINGERPRINT = r"""function () {
+  var show = Function.prototype.toString;
+  function describe(v) { return typeof v === 'function' ? show.call(v) : typeof v; }
+  var pe = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+  var engine = typeof pe;
+  if (pe !== null && typeof pe === 'object') {
+    engine = {frozen: Object.isFrozen(pe), members: Object.keys(pe).map(function (k) {
+      return k + ': ' + describe(pe[k]);
+    })};
+  }
+  return {'Math.random': describe(Math.random), PokerEngine: engine};
+}"""
+_PROBE_BOT = "module.exports = function act() { return 'fold'; };\n"
+
+
+@dataclass(frozen=True)
+class CertOptions:
+    bot_seed: int = 1
+    init_ms: float = 5000
+    decision_ms: float = 1000
+    generated_states: int = 300
+    vector_states: int | None = None  # None: every vector state; N: the first N
+    smoke_seats: tuple[int, ...] = (2, 6, 9)
+    smoke_max_hands: int = 60
+    memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
+    house_roster: Path = HOUSE_ROSTER
+
+    def __post_init__(self) -> None:
+        check_bot_seed(self.bot_seed, "seed")
+        RunnerOptions(init_ms=self.init_ms, decision_ms=self.decision_ms)  # validates both
+        for name, least in (("generated_states", 0), ("smoke_max_hands", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise OptionError(name, f"expected an integer of at least {least}, got {value!r}")
+        if self.vector_states is not None and (isinstance(self.vector_states, bool)
+                                               or not isinstance(self.vector_states, int) or self.vector_states < 0):
+            raise OptionError("vector_states", f"expected None or a non-negative integer, got {self.vector_states!r}")
+        for n in self.smoke_seats:
+            if n not in SMOKE_DECK_SEEDS:
+                raise OptionError("smoke_seats", f"{n} is not one of {sorted(SMOKE_DECK_SEEDS)}")
+
+
+@dataclass(frozen=True)
+class Reason:
+    severity: str  # "error" rejects, "warning" warns
+    category: str  # static, encoding, load, decision, violation, environment, determinism, tournament,
+    #                isolation, timing, roster
+    code: str  # a lint rule id, an outcome kind, an error category or code, a roster field
+    message: str
+    example: str | None = None  # where: line:column, a state id, a table and decision
+
+    def to_json(self) -> dict:
+        return {"severity": self.severity, "category": self.category, "code": self.code,
+                "message": self.message, "example": self.example}
+
+
+@dataclass(frozen=True)
+class BatteryState:
+    id: str
+    state: dict
+
+
+@dataclass
+class CertReport:
+    file: str
+    options: CertOptions
+    reasons: list[Reason] = field(default_factory=list)
+    static: list[dict] = field(default_factory=list)
+    load: dict | None = None
+    battery: dict | None = None
+    environment: dict | None = None
+    determinism: dict | None = None
+    tournaments: list[dict] = field(default_factory=list)
+    profile: dict | None = None
+    roster_entry: dict | None = None
+    skipped: list[str] = field(default_factory=list)  # stages not run, and why
+
+    @property
+    def verdict(self) -> str:
+        if any(r.severity == "error" for r in self.reasons):
+            return "rejected"
+        return "certified with warnings" if self.reasons else "certified"
+
+    def error(self, category: str, code: str, message: str, example: str | None = None) -> None:
+        self.reasons.append(Reason("error", category, code, message, example))
+
+    def warning(self, category: str, code: str, message: str, example: str | None = None) -> None:
+        self.reasons.append(Reason("warning", category, code, message, example))
+
+    def to_json(self) -> dict:
+        o = self.options
+        return {
+            "file": self.file,
+            "verdict": self.verdict,
+            "reasons": [r.to_json() for r in self.reasons],
+            "options": {"botSeed": o.bot_seed, "initMs": o.init_ms, "decisionMs": o.decision_ms,
+                        "generatedStates": o.generated_states, "vectorStates": o.vector_states,
+                        "smokeSeats": list(o.smoke_seats), "smokeMaxHands": o.smoke_max_hands,
+                        "memoryLimit": o.memory_limit, "generationSeed": GENERATION_SEED,
+                        "smokeDeckSeeds": {str(n): SMOKE_DECK_SEEDS[n] for n in o.smoke_seats}},
+            "static": self.static,
+            "load": self.load,
+            "battery": self.battery,
+            "environment": self.environment,
+            "determinism": self.determinism,
+            "tournaments": self.tournaments,
+            "profile": self.profile,
+            "rosterEntry": self.roster_entry,
+            "timingNote": TIMING_NOTE,
+            "skipped": self.skipped,
+        }
+
+
+Progress = Callable[[str, int, "int | None"], None]  # (stage, done, total or None)
+
+
+# ---- the battery -------------------------------------------------------------------
+
+def vector_states() -> list[BatteryState]:
+    """Every decision state of the committed ``hands`` and ``legality`` vectors, in file order."""
+    out = []
+    for test in vectors.load("hands")["tests"]:
+        out += [BatteryState(f"{test['id']}#{i}", s) for i, s in enumerate(test["expected"]["decisions"])]
+    out += [BatteryState(t["id"], t["input"]["state"]) for t in vectors.load("legality")["tests"]]
+    return out
+
+
+def _street_short_all_in(state: dict) -> bool:
+    """Whether a wager on this street raised by less than a full raise (only an all-in can)."""
+    actions = [a for a in state["actions"] if a["street"] == state["street"]]
+    bet = {s["id"]: s["bet"] for s in state["seats"]}
+    for a in actions:  # back to the bets the street started with (the blinds preflop)
+        bet[a["id"]] -= a["amount"]
+    current, full = max(bet.values()), state["blinds"][1]
+    for a in actions:
+        bet[a["id"]] += a["amount"]
+        if bet[a["id"]] > current:
+            if bet[a["id"]] - current < full:
+                return True
+            current, full = bet[a["id"]], bet[a["id"]] - current
+    return False
+
+
+def state_features(state: dict) -> set[str]:
+    """Which of :data:`FEATURES` a decision state shows."""
+    found = {f"street:{state['street']}"}
+    n = len(state["seats"])
+    if n in (2, 9):
+        found.add(f"seats:{n}")
+    if state["you"]["stack"] + state["you"]["bet"] <= 10 * state["blinds"][1]:
+        found.add("short-stack")
+    if _street_short_all_in(state):
+        found.add("short-all-in")
+    if state["minRaiseTo"] is None:
+        found.add("min-raise-null")
+    elif state["minRaiseTo"] > state["maxRaiseTo"]:
+        found.add("min-raise-above-max")
+    board = state["board"]
+    if len(board) == 5 and evaluate(board)["value"] == evaluate(board + state["you"]["cards"])["value"]:
+        found.add("board-plays")
+    if any(s["out"] for s in state["seats"]):
+        found.add("eliminated-seat")
+    return found
+
+
+def _game_strategy():
+    """Hypothesis strategy of a short random game: seats, stacks, blinds, strategies, a pinned
+    tied board, and which of its decisions to keep (``pick``)."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def game(draw):
+        n = draw(st.sampled_from((2, 9, 3, 6)))
+        return {
+            "n": n,
+            "seed": draw(st.integers(0, 2**32 - 1)),
+            "stacks": draw(st.lists(st.sampled_from(STACKS), min_size=n, max_size=n)),
+            "schedule": draw(st.sampled_from(SCHEDULES)),
+            "handsPerLevel": draw(st.sampled_from((1, 3, 12))),
+            "maxHands": draw(st.integers(1, 4)),
+            "strategies": draw(st.lists(st.sampled_from(sorted(STRATEGIES)), min_size=n, max_size=n)),
+            "board": draw(st.one_of(st.none(), st.sampled_from(TIED_BOARDS))),
+            "pick": draw(st.integers(0, 2**16)),
+        }
+
+    return game()
+
+
+def _game_states(game: dict) -> list[dict]:
+    """Play a generated game with its seat strategies; the decision states it picks."""
+    n = game["n"]
+    decks = None
+    if game["board"] is not None:
+        board = [game["board"][i:i + 2] for i in range(0, 10, 2)]
+        rest = [c for c in deal_hand(game["seed"], 1) if c not in board]
+        decks = {1: pinned_deck({s: rest[2 * s] + rest[2 * s + 1] for s in range(n)}, n, 0, game["board"])}
+    t = Tournament([f"P{s}" for s in range(n)], seed=game["seed"], stacks=game["stacks"],
+                   blind_schedule=game["schedule"], hands_per_level=game["handsPerLevel"],
+                   max_hands=game["maxHands"], decks=decks)
+    states = []
+    while not t.over:
+        state = t.decision_state()
+        states.append(state)
+        t.act(STRATEGIES[game["strategies"][state["you"]["seat"]]](state))
+    # One decision of each street the game reached, so that preflop does not crowd out the rest.
+    picked = []
+    for street in STREETS:
+        pool = [s for s in states if s["street"] == street]
+        if pool:
+            picked.append(pool[game["pick"] % len(pool)])
+    return picked
+
+
+_generated: dict[int, list[BatteryState]] = {}
+_generation_lock = threading.Lock()  # hypothesis is not thread-safe; the result is cached
+
+
+def generated_states(count: int) -> list[BatteryState]:
+    """``count`` decision states from random reference games, the same on every call.
+
+    Hypothesis draws the games (:func:`_game_strategy`) from a fixed seed, with no
+    example database and no shrinking, until ``count`` states are collected, so the
+    battery is a pure function of ``count`` (for a given hypothesis version).
+    """
+    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis.errors import NoSuchExample
+
+    with _generation_lock:
+        if count not in _generated:
+            collected: list[dict] = []
+
+            def full(game: dict) -> bool:
+                if len(collected) < count:
+                    collected.extend(_game_states(game))
+                return len(collected) >= count
+
+            if count:
+                try:
+                    find(_game_strategy(), full, random=Random(GENERATION_SEED),
+                         settings=settings(max_examples=4 * count, database=None, phases=(Phase.generate,),
+                                           deadline=None, derandomize=False, suppress_health_check=list(HealthCheck)))
+                except NoSuchExample:  # fewer states than asked for; the report says how many
+                    pass
+            _generated[count] = [BatteryState(f"generated.{i:03d}", s) for i, s in enumerate(collected[:count])]
+        return list(_generated[count])
+
+
+def battery(options: CertOptions) -> list[BatteryState]:
+    states = vector_states()
+    if options.vector_states is not None:
+        states = states[:options.vector_states]
+    return states + generated_states(options.generated_states)
+
+
+# ---- worker runs -------------------------------------------------------------------------
+
+@dataclass
+class _Run:
+    """One pass of the battery in one worker."""
+
+    start: Outcome
+    answers: list[dict] = field(default_factory=list)  # per state: id, outcome, answer, error, code, detail
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    violations: list[dict] = field(default_factory=list)  # with "where": "load" or a state id
+    environment: dict | None = None
+    cut: str | None = None  # the state after which the worker was gone
+
+
+def _run_battery(source: str, engine: str, states: list[BatteryState], options: CertOptions,
+                 progress: Progress | None, stage: str, fingerprint: bool) -> _Run:
+    worker = Worker(memory_limit=options.memory_limit)
+    try:
+        start = worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms)
+        run = _Run(start, violations=[dict(v, where="load") for v in start.violations])
+        if not start.ok:
+            if (start.error or {}).get("source") == "engine":  # ours, not the bot's
+                raise OptionError("engine", f"the bundled engine helper failed to load: {start.error['message']}")
+            return run
+        for k, item in enumerate(states):
+            out = worker.act(item.state, timeout_ms=options.decision_ms)
+            verdict = judge(out, legal_from_state(item.state))
+            run.answers.append({"id": item.id, "outcome": out.kind,
+                                "answer": answer_json(out.answer) if out.ok else None,
+                                "error": verdict.category, "code": verdict.code, "detail": verdict.detail,
+                                "wallMs": round(out.wall_ms, 3)})
+            run.wall.append(out.wall_ms)
+            if out.cpu_ms is not None:
+                run.cpu.append(out.cpu_ms)
+            run.violations += [dict(v, where=item.id) for v in out.violations]
+            if progress is not None:
+                progress(stage, k + 1, len(states))
+            if worker.dead:
+                run.cut = item.id
+                break
+        if fingerprint and not worker.dead:
+            out = worker.eval_fn(_FINGERPRINT, timeout_ms=max(options.decision_ms, 1000))
+            run.environment = out.answer if out.ok else {"error": out.kind}
+        return run
+    finally:
+        worker.close()
+
+
+_probe_cache: dict[str, dict] = {}
+_probe_lock = threading.Lock()
+
+
+def _reference_environment(engine: str) -> dict:
+    """The fingerprint of an untouched environment (a trivial bot), per engine source."""
+    with _probe_lock:
+        if engine not in _probe_cache:
+            with Worker() as worker:
+                start = worker.start(engine, _PROBE_BOT, 0)
+                out = worker.eval_fn(_FINGERPRINT, timeout_ms=5000) if start.ok else start
+                if not out.ok:
+                    raise OptionError("engine", f"the environment probe failed: {out.kind} {out.error}")
+                _probe_cache[engine] = out.answer
+        return _probe_cache[engine]
+
+
+# ---- certification -----------------------------------------------------------------------
+
+def certify(source: "str | bytes", options: CertOptions | None = None, *, filename: str = "<bot>",
+            path: Path | None = None, roster: Path | None = None,
+            progress: Progress | None = None) -> CertReport:
+    """Certify one bot script. ``path`` (the script's file) is needed to find its ``roster`` entry.
+
+    Raises OSError when ``roster`` or the house roster cannot be read.
+    """
+    options = options or CertOptions()
+    report = CertReport(file=filename, options=options)
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            report.error("encoding", "utf-8",
+                         f"the file is not valid UTF-8 (byte {exc.start}); nothing else was checked")
+            report.skipped.append("every stage: the script cannot be read as text")
+            return report
+    _static(report, source, filename)
+    if roster is not None:
+        _roster(report, roster, path)
+    engine = bundled_engine()
+    states = battery(options)
+    run = _run_battery(source, engine, states, options, progress, "battery", fingerprint=True)
+    _load(report, run.start, options)
+    if not run.start.ok:
+        report.skipped.append("battery, determinism, environment and tournaments: the bot did not load")
+        _violations(report, run.violations)
+        return report
+    _battery(report, states, run, options)
+    _environment(report, run, engine)
+    second = _run_battery(source, engine, states, options, progress, "determinism", fingerprint=False)
+    _determinism(report, run, second)
+    _violations(report, run.violations)
+    _tournaments(report, source, options, progress)
+    _roster_name(report)
+    return report
+
+
+def _static(report: CertReport, source: str, filename: str) -> None:
+    for f in lint_source(source, filename):
+        report.static.append({"rule": f.rule, "severity": f.severity, "message": f.message,
+                              "line": f.line, "column": f.column})
+        add = report.error if f.severity == "error" else report.warning
+        add("static", f.rule, f.message, f"{filename}:{f.line}:{f.column}")
+
+
+def _load(report: CertReport, start: Outcome, options: CertOptions) -> None:
+    report.load = {"outcome": start.kind, "wallMs": round(start.wall_ms, 3), "cpuMs": start.cpu_ms,
+                   "error": answer_json(start.error), "exportName": None, "shape": None}
+    if start.ok:
+        report.load["exportName"] = start.answer["name"]
+        report.load["shape"] = start.answer["shape"]
+        if start.wall_ms > options.init_ms / 2:
+            report.warning("timing", "slow-init", f"loading took {start.wall_ms:.0f} ms in QuickJS, more than "
+                           f"half the {options.init_ms:g} ms init deadline")
+        return
+    what = {"syntax": "the script does not parse", "throw": "running the script threw",
+            "export-shape": "the script does not export a bot", "late": "the script did not load by the deadline",
+            "memory": "the script ran out of memory while loading",
+            "crash": "the worker crashed while loading"}.get(start.kind, f"loading failed ({start.kind})")
+    message = start.error.get("message") if start.error else None
+    name = start.error.get("name") if start.error else None
+    detail = f"{name}: {message}" if name else message
+    report.error("load", start.kind, f"{what}: {detail}")
+
+
+def _codes(codes: Mapping[str, int]) -> str:
+    return ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
+
+
+def _battery(report: CertReport, states: list[BatteryState], run: _Run, options: CertOptions) -> None:
+    coverage = Counter(f for s in states for f in state_features(s.state))
+    errors: dict[str, dict] = {}
+    for a in run.answers:
+        if a["error"] is not None:
+            e = errors.setdefault(a["error"], {"count": 0, "codes": Counter(), "example": a["id"],
+                                               "detail": a["detail"]})
+            e["count"] += 1
+            e["codes"][a["code"]] += 1
+    for e in errors.values():
+        e["codes"] = dict(sorted(e["codes"].items()))
+    not_run = len(states) - len(run.answers)
+    report.battery = {
+        "states": len(states),
+        "answered": len(run.answers),
+        "notRun": not_run,
+        "terminatedAt": run.cut,
+        "sources": dict(Counter(s.id.split(".")[0] for s in states)),
+        "coverage": {f: coverage[f] for f in FEATURES},
+        "errors": errors,
+        "timing": timing_summary(run.wall, run.cpu),
+        "answers": run.answers,
+    }
+    for category, e in errors.items():
+        gone = f"; the worker was terminated there and the {not_run} later states were not run" if (
+            run.cut == e["example"] and not_run) else ""
+        report.error("decision", category, f"{e['count']} of {len(states)} states {category} "
+                     f"({_codes(e['codes'])}), first: {e['detail']}{gone}", e["example"])
+    slowest = max(run.wall, default=0.0)
+    if slowest > options.decision_ms / 2 and "late" not in errors:
+        report.warning("timing", "slow-decision", f"the slowest battery decision took {slowest:.0f} ms in QuickJS, "
+                       f"more than half the {options.decision_ms:g} ms deadline")
+
+
+def _violations(report: CertReport, violations: list[dict]) -> None:
+    by_kind: dict[str, list[dict]] = {}
+    for v in violations:
+        by_kind.setdefault(v["kind"], []).append(v)
+    for kind, vs in by_kind.items():
+        where = "loading" if vs[0]["where"] == "load" else f"deciding state {vs[0]['where']}"
+        report.error("violation", kind, f"{len(vs)} contract violation(s) while running, first while {where}: "
+                     f"{vs[0]['detail']} (recorded even when the bot catches the error)",
+                     vs[0]["where"])
+
+
+def _environment(report: CertReport, run: _Run, engine: str) -> None:
+    if run.environment is None:
+        report.skipped.append("environment: the worker was terminated during the battery")
+        return
+    expected = _reference_environment(engine)
+    changed = sorted(k for k in expected if run.environment.get(k) != expected[k])
+    report.environment = {"checked": sorted(expected), "changed": changed}
+    for name in changed:
+        report.error("environment", name, f"after the battery `{name}` differs from the worker's own "
+                     "(the bot overwrote or changed a worker global)")
+
+
+def _determinism(report: CertReport, first: _Run, second: _Run) -> None:
+    def key(a: dict) -> tuple:
+        return a["outcome"], json.dumps(a["answer"], sort_keys=True), a["code"]
+
+    compared, difference = 0, None
+    for a, b in zip(first.answers, second.answers):
+        if {a["outcome"], b["outcome"]} & {"late", "dead"}:
+            break  # a deadline is a timing, not a decision
+        compared += 1
+        if key(a) != key(b):
+            difference = {"state": a["id"], "first": a["answer"], "second": b["answer"],
+                          "firstOutcome": a["outcome"], "secondOutcome": b["outcome"]}
+            break
+    report.determinism = {"compared": compared, "difference": difference,
+                          "secondLoad": second.start.kind}
+    if second.start.kind != first.start.kind:
+        report.error("determinism", "load", f"a second worker with the same botSeed loaded with outcome "
+                     f"{second.start.kind}, the first with {first.start.kind}")
+    elif difference is not None:
+        report.error("determinism", "answers-differ",
+                     f"two fresh workers with botSeed {report.options.bot_seed} gave different answers to the same "
+                     f"states in the same order: {json.dumps(difference['first'])} then "
+                     f"{json.dumps(difference['second'])}", difference["state"])
+
+
+def _house_bots(path: Path) -> dict[str, BotSpec]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    root = path.parent
+    return {e["id"]: BotSpec(e["id"], (root / e["file"]).read_text(encoding="utf-8"), e["name"])
+            for e in data["bots"] if e["id"] in SMOKE_OPPONENTS}
+
+
+def _tournaments(report: CertReport, source: str, options: CertOptions, progress: Progress | None) -> None:
+    if not options.smoke_seats:
+        return
+    house = _house_bots(options.house_roster)
+    missing = [i for i in SMOKE_OPPONENTS if i not in house]
+    if missing:
+        raise OSError(f"{options.house_roster}: the house samples {', '.join(missing)} are missing")
+    candidate = BotSpec("candidate", source, report.load["exportName"] or "Candidate")
+    runner_options = RunnerOptions(init_ms=options.init_ms, decision_ms=options.decision_ms,
+                                   tournament={"max_hands": options.smoke_max_hands},
+                                   memory_limit=options.memory_limit)
+    total = Profile()
+    for n in options.smoke_seats:
+        bots = [candidate] + [house[SMOKE_OPPONENTS[k % len(SMOKE_OPPONENTS)]] for k in range(n - 1)]
+        stage = f"table of {n}"
+
+        def tick(record, stage=stage) -> None:
+            if progress is not None:
+                progress(stage, record.index + 1, None)
+
+        result = run_tournament(bots, SMOKE_DECK_SEEDS[n], options.bot_seed, runner_options, tick)
+        mismatch = replay_hashes(result)
+        seat = result.seats[0]
+        profile = profile_hands(result.hands).get("s1", Profile())
+        total = total + profile
+        report.tournaments.append({
+            "seats": n, "deckSeed": SMOKE_DECK_SEEDS[n], "botSeed": options.bot_seed,
+            "bots": [b.id for b in bots], "hands": len(result.hands), "decisions": len(result.decisions),
+            "standings": result.standings,
+            "errors": {s.id: s.errors for s in result.seats},
+            "terminated": seat.terminated,
+            "timing": timing_summary(seat.wall, seat.cpu),
+            "isolation": {"checked": len(result.decisions), "firstMismatch": mismatch},
+            "profile": profile.to_json(),
+            "digest": result.digest(),
+        })
+        for category, count in seat.errors.items():
+            if count:
+                mine = [d for d in result.decisions if d.seat == 0 and d.error == category]
+                report.error("tournament", category, f"table of {n}: {count} of {seat.decisions} decisions "
+                             f"{category} ({_codes(Counter(d.code for d in mine))}), first: {mine[0].detail}",
+                             f"table {n}, decision {mine[0].index}")
+        for v in seat.violations:
+            if not any(r.category == "violation" and r.code == v["kind"] for r in report.reasons):
+                report.error("violation", v["kind"], f"table of {n}: {v['detail']}", f"table {n}")
+        for other in result.seats[1:]:
+            if other.error_count:
+                report.warning("tournament", "house-errors", f"table of {n}: house sample {other.bot} in seat "
+                               f"{other.seat} had {other.error_count} errors (a loaded machine?)", f"table {n}")
+        if mismatch is not None:
+            report.error("isolation", "state-changed", f"table of {n}: replaying the applied actions did not "
+                         f"reproduce the state hashed before decision {mismatch} was sent", f"table {n}")
+    report.profile = total.to_json()
+
+
+def _roster(report: CertReport, roster: Path, path: Path | None) -> None:
+    lint = lint_roster(roster)
+    try:
+        data = json.loads(roster.read_text(encoding="utf-8"))
+        entries = [e for e in data["bots"] if isinstance(e, dict)]
+    except (ValueError, TypeError, KeyError):
+        problems = "; ".join(p.message for p in lint.errors) or "unreadable"
+        report.error("roster", "json", f"{roster}: {problems}")
+        return
+    target = path.resolve() if path is not None else None
+    entry = next((e for e in entries if isinstance(e.get("file"), str) and target is not None
+                  and (roster.parent / e["file"]).resolve() == target), None)
+    if entry is None:
+        report.error("roster", "file", f"{roster} has no entry whose file is this script")
+        return
+    report.roster_entry = entry
+    for p in lint.problems:
+        if p.entry_id == entry.get("id"):
+            add = report.error if p.severity == "error" else report.warning
+            add("roster", p.field, f"{roster}: {p.message}", entry.get("id"))
+
+
+def _roster_name(report: CertReport) -> None:
+    entry = report.roster_entry
+    name = report.load["exportName"] if report.load else None
+    if entry is not None and name is not None and entry.get("botName") != name:
+        report.warning("roster", "botName", f"the roster's botName {entry.get('botName')!r} differs from the "
+                       f"exported name {name!r}", entry.get("id"))
+
+
+def certify_file(path: "str | Path", options: CertOptions | None = None, *, roster: Path | None = None,
+                 progress: Progress | None = None) -> CertReport:
+    """Read and certify a bot file; OSError when it cannot be read."""
+    path = Path(path)
+    return certify(path.read_bytes(), options, filename=str(path), path=path, roster=roster, progress=progress)

@@ -1,0 +1,6 @@
+'use strict';
+
+// Throws null: no name, no message.
+module.exports = function act() {
+  throw null;
+};
