@@ -319,7 +319,7 @@ def _legality(test: dict, r: dict) -> Judged:
         if "threw" in act:
             expected_view["stateAfter"] = i["state"]
             actual_view["stateAfter"] = r.get("stateAfter")
-            code = act["threw"].get("code")
+            code = act["threw"].get("code") if isinstance(act["threw"], dict) else None
             if isinstance(code, str) and code != expected["rejected"]:
                 notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
         submit = r.get("submit")
@@ -369,7 +369,8 @@ def _hands(test: dict, r: dict) -> Judged:
     def well_formed() -> str | None:
         if r.get("over") is not True:
             return "the game is not over after the script"
-        for k, state in enumerate(r.get("decisions") or []):
+        decisions = r.get("decisions")
+        for k, state in enumerate(decisions if isinstance(decisions, list) else []):
             if problem := _state_problem(state, f"decisions[{k}]"):
                 return problem
         return _conserved(i["game"], actual_view["chips"])
@@ -442,7 +443,8 @@ def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
     def check(test: dict, r: dict) -> str | None:
         if "error" in r:
             return f"the hand stopped {_failure_text(r['error'])}"
-        for k, state in enumerate(r.get("decisions") or []):
+        decisions = r.get("decisions")
+        for k, state in enumerate(decisions if isinstance(decisions, list) else []):
             if problem := _state_problem(state, f"state() before answer {k}"):
                 return f"{problem} (schemas/state.schema.json)"
         if r.get("over") is not True:
@@ -519,7 +521,11 @@ class Runner:
         t0 = time.perf_counter()
         run = self.driver.run(family, test)
         self.streak[family] = self.streak[family] + 1 if run.fatal else 0
-        j = judge(family, test, run)
+        try:
+            j = judge(family, test, run)
+        except Exception as exc:  # noqa: BLE001 - results come from the engine: any shape at all
+            j = failed(f"the result is malformed and could not be judged ({type(exc).__name__}: {exc}): "
+                       f"{run.value!r}"[:1000])
         return Case(test["id"], family, j.status, test["clauses"], j.message, j.diff, j.rulings, j.notes,
                     time.perf_counter() - t0)
 

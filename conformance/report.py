@@ -150,18 +150,15 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
         p(_indent(c.message))
         if c.diff:
             p(_indent(c.diff, "      "))
-    divergent = report.with_status("divergent")
-    if divergent:
-        p("\ndivergent (not failures; see docs/rulings.md):")
-        for c in divergent:
-            p(f"  {c.id} on {', '.join(c.rulings)}: {c.message}")
-    skipped: dict[tuple[str, str], list[str]] = {}
-    for c in report.with_status("skipped"):
-        skipped.setdefault((c.group, c.message), []).append(c.id)
-    if skipped:
-        p("\nskipped:")
-        for (_, message), ids in skipped.items():
-            p(f"  {ids[0]}: {message}" if len(ids) == 1 else f"  {len(ids)} vectors ({ids[0]} … {ids[-1]}): {message}")
+    for status, heading in (("divergent", "divergent (not failures; see docs/rulings.md)"), ("skipped", "skipped")):
+        alike: dict[tuple, list[str]] = {}  # one line for the vectors of a group with the same verdict
+        for c in report.with_status(status):
+            alike.setdefault((c.group, " ".join(c.rulings), c.message), []).append(c.id)
+        if alike:
+            p(f"\n{heading}:")
+        for (_, rulings, message), ids in alike.items():
+            which = ids[0] if len(ids) == 1 else f"{len(ids)} vectors ({ids[0]} … {ids[-1]})"
+            p(f"  {which}{f' on {rulings}' if rulings else ''}: {message}")
     notes = [(c.id, n) for c in report.smoke + report.cases for n in c.notes]
     if notes:
         p("\nnotes:")
