@@ -16,7 +16,7 @@ main{max-width:1100px;margin:0 auto;padding:24px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 10px;border-bottom:1px solid #334155;padding-bottom:4px}
 .sub{color:#94a3b8}table{border-collapse:collapse;width:100%;margin:8px 0}
 th,td{text-align:left;padding:6px 10px;border-bottom:1px solid #1e293b;vertical-align:top}th{color:#94a3b8;font-weight:600}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:2px 10px;border-radius:999px;font-weight:700;font-size:13px}
 .ok{background:#14532d;color:#bbf7d0}.warn{background:#713f12;color:#fde68a}.bad{background:#7f1d1d;color:#fecaca}
 .muted{color:#64748b}pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap}
@@ -50,7 +50,8 @@ def _engine(engine: dict) -> str:
     )
     return (
         f"<h2>Engine {_badge(verdict)}</h2><p class='sub'>{escape(str(engine.get('engine', {}).get('name', '')))}</p>"
-        "<table><tr><th>family</th><th>passed</th><th>failed</th><th>divergent</th><th>skipped</th></tr>"
+        "<table><tr><th>family</th><th class='n'>passed</th><th class='n'>failed</th><th class='n'>divergent</th>"
+        "<th class='n'>skipped</th></tr>"
         + "".join(rows) + "</table>"
         + (f"<h3>Failures</h3><ul>{failures}</ul>" if failures else "")
         + (f"<h3>Divergences</h3><ul>{divergences}</ul>" if divergences else "")
@@ -90,8 +91,8 @@ def _bots(bots: list[dict]) -> str:
             f"{'—' if t.get('p95') is None else format(t['p95'], '.2f')} ms</td></tr>"
         )
     return (
-        "<h2>Bots</h2><table><tr><th>bot</th><th>verdict</th><th>VPIP</th><th>PFR</th><th>AF</th>"
-        "<th>all-in</th><th>decision p50 / p95</th></tr>" + "".join(rows) + "</table>"
+        "<h2>Bots</h2><table><tr><th>bot</th><th>verdict</th><th class='n'>VPIP</th><th class='n'>PFR</th>"
+        "<th class='n'>AF</th><th class='n'>all-in</th><th class='n'>decision p50 / p95</th></tr>" + "".join(rows) + "</table>"
         "<p class='sub'>Times are measured in QuickJS, which runs integer code about 20× slower than a "
         "browser JIT: the default 1000 ms deadline is the conservative one.</p>"
     )
