@@ -31,11 +31,17 @@ FAST = ["--timeout-ms", "800"]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
-def cli(*args: str) -> tuple[int, str]:
-    """Run ``holdem-cert engine ARGS`` in a child process; (exit code, stdout + stderr)."""
-    p = subprocess.run([sys.executable, "-m", "conformance", "engine", *args], cwd=ROOT, env=ENV,
-                       capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout + p.stderr
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """cli(*ARGS) runs ``holdem-cert engine ARGS`` from the repository root: (exit code, stdout + stderr)."""
+    monkeypatch.chdir(ROOT)
+
+    def run(*args: str) -> tuple[int, str]:
+        code = main(["engine", *args])
+        out = capsys.readouterr()
+        return code, out.out + out.err
+
+    return run
 
 
 def vector(family: str, test_id: str) -> dict:
@@ -191,7 +197,7 @@ def report_of(path: Path) -> dict:
     ("var NotPokerEngine = {};", "does not define a global PokerEngine"),
     ("while (true) {}", "did not finish loading within 800 ms"),
 ], ids=["throws", "syntax-error", "no-PokerEngine", "hangs"])
-def test_an_engine_that_does_not_load_is_not_certified(tmp_path, source, verdict):
+def test_an_engine_that_does_not_load_is_not_certified(tmp_path, source, verdict, cli):
     engine = write(tmp_path, "engine.js", source)
     t0 = time.monotonic()
     code, text = cli(engine, "--family", "rng", "--json", str(tmp_path / "r.json"), *FAST)
@@ -201,7 +207,7 @@ def test_an_engine_that_does_not_load_is_not_certified(tmp_path, source, verdict
     assert report["failures"][0]["id"] == "smoke.load" and verdict in report["failures"][0]["message"]
 
 
-def test_an_engine_hanging_in_evaluate_fails_evaluate_within_bounded_time(tmp_path):
+def test_an_engine_hanging_in_evaluate_fails_evaluate_within_bounded_time(tmp_path, cli):
     engine = write(tmp_path, "hang.js", patched("function evaluate(cards) {", "function evaluate(cards) { while (true) {}"))
     t0 = time.monotonic()
     code, text = cli(engine, "--family", "rng", "--family", "evaluate", "--json", str(tmp_path / "r.json"), *FAST)
@@ -212,7 +218,7 @@ def test_an_engine_hanging_in_evaluate_fails_evaluate_within_bounded_time(tmp_pa
     assert "no answer within 800 ms" in text and "3 failed in evaluate" in text
 
 
-def test_an_off_by_one_rng_fails_the_rng_family(tmp_path):
+def test_an_off_by_one_rng_fails_the_rng_family(tmp_path, cli):
     engine = write(tmp_path, "rng.js", patched("return mulberry32(seedState(seed));", "return mulberry32(seedState(seed) + 1);"))
     code, text = cli(engine, "--family", "rng", "--json", str(tmp_path / "r.json"), *FAST)
     report = report_of(tmp_path / "r.json")
@@ -221,7 +227,7 @@ def test_an_off_by_one_rng_fails_the_rng_family(tmp_path):
     assert "values[0] changed from" in report["failures"][0]["diff"] and report["failures"][0]["clause"] == ["helper.rng"]
 
 
-def test_garbage_results_and_missing_functions_are_named(tmp_path):
+def test_garbage_results_and_missing_functions_are_named(tmp_path, cli):
     adapter_js = write(tmp_path, "adapter.js", "globalThis.PokerEngine = Object.assign({}, PokerEngine, "
                                                "{evaluate: function () { return 42; }, create: undefined});")
     code, text = cli(str(ENGINE), "--adapter", adapter_js, "--family", "evaluate", *FAST)
@@ -251,7 +257,7 @@ for line in sys.stdin:
     ("time.sleep(30)", "no answer within 800 ms"),
     ("print('not json', flush=True)", "malformed answer: not JSON"),
 ], ids=["crash", "hang", "garbage"])
-def test_a_cmd_engine_that_crashes_or_hangs_is_restarted(tmp_path, action, message):
+def test_a_cmd_engine_that_crashes_or_hangs_is_restarted(tmp_path, action, message, cli):
     script = write(tmp_path, "engine.py", textwrap.dedent(WRAPPER).replace("{action}", action))
     t0 = time.monotonic()
     code, text = cli("--cmd", f"{sys.executable} {script}", "--family", "rng", "--json", str(tmp_path / "r.json"), *FAST)
@@ -261,7 +267,7 @@ def test_a_cmd_engine_that_crashes_or_hangs_is_restarted(tmp_path, action, messa
     assert report["families"]["rng"] == {"passed": 33, "failed": 1, "divergent": 0, "skipped": 0}
 
 
-def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path):
+def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path, cli):
     code, text = cli("--cmd", "/nonexistent/engine --flag", "--json", str(tmp_path / "r.json"))
     assert code == 1 and "cannot run '/nonexistent/engine'" in text
     assert report_of(tmp_path / "r.json")["certified"] is False
@@ -301,7 +307,7 @@ OTHER = ["examples/engines/other-engine.js", "--prelude", "reference/js/poker-en
 
 
 @pytest.mark.xfail(not HAS_CREATE, reason="PokerEngine.create is not in reference/js/poker-engine.js yet")
-def test_the_example_engine_certifies_through_its_adapter(tmp_path):
+def test_the_example_engine_certifies_through_its_adapter(tmp_path, cli):
     families = [f for f in FAMILIES if f != "evaluate"]  # evaluate below, without the slow digest
     code, text = cli(*OTHER, *[a for f in families for a in ("--family", f)], "--json", str(tmp_path / "r.json"))
     report = report_of(tmp_path / "r.json")
@@ -315,7 +321,7 @@ def test_the_example_engine_certifies_through_its_adapter(tmp_path):
     assert certify(driver, tests, {"driver": "quickjs"}).certified
 
 
-def test_the_example_engine_alone_names_what_it_needs(tmp_path):
+def test_the_example_engine_alone_names_what_it_needs(tmp_path, cli):
     code, text = cli(OTHER[0], "--family", "rng", *FAST)
     assert code == 1 and "other-engine.js wraps the bundled engine" in text
 
