@@ -76,7 +76,8 @@ def describe(subject: dict) -> str:
     version = f" {subject['version']}" if subject.get("version") else ""
     language = f", {subject['language']}" if subject.get("language") else ""
     if subject["driver"] == "command":
-        return f"{subject.get('name', '?')}{version}{language} via --cmd {subject['command']!r}"
+        name = f"{subject['name']}{version}{language} via " if subject.get("name") else ""
+        return f"{name}--cmd {subject['command']!r}"
     text = f"{subject['source']}{version}{language} in QuickJS"
     if subject.get("adapter"):
         text += f", adapter {subject['adapter']}"
