@@ -225,6 +225,10 @@ def test_an_off_by_one_rng_fails_the_rng_family(tmp_path, cli):
     assert code == 1 and "failed in rng" in report["verdict"]
     assert {f["family"] for f in report["failures"]} == {"rng"} and report["families"]["rng"]["failed"] >= 31
     assert "values[0] changed from" in report["failures"][0]["diff"] and report["failures"][0]["clause"] == ["helper.rng"]
+    # rng(true), rng(false), rng(null) rest on R1: another well-formed stream is divergent
+    assert [(d["id"], d["family"], d["rulings"]) for d in report["divergences"]] == [
+        (t["id"], "rng", ["R1"]) for t in vectors.load("rng")["tests"] if t["result"] == "acceptable"]
+    assert all(d["diff"] for d in report["divergences"])
 
 
 def test_garbage_results_and_missing_functions_are_named(tmp_path, cli):
