@@ -1,0 +1,1226 @@
+/*
+ * PokerEngine — the helper globals of bot contract v1 ("Helper globals"):
+ * evaluate, equity, rng and dealHand, following docs/rulings.md R1, R2, R4-R6.
+ * Self-contained ES2020, no dependencies. Loaded as a classic script (QuickJS,
+ * browser worker) it defines globalThis.PokerEngine; require()d in Node it is
+ * module.exports.
+ *
+ * Cards are strings outside and integer codes inside: a card's code is its index
+ * in the canonical deck (suit-major 2c..Ac 2d..Ad 2h..Ah 2s..As, R2), so
+ * code = 13 * suit + rank with rank 0..12 for 2..A. A hand is held as two
+ * 26-bit masks: `lo` = clubs | diamonds << 13 = bits 0..25 of the code, and
+ * `hi` = hearts | spades << 13 = bits 26..51, so adding a card is one OR each.
+ */
+(function (self, factory) {
+  const api = factory();
+  const g = typeof globalThis !== 'undefined' ? globalThis : self;
+  // In Node's CommonJS wrapper top-level `this` is module.exports; in a classic
+  // script it is the global object. A worker's module/exports shim (present for
+  // bots) must not capture the engine, so only the wrapper case exports.
+  if (self !== g && typeof module === 'object' && module !== null &&
+      typeof module.exports === 'object' && self === module.exports) {
+    module.exports = api;
+  } else {
+    g.PokerEngine = api;
+  }
+})(this, function () {
+  'use strict';
+
+  const VERSION = '0.1.0';
+
+  // ---------------------------------------------------------------------------
+  // Cards
+  // ---------------------------------------------------------------------------
+
+  const RANKS = '23456789TJQKA';
+  const SUITS = 'cdhs';
+  // Card strings by code. Kept unfrozen: QuickJS turns a frozen array into a
+  // slow one; the export is a frozen copy.
+  const DECK = Array.from({ length: 52 }, (_, i) => RANKS[i % 13] + SUITS[(i / 13) | 0]);
+  const CANONICAL_DECK = Object.freeze(DECK.slice());
+  const CODE = new Map(DECK.map((card, i) => [card, i]));
+  const RANK_OF = new Uint8Array(52); // 0..12
+  const SUIT_OF = new Uint8Array(52); // 0..3
+  const LO_BIT = new Int32Array(52); // the card's bit in `lo`, or 0
+  const HI_BIT = new Int32Array(52); // the card's bit in `hi`, or 0
+  for (let c = 0; c < 52; c++) {
+    RANK_OF[c] = c % 13;
+    SUIT_OF[c] = (c / 13) | 0;
+    if (c < 26) LO_BIT[c] = 1 << c;
+    else HI_BIT[c] = 1 << (c - 26);
+  }
+
+  // A short, safe rendering of a bad argument for error messages.
+  function show(x) {
+    if (typeof x === 'string') return JSON.stringify(x);
+    if (Array.isArray(x)) return 'an array';
+    if (typeof x === 'function') return 'a function';
+    if (x !== null && typeof x === 'object') return 'an object';
+    return String(x); // numbers, booleans, null, undefined, symbols, bigints
+  }
+
+  // Validate `cards` as an array of `min..max` distinct cards, none of them in
+  // `taken` (codes already used, named by `takenName(code)`); return codes.
+  function parseCards(fn, arg, cards, min, max, taken, takenName) {
+    if (!Array.isArray(cards)) {
+      throw new TypeError(`${fn}: ${arg} must be an array of card strings, got ${show(cards)}`);
+    }
+    if (cards.length < min || cards.length > max) {
+      const want = min === max ? `exactly ${min}` : `${min} to ${max}`;
+      throw new RangeError(`${fn}: ${arg} must hold ${want} cards, got ${cards.length}`);
+    }
+    const codes = [];
+    for (let i = 0; i < cards.length; i++) {
+      const card = cards[i];
+      const code = CODE.get(card);
+      if (code === undefined) throw badCard(fn, `${arg}[${i}]`, card);
+      const j = codes.indexOf(code);
+      if (j >= 0) throw new RangeError(`${fn}: ${arg}[${i}] "${card}" duplicates ${arg}[${j}]`);
+      if (taken.indexOf(code) >= 0) {
+        throw new RangeError(`${fn}: ${arg}[${i}] "${card}" duplicates ${takenName(code)}`);
+      }
+      codes.push(code);
+    }
+    return codes;
+  }
+
+  function badCard(fn, where, card) {
+    if (typeof card !== 'string') {
+      return new TypeError(`${fn}: ${where} ${show(card)} is not a card string (e.g. "Ah")`);
+    }
+    return new RangeError(
+      `${fn}: ${where} ${show(card)} is not a card (rank one of ${RANKS}, then suit one of ${SUITS}, e.g. "Ah")`);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Hand values (R4): value = rank * 15^5 + tiebreak ranks (2..14) as base-15
+  // digits, most significant first, zero-padded on the right.
+  // ---------------------------------------------------------------------------
+
+  const B1 = 15, B2 = 225, B3 = 3375, B4 = 50625, B5 = 759375;
+  const NAMES = Object.freeze(['High card', 'One pair', 'Two pair', 'Three of a kind', 'Straight',
+    'Flush', 'Full house', 'Four of a kind', 'Straight flush']);
+
+  // Tables over 13-bit rank masks (bit r = rank r + 2), built once at load.
+  const M = 8192;
+  const POP = new Uint8Array(M); // number of ranks
+  const TOP_BIT = new Uint16Array(M); // the highest bit alone
+  const TOP_RANK = new Uint8Array(M); // rank 2..14 of the highest bit; 0 for none
+  const STRAIGHT = new Uint8Array(M); // top rank of the best straight (5 for A2345), or 0
+  const TOP2 = new Int32Array(M); // top 2 ranks as digits at 15^3, 15^2 (kickers for trips)
+  const TOP3 = new Int32Array(M); // top 3 ranks at 15^3..15^1 (kickers for one pair)
+  const TOP5 = new Int32Array(M); // top 5 ranks at 15^4..15^0 (high card, flush)
+  for (let m = 1; m < M; m++) {
+    const bit = 1 << (31 - Math.clz32(m));
+    const rest = m ^ bit;
+    POP[m] = POP[rest] + 1;
+    TOP_BIT[m] = bit;
+    TOP_RANK[m] = 33 - Math.clz32(m);
+    TOP2[m] = TOP_RANK[m] * B3 + TOP_RANK[rest] * B2;
+    TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15; // exact: TOP2 is a multiple of 15^2
+    // Each lower rank moves one digit right; the 6th and later fall off.
+    TOP5[m] = TOP_RANK[m] * B4 + Math.floor(TOP5[rest] / 15);
+    for (let top = 12; top >= 3; top--) {
+      // Ranks top-4..top; for top = 3 (the five) the ace (bit 12) plays low.
+      const need = top === 3 ? 0x100F : 0x1F << (top - 4);
+      if ((m & need) === need) { STRAIGHT[m] = top + 2; break; }
+    }
+  }
+
+  // The value of the best five of the cards in (lo, hi), 5..7 distinct cards.
+  // Hot path (`var`: QuickJS checks let/const for TDZ on each use).
+  function valueOf(lo, hi) {
+    var c = lo & 0x1FFF, d = lo >>> 13, h = hi & 0x1FFF, s = hi >>> 13, st, t, p, q;
+    // At most one suit holds five of seven cards, and then quads and full
+    // houses are impossible (they need three cards outside that suit).
+    var f = 0;
+    if (POP[c] >= 5) f = c;
+    else if (POP[d] >= 5) f = d;
+    else if (POP[h] >= 5) f = h;
+    else if (POP[s] >= 5) f = s;
+    if (f !== 0) {
+      st = STRAIGHT[f];
+      return st !== 0 ? 8 * B5 + st * B4 : 5 * B5 + TOP5[f];
+    }
+    // nK = ranks held at least K times.
+    var n1 = c, n2 = c & d, n3, n4;
+    n1 |= d;
+    n3 = n2 & h; n2 |= n1 & h; n1 |= h;
+    n4 = n3 & s; n3 |= n2 & s; n2 |= n1 & s; n1 |= s;
+    if (n4 !== 0) return 7 * B5 + TOP_RANK[n4] * B4 + TOP_RANK[n1 ^ n4] * B3;
+    if (n3 !== 0) {
+      t = TOP_BIT[n3];
+      p = n2 ^ t; // ranks paired besides the top trips (other trips count)
+      if (p !== 0) return 6 * B5 + TOP_RANK[t] * B4 + TOP_RANK[p] * B3;
+    }
+    st = STRAIGHT[n1];
+    if (st !== 0) return 4 * B5 + st * B4;
+    if (n3 !== 0) return 3 * B5 + TOP_RANK[n3] * B4 + TOP2[n1 ^ n3];
+    if (n2 !== 0) {
+      p = TOP_BIT[n2];
+      q = TOP_BIT[n2 ^ p];
+      // Two pair: a third pair can only be the kicker.
+      if (q !== 0) return 2 * B5 + TOP_RANK[p] * B4 + TOP_RANK[q] * B3 + TOP_RANK[n1 ^ p ^ q] * B2;
+      return B5 + TOP_RANK[p] * B4 + TOP3[n1 ^ p];
+    }
+    return TOP5[n1];
+  }
+
+  // How many cards each tiebreak digit stands for, by rank (straights apart).
+  const GROUPS = [[1, 1, 1, 1, 1], [2, 1, 1, 1], [2, 2, 1], [3, 1, 1], null, [1, 1, 1, 1, 1],
+    [3, 2], [4, 1], null];
+  const DIGIT = [B4, B3, B2, B1, 1];
+  // Scratch for evaluate (synchronous, so never in use twice): the codes of
+  // rank r in input order fill BY_RANK[4r..], NEXT[r] being the next free slot.
+  const BY_RANK = new Int8Array(52);
+  const NEXT = new Int8Array(13);
+  const NEXT_START = Int8Array.from({ length: 13 }, (_, r) => 4 * r);
+  const isArray = Array.isArray; // saves a global lookup per call
+
+  /** The best five-card hand of 5..7 distinct cards: {rank, value, name, best} (R4, R5). */
+  function evaluate(cards) {
+    // Hot path: `var`, because QuickJS checks let/const for TDZ on each use.
+    if (!isArray(cards)) {
+      throw new TypeError(`evaluate: cards must be an array of 5 to 7 card strings, got ${show(cards)}`);
+    }
+    var n = cards.length;
+    if (n < 5 || n > 7) throw new RangeError(`evaluate: cards must hold 5 to 7 cards, got ${n}`);
+    NEXT.set(NEXT_START);
+    var lo = 0, hi = 0, i, k, code, r;
+    for (i = 0; i < n; i++) {
+      code = CODE.get(cards[i]); // a Map: only primitive strings match
+      if (code === undefined) throw evaluateError(cards);
+      if (code < 26) lo |= 1 << code;
+      else hi |= 1 << (code - 26);
+      BY_RANK[NEXT[RANK_OF[code]]++] = code;
+    }
+    // A repeated card adds no bit.
+    if (POP[lo & 0x1FFF] + POP[lo >>> 13] + POP[hi & 0x1FFF] + POP[hi >>> 13] !== n) {
+      throw evaluateError(cards);
+    }
+    var value = valueOf(lo, hi);
+    var rank = (value / B5) | 0;
+
+    // best (R5): groups by significance, ranks descending, the wheel 5 4 3 2 A;
+    // among same-rank cards the earliest in input order. (The canonical
+    // strings are the input strings.)
+    var best = [];
+    if (rank === 4 || rank === 8) {
+      var top = ((value / B4) | 0) % 15 - 2; // rank index 3..12
+      var suit = rank === 8 ? flushSuit(lo, hi) : -1;
+      for (i = 0; i < 5; i++) {
+        k = top - i < 0 ? 48 : (top - i) << 2; // the wheel's ace, rank 12, is last
+        if (suit >= 0) while (SUIT_OF[BY_RANK[k]] !== suit) k++;
+        best[i] = DECK[BY_RANK[k]];
+      }
+    } else if (rank === 5) {
+      var flush = flushSuit(lo, hi);
+      for (i = 0; i < 5; i++) {
+        k = (((value / DIGIT[i]) | 0) % 15 - 2) << 2;
+        while (SUIT_OF[BY_RANK[k]] !== flush) k++;
+        best[i] = DECK[BY_RANK[k]];
+      }
+    } else {
+      var groups = GROUPS[rank], g, at = 0, m = groups.length;
+      for (g = 0; g < m; g++) {
+        r = (((value / DIGIT[g]) | 0) % 15 - 2) << 2;
+        for (k = r + groups[g]; r < k; r++) best[at++] = DECK[BY_RANK[r]];
+      }
+    }
+    return { rank, value, name: NAMES[rank], best };
+  }
+
+  // evaluate's slow path: the first fault of `cards` in reading order.
+  function evaluateError(cards) {
+    for (let i = 0; i < cards.length; i++) {
+      if (!CODE.has(cards[i])) return badCard('evaluate', `cards[${i}]`, cards[i]);
+      const j = cards.indexOf(cards[i]);
+      if (j < i) return new RangeError(`evaluate: cards[${i}] "${cards[i]}" duplicates cards[${j}]`);
+    }
+    throw new Error('evaluate: internal error, no fault found'); // unreachable
+  }
+
+  // The suit holding five or more cards, when there is one.
+  function flushSuit(lo, hi) {
+    return POP[lo & 0x1FFF] >= 5 ? 0 : POP[lo >>> 13] >= 5 ? 1 : POP[hi & 0x1FFF] >= 5 ? 2 : 3;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Equity (R6)
+  // ---------------------------------------------------------------------------
+
+  /**
+   * Monte Carlo pot share of `holeCards` against `opponents` random hands,
+   * sampled exactly as R6 prescribes so that the same `random` stream gives
+   * the same result to the last bit in every implementation.
+   */
+  function equity(holeCards, board, opponents, iterations, random) {
+    const hole = parseCards('equity', 'holeCards', holeCards, 2, 2, [], null);
+    const known = parseCards('equity', 'board', board, 0, 5, hole,
+      (code) => `holeCards[${hole.indexOf(code)}]`);
+    if (typeof opponents !== 'number') {
+      throw new TypeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
+    }
+    if (!Number.isInteger(opponents) || opponents < 0 || opponents > 8) {
+      throw new RangeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
+    }
+    if (typeof iterations !== 'number') {
+      throw new TypeError(`equity: iterations must be a positive safe integer, got ${show(iterations)}`);
+    }
+    if (!Number.isSafeInteger(iterations) || iterations < 1) {
+      throw new RangeError(`equity: iterations must be a positive safe integer, got ${show(iterations)}`);
+    }
+    if (random === undefined) random = Math.random;
+    else if (typeof random !== 'function') {
+      throw new TypeError(`equity: random must be a function returning numbers in [0,1), got ${show(random)}`);
+    }
+    if (opponents === 0) return 1;
+
+    // Hot loop: `var`, because QuickJS checks let/const for TDZ on each use.
+    var boardLo = 0, boardHi = 0, k, j, t, x, lo, hi, a, b, v, hero, ties, beaten;
+    for (k = 0; k < known.length; k++) { boardLo |= LO_BIT[known[k]]; boardHi |= HI_BIT[known[k]]; }
+    var heroLo = LO_BIT[hole[0]] | LO_BIT[hole[1]], heroHi = HI_BIT[hole[0]] | HI_BIT[hole[1]];
+    // The canonical deck less the known cards, built once and never reset:
+    // each iteration shuffles on from where the last one left it.
+    var rest = Int8Array.from(Array.from({ length: 52 }, (_, code) => code).filter((code) =>
+      ((boardLo | heroLo) & LO_BIT[code]) === 0 && ((boardHi | heroHi) & HI_BIT[code]) === 0));
+    var len = rest.length, missing = 5 - known.length, need = missing + 2 * opponents, total = 0;
+    for (var it = 0; it < iterations; it++) {
+      for (k = 0; k < need; k++) {
+        x = random();
+        if (typeof x !== 'number' || !(x >= 0 && x < 1)) {
+          throw new RangeError(`equity: random() returned ${show(x)}, expected a number in [0,1)`);
+        }
+        j = k + Math.floor(x * (len - k));
+        t = rest[k]; rest[k] = rest[j]; rest[j] = t;
+      }
+      lo = boardLo; hi = boardHi;
+      for (k = 0; k < missing; k++) { lo |= LO_BIT[rest[k]]; hi |= HI_BIT[rest[k]]; }
+      hero = valueOf(lo | heroLo, hi | heroHi);
+      ties = 0;
+      beaten = false;
+      for (k = missing; k < need; k += 2) {
+        a = rest[k]; b = rest[k + 1];
+        v = valueOf(lo | LO_BIT[a] | LO_BIT[b], hi | HI_BIT[a] | HI_BIT[b]);
+        if (v > hero) { beaten = true; break; }
+        if (v === hero) ties++;
+      }
+      if (!beaten) total += 1 / (1 + ties);
+    }
+    return total / iterations;
+  }
+
+  // ---------------------------------------------------------------------------
+  // rng (R1) and dealHand (R2)
+  // ---------------------------------------------------------------------------
+
+  // The 32-bit state rng(seed) starts from: finite numbers `>>> 0`, anything
+  // else String(seed) hashed with FNV-1a over whole code points (for...of).
+  function seedState(seed) {
+    if (typeof seed === 'number' && Number.isFinite(seed)) return seed >>> 0;
+    let h = 0x811C9DC5;
+    for (const ch of String(seed)) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193);
+    return h >>> 0;
+  }
+
+  function mulberry32(state) {
+    let a = state | 0;
+    return function random() {
+      a = (a + 0x6D2B79F5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  /** A mulberry32 function producing numbers in [0,1) (R1). */
+  function rng(seed) {
+    return mulberry32(seedState(seed));
+  }
+
+  /** A fresh 52-card order for (seed, handNumber); card 0 is dealt first (R2, R3). */
+  function dealHand(seed, handNumber) {
+    if (typeof handNumber !== 'number') {
+      throw new TypeError(`dealHand: handNumber must be a positive safe integer, got ${show(handNumber)}`);
+    }
+    if (!Number.isSafeInteger(handNumber) || handNumber < 1) {
+      throw new RangeError(`dealHand: handNumber must be a positive safe integer, got ${show(handNumber)}`);
+    }
+    const stream = rng(`${seedState(seed)}:${handNumber}`);
+    const deck = DECK.slice();
+    for (let i = 51; i > 0; i--) {
+      const j = Math.floor(stream() * (i + 1));
+      const t = deck[i]; deck[i] = deck[j]; deck[j] = t;
+    }
+    return deck;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Game API: create(seats, options) — a headless tournament (docs/engine-api.md)
+  // ported line for line from the Python reference (reference/tournament.py,
+  // hand.py, state.py, actions.py, pots.py): same rules, rulings, state key
+  // order, rejection codes and log records. Seats, cards and chips are held as
+  // integers (cards as canonical codes); strings are built only for output.
+  // ---------------------------------------------------------------------------
+
+  const STREETS = ['preflop', 'flop', 'turn', 'river'];
+  const STRING_FORMS = ['fold', 'check', 'call', 'allin'];
+  const ACTION_TYPES = ['fold', 'check', 'call', 'raise', 'allin'];
+  const HISTORY_LIMIT = 20;
+  const NO_SEAT = -1; // no seat is to act
+  const NOT_ACTED = -1; // acted[s] before seat s acts on this street (R9)
+  const OPTION_NAMES = ['seed', 'ruleset', 'startingStack', 'stacks', 'blindSchedule', 'handsPerLevel',
+    'maxHands', 'timeLimitMs', 'decks', 'controllers'];
+  const CONTROLLERS = ['bot', 'human', 'agent'];
+  const RULESETS = Object.freeze({
+    'contract-v1': Object.freeze({
+      name: 'contract-v1',
+      minSeats: 2,
+      maxSeats: 9,
+      startingStack: 10000,
+      blindSchedule: [[50, 100], [100, 200], [150, 300], [200, 400], [300, 600],
+        [400, 800], [600, 1200], [800, 1600], [1000, 2000], [1500, 3000]],
+      handsPerLevel: 12,
+      maxHands: 300,
+      timeLimitMs: 1000,
+      humanTimeLimitMs: null, // the clock when a human or agent plays; null: timeLimitMs
+      // The house convention (R9): a checker facing only a short opening
+      // all-in is not reopened.
+      checkerReopenedByShortOpening: false,
+    }),
+  });
+
+  // Every rejection names its `field`; an illegal answer also has a stable `code`.
+  class OptionError extends Error {}
+  class PotsError extends Error {}
+  class IllegalAction extends Error {}
+  class GameOver extends Error {}
+  for (const Kind of [OptionError, PotsError, IllegalAction, GameOver]) Kind.prototype.name = Kind.name;
+
+  function fieldError(Kind, field, reason) {
+    const e = new Kind(`${field}: ${reason}`);
+    e.field = field;
+    return e;
+  }
+  function optionError(field, reason) { return fieldError(OptionError, field, reason); }
+  function illegal(field, reason, code) {
+    const e = fieldError(IllegalAction, field, reason);
+    e.code = code;
+    return e;
+  }
+
+  function isPositiveInt(x) { return Number.isSafeInteger(x) && x > 0; }
+  function isPlainObject(x) { return x !== null && typeof x === 'object' && !Array.isArray(x); }
+  function hasOwn(o, k) { return Object.prototype.hasOwnProperty.call(o, k); }
+
+  // ---- pots (R7) --------------------------------------------------------------
+
+  // Contribution layers over parallel arrays; `keys[i]` goes into `eligible`
+  // (ids for output, seat indices for settlement). A layer's amount counts
+  // every contributor; adjacent layers with equal eligibility merge and a layer
+  // nobody can win joins the one below.
+  function layerPots(keys, committed, folded) {
+    const levels = [];
+    for (let i = 0; i < committed.length; i++) {
+      const c = committed[i];
+      if (c > 0 && levels.indexOf(c) < 0) levels.push(c);
+    }
+    levels.sort((a, b) => a - b);
+    const pots = [];
+    let floor = 0;
+    for (let l = 0; l < levels.length; l++) {
+      const top = levels[l];
+      let amount = 0;
+      const eligible = [];
+      for (let i = 0; i < committed.length; i++) {
+        const c = committed[i];
+        if (c > floor) {
+          amount += (c < top ? c : top) - floor;
+          if (c >= top && !folded[i]) eligible.push(keys[i]);
+        }
+      }
+      const last = pots.length > 0 ? pots[pots.length - 1] : null;
+      if (last !== null && (eligible.length === 0 || sameList(last.eligible, eligible))) last.amount += amount;
+      else pots.push({ amount, eligible });
+      floor = top;
+    }
+    return pots;
+  }
+
+  function sameList(a, b) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  /** `[{id, committed, folded}]` in seat order -> `[{amount, eligible}]` (R7). */
+  function buildPots(contributions) {
+    const fail = (field, reason) => fieldError(PotsError, field, reason);
+    if (!Array.isArray(contributions)) throw fail('contributions', `expected an array, got ${show(contributions)}`);
+    const ids = [], committed = [], folded = [];
+    for (let i = 0; i < contributions.length; i++) {
+      const where = `contributions[${i}]`;
+      const entry = contributions[i];
+      if (!isPlainObject(entry)) throw fail(where, `expected an object, got ${show(entry)}`);
+      for (const key of ['id', 'committed', 'folded']) {
+        if (!(key in entry)) throw fail(`${where}.${key}`, 'missing');
+      }
+      const { id, committed: amount, folded: isFolded } = entry;
+      if (typeof id !== 'string' || id === '') throw fail(`${where}.id`, `expected a non-empty string, got ${show(id)}`);
+      if (ids.indexOf(id) >= 0) throw fail(`${where}.id`, `duplicate id ${show(id)}`);
+      if (!Number.isSafeInteger(amount) || amount < 0) {
+        throw fail(`${where}.committed`, `expected a non-negative integer, got ${show(amount)}`);
+      }
+      if (typeof isFolded !== 'boolean') throw fail(`${where}.folded`, `expected a boolean, got ${show(isFolded)}`);
+      ids.push(id);
+      committed.push(amount);
+      folded.push(isFolded);
+    }
+    return layerPots(ids, committed, folded);
+  }
+
+  // ---- the answer (R19) and the return-value rules ----------------------------
+
+  // -> {kind, amount}; amount only for a raise. Throws IllegalAction.
+  function parseAnswer(answer) {
+    if (typeof answer === 'string') {
+      if (STRING_FORMS.indexOf(answer) >= 0) return { kind: answer, amount: null };
+      if (answer === 'raise') throw illegal('action', "'raise' alone is invalid: it lacks an amount", 'raise-without-amount');
+      throw illegal('action', `unknown action string ${show(answer)} (accepted: ${STRING_FORMS.join(', ')})`, 'malformed');
+    }
+    if (!isPlainObject(answer)) {
+      throw illegal('action', `expected a string or an object with 'type', got ${show(answer)}`, 'malformed');
+    }
+    const kind = answer.type;
+    if (typeof kind !== 'string' || ACTION_TYPES.indexOf(kind) < 0) {
+      throw illegal('type', `unknown action type ${show(kind)} (accepted: ${ACTION_TYPES.join(', ')})`, 'unknown-type');
+    }
+    if (kind !== 'raise') return { kind, amount: null };
+    if (!('amount' in answer)) throw illegal('amount', 'a raise needs an amount (the street total)', 'amount-missing');
+    const amount = answer.amount;
+    if (!Number.isSafeInteger(amount)) {
+      throw illegal('amount', `must be a safe integer, got ${show(amount)}`, 'amount-not-safe-integer');
+    }
+    return { kind, amount };
+  }
+
+  function checkLegal(kind, amount, legal) {
+    if (kind === 'check' && !legal.canCheck) {
+      throw illegal('type', `check is not legal: ${legal.toCall} to call`, 'check-not-allowed');
+    }
+    if (kind === 'call' && legal.canCheck) {
+      throw illegal('type', 'call is not legal when checking is possible', 'call-not-allowed');
+    }
+    if (kind === 'allin' && !legal.canAllIn) {
+      throw illegal('type', 'all-in is not legal: it would be a raise and raising is closed', 'allin-not-allowed');
+    }
+    if (kind !== 'raise') return;
+    if (legal.minRaiseTo === null) {
+      throw illegal('type', 'raising is not permitted (minRaiseTo is null)', 'raise-not-allowed');
+    }
+    if (amount <= legal.currentBet) {
+      throw illegal('amount', `${amount} does not exceed currentBet ${legal.currentBet}`, 'amount-not-above-current-bet');
+    }
+    if (amount > legal.maxRaiseTo) {
+      throw illegal('amount', `${amount} exceeds maxRaiseTo ${legal.maxRaiseTo}`, 'amount-above-max');
+    }
+    if (amount < legal.minRaiseTo && amount !== legal.maxRaiseTo) {
+      throw illegal('amount',
+        `${amount} is below minRaiseTo ${legal.minRaiseTo} and is not the all-in ${legal.maxRaiseTo}`,
+        'amount-below-min');
+    }
+  }
+
+  // ---- decks -----------------------------------------------------------------
+
+  // A pinned deck as codes: the given distinct cards first, then the unused
+  // ones in canonical order (R2, R3).
+  function completeDeck(cards, field) {
+    if (!Array.isArray(cards)) throw optionError(field, `expected an array of card strings, got ${show(cards)}`);
+    const codes = [];
+    const used = new Uint8Array(52);
+    for (let i = 0; i < cards.length; i++) {
+      const code = CODE.get(cards[i]);
+      if (code === undefined) {
+        throw optionError(`${field}[${i}]`, typeof cards[i] === 'string'
+          ? `${show(cards[i])} is not a card: rank must be one of ${RANKS} and suit one of ${SUITS}`
+          : `${show(cards[i])} is not a card string (expected e.g. "Ah")`);
+      }
+      codes.push(code);
+    }
+    for (let i = 0; i < codes.length; i++) {
+      if (used[codes[i]]) throw optionError(`${field}[${i}]`, `duplicate card ${show(cards[i])}`);
+      used[codes[i]] = 1;
+    }
+    if (codes.length < 1 || codes.length > 52) {
+      throw optionError(field, `expected 1 to 52 cards, got ${codes.length}`);
+    }
+    for (let c = 0; c < 52; c++) if (!used[c]) codes.push(c);
+    return codes;
+  }
+
+  function dealCodes(seed32, handNumber) {
+    const cards = dealHand(seed32, handNumber);
+    const codes = new Array(52);
+    for (let i = 0; i < 52; i++) codes[i] = CODE.get(cards[i]);
+    return codes;
+  }
+
+  // ---- one hand ----------------------------------------------------------------
+
+  // `stacks` are every original seat's chips at the start (0: out); button and
+  // blinds come from the tournament (R16); `deck` holds 52 codes dealt from the
+  // front (R3).
+  class Hand {
+    constructor(ids, stacks, button, sbSeat, bbSeat, blinds, deck, handNumber, rules) {
+      const n = ids.length;
+      this.n = n;
+      this.ids = ids;
+      this.handNumber = handNumber;
+      this.checkerReopened = rules.checkerReopenedByShortOpening;
+      this.startStacks = stacks.slice();
+      this.stacks = stacks.slice();
+      this.inHand = stacks.map((c) => c > 0);
+      this.button = button;
+      this.sbSeat = sbSeat;
+      this.bbSeat = bbSeat;
+      this.sb = blinds[0];
+      this.bb = blinds[1];
+      this.deck = deck;
+      this.pos = 0;
+      // Seats in the hand clockwise from left of the button: the dealing order
+      // (R3), the odd-chip order (R13), the elimination order (R17).
+      this.order = [];
+      for (let k = 1; k <= n; k++) {
+        const s = (button + k) % n;
+        if (this.inHand[s]) this.order.push(s);
+      }
+      this.bet = new Array(n).fill(0);
+      this.total = new Array(n).fill(0);
+      this.folded = this.inHand.map((x) => !x);
+      // The street's currentBet at each seat's last voluntary action (R9).
+      this.acted = new Array(n).fill(NOT_ACTED);
+      this.street = 0;
+      this.board = [];
+      this.actions = [];
+      this.awards = new Array(n).fill(0);
+      this.showdown = [];
+      this.done = false;
+      this.toAct = NO_SEAT;
+
+      this.commit(sbSeat, Math.min(this.sb, this.stacks[sbSeat]));
+      this.commit(bbSeat, Math.min(this.bb, this.stacks[bbSeat]));
+      this.currentBet = Math.max(this.bet[sbSeat], this.bet[bbSeat]); // the largest blind posted (R8)
+      this.lastFullRaise = this.bb;
+      this.hole = new Array(n).fill(null);
+      for (const s of this.order) this.hole[s] = [];
+      for (let round = 0; round < 2; round++) {
+        for (const s of this.order) this.hole[s].push(this.draw());
+      }
+      this.advance(bbSeat);
+    }
+
+    // The betting fields for the seat to act (R10).
+    legal() {
+      const s = this.toAct;
+      const bet = this.bet[s], stack = this.stacks[s], cb = this.currentBet;
+      const maxTo = bet + stack;
+      let canRaise = maxTo > cb && this.raiseOpen(s);
+      if (canRaise) {
+        canRaise = false;
+        for (const o of this.order) {
+          if (o !== s && this.stacks[o] > 0 && !this.folded[o]) { canRaise = true; break; }
+        }
+      }
+      return {
+        toCall: cb > bet ? Math.min(cb - bet, stack) : 0,
+        currentBet: cb,
+        minRaiseTo: canRaise ? cb + this.lastFullRaise : null,
+        maxRaiseTo: maxTo,
+        canCheck: bet >= cb,
+        canAllIn: stack > 0 && (canRaise || maxTo <= cb),
+        lastFullRaise: this.lastFullRaise,
+      };
+    }
+
+    // R9: a seat that acted is reopened only by a full raise's worth faced since.
+    raiseOpen(s) {
+      const last = this.acted[s];
+      if (last === NOT_ACTED || this.currentBet - last >= this.lastFullRaise) return true;
+      return this.checkerReopened && last === 0 && this.currentBet > 0;
+    }
+
+    pots() {
+      const keys = [], committed = [], folded = [];
+      for (let s = 0; s < this.n; s++) {
+        if (this.inHand[s]) { keys.push(this.ids[s]); committed.push(this.total[s]); folded.push(this.folded[s]); }
+      }
+      return layerPots(keys, committed, folded);
+    }
+
+    live() {
+      const live = [];
+      for (let s = 0; s < this.n; s++) if (this.inHand[s] && !this.folded[s]) live.push(s);
+      return live;
+    }
+
+    // Applies an action already known to be legal; returns the `actions` entry.
+    apply(kind, amount) {
+      const s = this.toAct;
+      let add;
+      if (kind === 'fold') { this.folded[s] = true; add = 0; }
+      else if (kind === 'check') add = 0;
+      else if (kind === 'call') add = Math.min(this.currentBet - this.bet[s], this.stacks[s]);
+      else if (kind === 'raise') add = amount - this.bet[s];
+      else add = this.stacks[s]; // allin
+      this.commit(s, add);
+      if (this.bet[s] > this.currentBet) {
+        const increment = this.bet[s] - this.currentBet;
+        if (increment >= this.lastFullRaise) this.lastFullRaise = increment; // a full bet/raise (R9)
+        this.currentBet = this.bet[s];
+      }
+      this.acted[s] = this.currentBet;
+      const record = { id: this.ids[s], street: STREETS[this.street], type: kind, amount: add };
+      this.actions.push(record);
+      this.advance(s);
+      return record;
+    }
+
+    commit(s, chips) {
+      this.stacks[s] -= chips;
+      this.bet[s] += chips;
+      this.total[s] += chips;
+    }
+
+    draw() { return this.deck[this.pos++]; }
+
+    // The next seat clockwise after `after` that must act (R11), or NO_SEAT.
+    nextToAct(after) {
+      const { stacks, folded, bet, acted, n } = this;
+      const cb = this.currentBet;
+      let solvent = 0;
+      for (const s of this.order) if (stacks[s] > 0 && !folded[s]) solvent++;
+      for (let k = 1; k <= n; k++) {
+        const s = (after + k) % n;
+        if (folded[s] || stacks[s] === 0) continue;
+        if (bet[s] < cb || (acted[s] === NOT_ACTED && solvent >= 2)) return s;
+      }
+      return NO_SEAT;
+    }
+
+    advance(last) {
+      const live = this.live();
+      if (live.length === 1) {
+        this.refundUncalled();
+        this.awardFold(live[0]);
+        return;
+      }
+      let next = this.nextToAct(last);
+      while (next === NO_SEAT) {
+        this.refundUncalled();
+        let solvent = 0;
+        for (const s of live) if (this.stacks[s] > 0) solvent++;
+        if (this.street === 3 || solvent <= 1) {
+          while (this.street < 3) this.nextStreet(); // run out the board
+          this.settleShowdown(live);
+          return;
+        }
+        this.nextStreet();
+        next = this.nextToAct(this.button);
+      }
+      this.toAct = next;
+    }
+
+    nextStreet() {
+      this.street += 1;
+      this.draw(); // burn
+      for (let k = this.street === 1 ? 3 : 1; k > 0; k--) this.board.push(this.draw());
+      this.bet.fill(0);
+      this.acted.fill(NOT_ACTED);
+      this.currentBet = 0;
+      this.lastFullRaise = this.bb;
+    }
+
+    // R12: the street's largest bet above the second largest goes back to its owner.
+    refundUncalled() {
+      let top = -1, owner = NO_SEAT, second = -1;
+      for (const s of this.order) {
+        const b = this.bet[s];
+        if (b > top) { second = top; top = b; owner = s; } else if (b > second) second = b;
+      }
+      if (top > second) {
+        const excess = top - second;
+        this.bet[owner] -= excess;
+        this.total[owner] -= excess;
+        this.stacks[owner] += excess;
+      }
+    }
+
+    awardFold(winner) {
+      let pot = 0;
+      for (let s = 0; s < this.n; s++) pot += this.total[s];
+      this.stacks[winner] += pot;
+      this.awards[winner] += pot;
+      this.finish();
+    }
+
+    settleShowdown(live) {
+      let boardLo = 0, boardHi = 0;
+      for (const c of this.board) { boardLo |= LO_BIT[c]; boardHi |= HI_BIT[c]; }
+      const values = new Array(this.n).fill(-1);
+      for (const s of live) {
+        const [a, b] = this.hole[s];
+        values[s] = valueOf(boardLo | LO_BIT[a] | LO_BIT[b], boardHi | HI_BIT[a] | HI_BIT[b]);
+      }
+      const leftOfButton = new Array(this.n).fill(0);
+      this.order.forEach((s, i) => { leftOfButton[s] = i; });
+      const seats = [], committed = [], folded = [];
+      for (let s = 0; s < this.n; s++) {
+        if (this.inHand[s]) { seats.push(s); committed.push(this.total[s]); folded.push(this.folded[s]); }
+      }
+      for (const pot of layerPots(seats, committed, folded)) {
+        let best = -1;
+        for (const s of pot.eligible) if (values[s] > best) best = values[s];
+        // R13: split evenly; odd chips one at a time clockwise from left of the button.
+        const winners = pot.eligible.filter((s) => values[s] === best);
+        winners.sort((x, y) => leftOfButton[x] - leftOfButton[y]);
+        const share = Math.floor(pot.amount / winners.length);
+        const odd = pot.amount - share * winners.length;
+        for (let k = 0; k < winners.length; k++) {
+          const won = share + (k < odd ? 1 : 0);
+          this.stacks[winners[k]] += won;
+          this.awards[winners[k]] += won;
+        }
+      }
+      this.showdown = live.map((s) => ({
+        id: this.ids[s],
+        cards: [CANONICAL_DECK[this.hole[s][0]], CANONICAL_DECK[this.hole[s][1]]],
+        hand: NAMES[(values[s] / B5) | 0],
+      }));
+      this.finish();
+    }
+
+    finish() {
+      this.toAct = NO_SEAT;
+      this.done = true;
+    }
+
+    // The public summary of the finished hand (R14).
+    historyEntry() {
+      const winners = [];
+      for (let s = 0; s < this.n; s++) if (this.awards[s] > 0) winners.push({ id: this.ids[s], amount: this.awards[s] });
+      return {
+        handNumber: this.handNumber,
+        board: this.board.map((c) => CANONICAL_DECK[c]),
+        showdown: this.showdown,
+        winners,
+      };
+    }
+  }
+
+  // ---- fresh copies for output -------------------------------------------------
+
+  function copyAction(a) { return { id: a.id, street: a.street, type: a.type, amount: a.amount }; }
+  function copyEntry(e) {
+    // Plain loops: this runs up to twenty times per decision state.
+    const showdown = new Array(e.showdown.length);
+    for (let i = 0; i < showdown.length; i++) {
+      const x = e.showdown[i];
+      showdown[i] = { id: x.id, cards: [x.cards[0], x.cards[1]], hand: x.hand };
+    }
+    const winners = new Array(e.winners.length);
+    for (let i = 0; i < winners.length; i++) winners[i] = { id: e.winners[i].id, amount: e.winners[i].amount };
+    return { handNumber: e.handNumber, board: e.board.slice(), showdown, winners };
+  }
+
+  // ---- the tournament ------------------------------------------------------------
+
+  function validatedRules(options) {
+    const name = options.ruleset === undefined ? 'contract-v1' : options.ruleset;
+    if (typeof name !== 'string' || !hasOwn(RULESETS, name)) {
+      throw optionError('ruleset', `unknown ruleset ${show(name)} (known: ${Object.keys(RULESETS).join(', ')})`);
+    }
+    for (const key of Object.keys(options)) {
+      if (OPTION_NAMES.indexOf(key) < 0) throw optionError(key, `unknown option (known: ${OPTION_NAMES.join(', ')})`);
+    }
+    const base = RULESETS[name];
+    const pick = (key) => (options[key] === undefined ? base[key] : options[key]);
+    const rules = {
+      name,
+      minSeats: base.minSeats,
+      maxSeats: base.maxSeats,
+      startingStack: pick('startingStack'),
+      blindSchedule: pick('blindSchedule'),
+      handsPerLevel: pick('handsPerLevel'),
+      maxHands: pick('maxHands'),
+      timeLimitMs: pick('timeLimitMs'),
+      humanTimeLimitMs: base.humanTimeLimitMs,
+      checkerReopenedByShortOpening: base.checkerReopenedByShortOpening,
+    };
+    for (const key of ['startingStack', 'handsPerLevel', 'timeLimitMs']) {
+      if (!isPositiveInt(rules[key])) throw optionError(key, `expected a positive integer, got ${show(rules[key])}`);
+    }
+    if (rules.maxHands !== null && !isPositiveInt(rules.maxHands)) {
+      throw optionError('maxHands', `expected a positive integer or null (no cap), got ${show(rules.maxHands)}`);
+    }
+    const schedule = rules.blindSchedule;
+    if (!Array.isArray(schedule) || schedule.length === 0) {
+      throw optionError('blindSchedule', 'expected a non-empty array of [small, big] pairs');
+    }
+    rules.blindSchedule = schedule.map((level, i) => {
+      if (!Array.isArray(level) || level.length !== 2) {
+        throw optionError(`blindSchedule[${i}]`, `expected [small, big], got ${show(level)}`);
+      }
+      const [small, big] = level;
+      if (!isPositiveInt(small)) throw optionError(`blindSchedule[${i}][0]`, `expected a positive integer, got ${show(small)}`);
+      if (!isPositiveInt(big)) throw optionError(`blindSchedule[${i}][1]`, `expected a positive integer, got ${show(big)}`);
+      if (small > big) throw optionError(`blindSchedule[${i}]`, `small blind ${small} exceeds big blind ${big}`);
+      return [small, big];
+    });
+    return rules;
+  }
+
+  function validatedNames(seats, rules) {
+    if (!Array.isArray(seats)) throw optionError('seats', `expected an array of seat names, got ${show(seats)}`);
+    if (seats.length < rules.minSeats || seats.length > rules.maxSeats) {
+      throw optionError('seats', `${rules.name} seats ${rules.minSeats} to ${rules.maxSeats} players, got ${seats.length}`);
+    }
+    seats.forEach((name, i) => {
+      if (typeof name !== 'string' || name === '') {
+        throw optionError(`seats[${i}]`, `expected a non-empty string, got ${show(name)}`);
+      }
+    });
+    return seats.slice();
+  }
+
+  // Who plays each seat: 'bot', 'human' or 'agent' (all bots by default).
+  function validatedControllers(controllers, n) {
+    if (controllers === undefined || controllers === null) return new Array(n).fill('bot');
+    if (!Array.isArray(controllers) || controllers.length !== n) {
+      throw optionError('controllers', `expected ${n} controller types, one per seat, got ${show(controllers)}`);
+    }
+    controllers.forEach((c, i) => {
+      if (CONTROLLERS.indexOf(c) < 0) {
+        throw optionError(`controllers[${i}]`, `expected 'bot', 'human' or 'agent', got ${show(c)}`);
+      }
+    });
+    return controllers.slice();
+  }
+
+  // `{ "<handNumber>": [cards] }` -> Map handNumber -> completed deck codes.
+  function validatedDecks(decks) {
+    const pinned = new Map();
+    if (decks === undefined || decks === null) return pinned;
+    if (!isPlainObject(decks)) throw optionError('decks', `expected an object hand number -> cards, got ${show(decks)}`);
+    for (const key of Object.keys(decks)) {
+      const number = Number(key);
+      if (!/^[1-9][0-9]*$/.test(key) || !Number.isSafeInteger(number)) {
+        throw optionError('decks', `hand number ${show(key)} is not a positive integer`);
+      }
+      pinned.set(number, completeDeck(decks[key], `decks[${key}]`));
+    }
+    return pinned;
+  }
+
+  class Game {
+    constructor(seats, options) {
+      if (options === undefined || options === null) options = {};
+      else if (!isPlainObject(options)) throw optionError('options', `expected an object, got ${show(options)}`);
+      // An option that is undefined takes its default (maxHands: null means no cap).
+      const rules = validatedRules(options);
+      this.rules = rules;
+      this.names = validatedNames(seats, rules);
+      const n = this.names.length;
+      this.n = n;
+      const controllers = validatedControllers(options.controllers, n);
+      this.timeLimitMs = rules.humanTimeLimitMs !== null && controllers.some((c) => c !== 'bot')
+        ? rules.humanTimeLimitMs : rules.timeLimitMs;
+      this.ids = this.names.map((_, i) => `s${i + 1}`);
+      this.seed32 = seedState(options.seed === undefined ? 0 : options.seed);
+      this.decks = validatedDecks(options.decks);
+      const stacks = options.stacks;
+      if (stacks === undefined || stacks === null) {
+        this.stacks = new Array(n).fill(rules.startingStack);
+      } else {
+        if (!Array.isArray(stacks) || stacks.length !== n) {
+          throw optionError('stacks', `expected an array of ${n} stacks, one per seat, got ${show(stacks)}`);
+        }
+        stacks.forEach((c, i) => {
+          if (!isPositiveInt(c)) throw optionError(`stacks[${i}]`, `expected a positive integer, got ${show(c)}`);
+        });
+        this.stacks = stacks.slice();
+      }
+      this.out = new Array(n).fill(false);
+      this.places = new Array(n).fill(null);
+      this.eliminatedIn = new Array(n).fill(null);
+      this.errors = new Array(n).fill(0);
+      this.entries = []; // every public hand summary, oldest first
+      this.records = []; // the log
+      this.handNumber = 0;
+      this.hand = null;
+      this.button = NO_SEAT; // the previous hand's button and big blind (R16)
+      this.prevBB = NO_SEAT;
+      this.prevCount = 0;
+      this.isOver = false;
+      this.nextHand();
+    }
+
+    get over() { return this.isOver; }
+
+    // R18: one level every handsPerLevel hands, stopping at the last.
+    level(handNumber) {
+      return Math.min(Math.floor((handNumber - 1) / this.rules.handsPerLevel), this.rules.blindSchedule.length - 1);
+    }
+
+    nextSurvivor(seat) {
+      for (let k = 1; k <= this.n; k++) {
+        const s = (seat + k) % this.n;
+        if (!this.out[s]) return s;
+      }
+      throw new Error('no survivor');
+    }
+
+    // Button, small blind and big blind of the next hand (R16).
+    positions() {
+      const alive = [];
+      for (let s = 0; s < this.n; s++) if (!this.out[s]) alive.push(s);
+      let button = this.button === NO_SEAT ? 0 : this.nextSurvivor(this.button); // the first button is seat 0
+      if (alive.length === 2) {
+        if (this.prevCount >= 3) { // the heads-up transition
+          const bb = this.nextSurvivor(this.prevBB);
+          button = alive[1] === bb ? alive[0] : alive[1];
+        }
+        return [button, button, this.nextSurvivor(button)];
+      }
+      const sb = this.nextSurvivor(button);
+      return [button, sb, this.nextSurvivor(sb)];
+    }
+
+    nextHand() {
+      while (!this.checkOver()) {
+        this.handNumber += 1;
+        const [button, sb, bb] = this.positions();
+        const number = this.handNumber;
+        const deck = this.decks.has(number) ? this.decks.get(number) : dealCodes(this.seed32, number);
+        this.hand = new Hand(this.ids, this.stacks, button, sb, bb, this.rules.blindSchedule[this.level(number)],
+          deck, number, this.rules);
+        this.button = button;
+        this.prevBB = bb;
+        this.prevCount = 0;
+        for (let s = 0; s < this.n; s++) if (!this.out[s]) this.prevCount++;
+        if (!this.hand.done) return;
+        this.finishHand();
+      }
+      this.isOver = true;
+    }
+
+    // Sets the places when the tournament ends here.
+    checkOver() {
+      const survivors = [];
+      for (let s = 0; s < this.n; s++) if (!this.out[s]) survivors.push(s);
+      if (survivors.length === 1) {
+        this.places[survivors[0]] = 1;
+        return true;
+      }
+      const cap = this.rules.maxHands;
+      if (cap !== null && this.handNumber >= cap) {
+        // Competition places by chips for the survivors (1,1,3).
+        for (const s of survivors) {
+          let above = 0;
+          for (const o of survivors) if (this.stacks[o] > this.stacks[s]) above++;
+          this.places[s] = 1 + above;
+        }
+        return true;
+      }
+      return false;
+    }
+
+    finishHand() {
+      const hand = this.hand;
+      this.stacks = hand.stacks.slice();
+      const entry = hand.historyEntry();
+      this.entries.push(entry);
+      const busted = hand.order.filter((s) => this.stacks[s] === 0);
+      let survivors = -busted.length;
+      for (let s = 0; s < this.n; s++) if (!this.out[s]) survivors++;
+      // R17: larger starting-hand stack first, then button-relative order.
+      const rank = (s) => hand.order.indexOf(s);
+      busted.sort((a, b) => (hand.startStacks[b] - hand.startStacks[a]) || (rank(a) - rank(b)));
+      busted.forEach((s, k) => {
+        this.out[s] = true;
+        this.places[s] = survivors + 1 + k;
+        this.eliminatedIn[s] = hand.handNumber;
+      });
+      this.records.push({
+        handNumber: hand.handNumber,
+        level: this.level(hand.handNumber),
+        blinds: [hand.sb, hand.bb],
+        buttonSeat: hand.button,
+        smallBlindSeat: hand.sbSeat,
+        bigBlindSeat: hand.bbSeat,
+        actions: hand.actions,
+        eliminated: busted.map((s) => this.ids[s]),
+        result: entry,
+        chips: this.stacks.slice(),
+      });
+    }
+
+    requireLive() {
+      if (this.isOver) throw fieldError(GameOver, 'action', 'the tournament is over');
+    }
+
+    // The decision state for the seat to act (contract: Decision state), or null.
+    state() {
+      if (this.isOver) return null;
+      const hand = this.hand, rules = this.rules;
+      const s = hand.toAct;
+      const legal = hand.legal();
+      const hole = hand.hole[s];
+      const seats = new Array(this.n);
+      for (let i = 0; i < this.n; i++) {
+        seats[i] = hand.inHand[i]
+          ? { id: this.ids[i], name: this.names[i], seat: i, stack: hand.stacks[i], bet: hand.bet[i],
+            total: hand.total[i], folded: hand.folded[i], allIn: hand.stacks[i] === 0 && !hand.folded[i], out: false }
+          // eliminated before this hand (R15)
+          : { id: this.ids[i], name: this.names[i], seat: i, stack: 0, bet: 0, total: 0,
+            folded: true, allIn: false, out: true };
+      }
+      const from = Math.max(0, this.entries.length - HISTORY_LIMIT);
+      const history = [];
+      for (let i = from; i < this.entries.length; i++) history.push(copyEntry(this.entries[i]));
+      return {
+        handNumber: hand.handNumber,
+        street: STREETS[hand.street],
+        you: {
+          id: this.ids[s],
+          seat: s,
+          cards: [CANONICAL_DECK[hole[0]], CANONICAL_DECK[hole[1]]],
+          stack: hand.stacks[s],
+          bet: hand.bet[s],
+          total: hand.total[s],
+        },
+        board: hand.board.map((c) => CANONICAL_DECK[c]),
+        pots: hand.pots(),
+        toCall: legal.toCall,
+        minRaiseTo: legal.minRaiseTo,
+        maxRaiseTo: legal.maxRaiseTo,
+        canCheck: legal.canCheck,
+        canAllIn: legal.canAllIn,
+        currentBet: legal.currentBet,
+        lastFullRaise: legal.lastFullRaise,
+        blinds: [hand.sb, hand.bb],
+        buttonSeat: hand.button,
+        smallBlindSeat: hand.sbSeat,
+        bigBlindSeat: hand.bbSeat,
+        seats,
+        actions: hand.actions.map(copyAction),
+        history,
+        tournament: {
+          startingStack: rules.startingStack,
+          maxHands: rules.maxHands,
+          handsPerLevel: rules.handsPerLevel,
+          level: this.level(this.handNumber),
+          blindSchedule: rules.blindSchedule.map((l) => [l[0], l[1]]),
+        },
+        timeLimitMs: this.timeLimitMs,
+      };
+    }
+
+    /** Applies an answer in any accepted form; an illegal one throws (code, field) and changes nothing. */
+    act(answer) {
+      this.requireLive();
+      const { kind, amount } = parseAnswer(answer);
+      checkLegal(kind, amount, this.hand.legal());
+      return this.apply(kind, amount);
+    }
+
+    /** The runner's rule: an illegal answer becomes check-or-fold and counts one error. */
+    submit(answer) {
+      try {
+        return { action: this.act(answer), error: null };
+      } catch (e) {
+        if (!(e instanceof IllegalAction)) throw e;
+        return { action: this.fallback(), error: e.code };
+      }
+    }
+
+    /** A late or missing answer: the fallback, one error (code `late`). */
+    timeout() {
+      this.requireLive();
+      return { action: this.fallback(), error: 'late' };
+    }
+
+    fallback() {
+      const hand = this.hand;
+      this.errors[hand.toAct] += 1;
+      return this.apply(hand.legal().canCheck ? 'check' : 'fold', null);
+    }
+
+    apply(kind, amount) {
+      const hand = this.hand;
+      const record = hand.apply(kind, amount);
+      if (hand.done) {
+        this.finishHand();
+        this.nextHand();
+      }
+      return copyAction(record);
+    }
+
+    standings() {
+      return this.names.map((name, s) => ({
+        id: this.ids[s],
+        name,
+        seat: s,
+        chips: this.stacks[s],
+        place: this.places[s],
+        eliminatedInHand: this.eliminatedIn[s],
+        errors: this.errors[s],
+      }));
+    }
+
+    history() { return this.entries.map(copyEntry); }
+
+    log() {
+      return this.records.map((r) => ({
+        handNumber: r.handNumber,
+        level: r.level,
+        blinds: r.blinds.slice(),
+        buttonSeat: r.buttonSeat,
+        smallBlindSeat: r.smallBlindSeat,
+        bigBlindSeat: r.bigBlindSeat,
+        actions: r.actions.map(copyAction),
+        eliminated: r.eliminated.slice(),
+        result: copyEntry(r.result),
+        chips: r.chips.slice(),
+      }));
+    }
+  }
+
+  /** A new headless game (docs/engine-api.md); bad seats or options throw naming the field. */
+  function create(seats, options) {
+    const game = new Game(seats, options);
+    // Only the documented API: the internals stay out of reach of callers.
+    return Object.freeze({
+      get over() { return game.over; },
+      state: () => game.state(),
+      standings: () => game.standings(),
+      history: () => game.history(),
+      log: () => game.log(),
+      act: (answer) => game.act(answer),
+      submit: (answer) => game.submit(answer),
+      timeout: () => game.timeout(),
+    });
+  }
+
+  return Object.freeze({
+    version: VERSION,
+    cards: Object.freeze({ RANKS, SUITS, CANONICAL_DECK }),
+    CANONICAL_DECK,
+    evaluate,
+    equity,
+    rng,
+    dealHand,
+    create,
+    buildPots,
+  });
+});

@@ -1,0 +1,156 @@
+"""Single-rule faulty variants of reference/js/poker-engine.js, made at test time by a textual patch.
+
+Each mutant replaces one exact snippet (``find`` must occur exactly once in the pristine engine)
+with ``replace`` and breaks one rule; ``family_expected_to_fail`` names the vector family that must
+report at least one FAILED vector for it (a divergence on a ruling does not count).
+"""
+
+MUTANTS = [
+    {
+        "name": "odd-chip-wrong-seat",
+        "description": "R13: odd chips go to the tied winners nearest the button (counter-clockwise), not left of it",
+        "family_expected_to_fail": "hands",
+        "find": "const won = share + (k < odd ? 1 : 0);",
+        "replace": "const won = share + (k >= winners.length - odd ? 1 : 0);",
+    },
+    {
+        "name": "short-all-in-reopens",
+        "description": "R9: any raise, even a short all-in, reopens a seat that already acted",
+        "family_expected_to_fail": "hands",
+        "find": "if (last === NOT_ACTED || this.currentBet - last >= this.lastFullRaise) return true;",
+        "replace": "if (last === NOT_ACTED || this.currentBet > last) return true;",
+    },
+    {
+        "name": "wheel-not-a-straight",
+        "description": "R4: A2345 is not recognised as a five-high straight",
+        "family_expected_to_fail": "hands",
+        "find": "for (let top = 12; top >= 3; top--) {",
+        "replace": "for (let top = 12; top >= 4; top--) {",
+    },
+    {
+        "name": "no-burn-card",
+        "description": "R3: no card is burned before a board street",
+        "family_expected_to_fail": "hands",
+        "find": "this.draw(); // burn",
+        "replace": "// no burn",
+    },
+    {
+        "name": "heads-up-big-blind-acts-first",
+        "description": "R11: heads-up, the big blind acts first preflop instead of the button",
+        "family_expected_to_fail": "hands",
+        "find": "this.advance(bbSeat);",
+        "replace": "this.advance(this.order.length === 2 ? sbSeat : bbSeat);",
+    },
+    {
+        "name": "pots-not-merged",
+        "description": "R7: adjacent layers with identical eligibility stay separate",
+        "family_expected_to_fail": "pots",
+        "find": "if (last !== null && (eligible.length === 0 || sameList(last.eligible, eligible))) last.amount += amount;",
+        "replace": "if (last !== null && eligible.length === 0) last.amount += amount;",
+    },
+    {
+        "name": "refund-counted-as-award",
+        "description": "R12/R14: an uncalled refund is listed in the history winners",
+        "family_expected_to_fail": "hands",
+        "find": "this.stacks[owner] += excess;",
+        "replace": "this.stacks[owner] += excess;\n        this.awards[owner] += excess;",
+    },
+    {
+        "name": "fnv-over-utf16-units",
+        "description": "R1: string seeds hashed over UTF-16 code units instead of code points",
+        "family_expected_to_fail": "rng",
+        "find": "for (const ch of String(seed)) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193);",
+        "replace": "const str = String(seed);\n    for (let i = 0; i < str.length; i++) h = Math.imul(h ^ str.charCodeAt(i), 0x01000193);",
+    },
+    {
+        "name": "min-raise-from-raise-to",
+        "description": "R9: lastFullRaise becomes the raise-to total instead of the raise increment",
+        "family_expected_to_fail": "hands",
+        "find": "if (increment >= this.lastFullRaise) this.lastFullRaise = increment;",
+        "replace": "if (increment >= this.lastFullRaise) this.lastFullRaise = this.bet[s];",
+    },
+    {
+        "name": "heads-up-transition-button",
+        "description": "R16: at the heads-up transition the seat after the previous big blind gets the button",
+        "family_expected_to_fail": "tournaments",
+        "find": "button = alive[1] === bb ? alive[0] : alive[1];",
+        "replace": "button = alive[1] === bb ? alive[1] : alive[0];",
+    },
+    {
+        "name": "deal-from-the-button",
+        "description": "R3: hole cards are dealt starting at the button instead of left of it",
+        "family_expected_to_fail": "hands",
+        "find": "for (const s of this.order) this.hole[s].push(this.draw());",
+        "replace": "for (const s of [this.order[this.order.length - 1], ...this.order.slice(0, -1)]) this.hole[s].push(this.draw());",
+    },
+    {
+        "name": "simultaneous-smaller-stack-first",
+        "description": "R17: seats eliminated together rank the smaller starting stack higher",
+        "family_expected_to_fail": "tournaments",
+        "find": "busted.sort((a, b) => (hand.startStacks[b] - hand.startStacks[a]) || (rank(a) - rank(b)));",
+        "replace": "busted.sort((a, b) => (hand.startStacks[a] - hand.startStacks[b]) || (rank(a) - rank(b)));",
+    },
+    {
+        "name": "simultaneous-equal-button-first",
+        "description": "R17: equal starting stacks eliminated together rank the button first, not the seat left of it",
+        "family_expected_to_fail": "tournaments",
+        "find": "|| (rank(a) - rank(b))",
+        "replace": "|| (rank(b) - rank(a))",
+    },
+    {
+        "name": "level-one-hand-late",
+        "description": "R18: the blind level advances one hand after it should",
+        "family_expected_to_fail": "tournaments",
+        "find": "Math.floor((handNumber - 1) / this.rules.handsPerLevel)",
+        "replace": "Math.floor(Math.max(0, handNumber - 2) / this.rules.handsPerLevel)",
+    },
+    {
+        "name": "raise-without-responder",
+        "description": "R10: minRaiseTo is not null when every other live seat is all-in",
+        "family_expected_to_fail": "hands",
+        "find": "if (o !== s && this.stacks[o] > 0 && !this.folded[o]) { canRaise = true; break; }",
+        "replace": "if (o !== s && !this.folded[o]) { canRaise = true; break; }",
+    },
+    {
+        "name": "checker-convention-reversed",
+        "description": "R9: a checker facing only a short opening all-in is reopened",
+        "family_expected_to_fail": "hands",
+        "find": "checkerReopenedByShortOpening: false,",
+        "replace": "checkerReopenedByShortOpening: true,",
+    },
+    {
+        "name": "call-not-capped",
+        "description": "Return values: a call commits the whole amount owed even beyond the stack",
+        "family_expected_to_fail": "legality",
+        "find": "else if (kind === 'call') add = Math.min(this.currentBet - this.bet[s], this.stacks[s]);",
+        "replace": "else if (kind === 'call') add = this.currentBet - this.bet[s];",
+    },
+    {
+        "name": "big-blind-option-without-raise",
+        "description": "R9: the big blind's option (nobody raised) is check only: it may not raise",
+        "family_expected_to_fail": "legality",
+        "find": "let canRaise = maxTo > cb && this.raiseOpen(s);",
+        "replace": "let canRaise = maxTo > cb && this.raiseOpen(s) && !(s === this.bbSeat && this.street === 0 && bet === cb);",
+    },
+    {
+        "name": "raise-amount-as-additional-chips",
+        "description": "Rules: a raise amount is taken as chips added instead of the street total",
+        "family_expected_to_fail": "hands",
+        "find": "else if (kind === 'raise') add = amount - this.bet[s];",
+        "replace": "else if (kind === 'raise') add = Math.min(amount, this.stacks[s]);",
+    },
+    {
+        "name": "strings-case-insensitive",
+        "description": "R19: string answers are accepted in any case ('Fold')",
+        "family_expected_to_fail": "legality",
+        "find": "if (STRING_FORMS.indexOf(answer) >= 0) return { kind: answer, amount: null };",
+        "replace": "if (STRING_FORMS.indexOf(answer.toLowerCase()) >= 0) return { kind: answer.toLowerCase(), amount: null };",
+    },
+    {
+        "name": "cap-places-by-seat",
+        "description": "Rules: at the hand cap survivors are placed by seat order instead of by chips",
+        "family_expected_to_fail": "tournaments",
+        "find": "for (const o of survivors) if (this.stacks[o] > this.stacks[s]) above++;",
+        "replace": "for (const o of survivors) if (o < s) above++;",
+    },
+]

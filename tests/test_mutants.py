@@ -1,0 +1,68 @@
+"""The suite's power: every single-rule mutant of the bundled JS engine fails a golden vector.
+
+Each mutant (tests/mutants/mutants.py) is the engine with one snippet replaced. The certifier
+(``holdem-cert engine``'s API: its QuickJS driver, smoke tier and judges) runs the vector family the mutant
+names and must judge at least one vector of it FAILED (a divergence on a ruling is not enough);
+the unmutated engine is certified on every family the mutants name.
+"""
+import re
+
+import pytest
+
+from conformance.engine_cert import FAMILIES, certify, load_tests, start
+from conformance.engine_drivers import QuickJSDriver
+from js_vector_runner import ENGINE_PATH
+from mutants.mutants import MUTANTS
+
+SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
+KEYS = ["name", "description", "family_expected_to_fail", "find", "replace"]
+NAMED_FAMILIES = sorted({m["family_expected_to_fail"] for m in MUTANTS})
+
+
+def mutate(mutant: dict) -> str:
+    return SOURCE.replace(mutant["find"], mutant["replace"])
+
+
+def test_mutant_specs_are_well_formed():
+    assert len(MUTANTS) >= 15
+    names = [m["name"] for m in MUTANTS]
+    assert len(set(names)) == len(names)
+    for m in MUTANTS:
+        assert list(m) == KEYS, m["name"]
+        assert re.fullmatch(r"[a-z0-9-]+", m["name"])
+        assert m["family_expected_to_fail"] in FAMILIES, m["name"]
+        assert SOURCE.count(m["find"]) == 1, f"{m['name']}: the find string must occur exactly once"
+        assert m["replace"] != m["find"]
+    assert len({mutate(m) for m in MUTANTS}) == len(MUTANTS)
+
+
+def test_the_unmutated_engine_is_certified_on_every_named_family():
+    report = certify(QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name), load_tests(NAMED_FAMILIES), {})
+    assert report.certified, report.verdict
+    counts = report.counts()
+    assert sorted(counts) == NAMED_FAMILIES
+    for family, c in counts.items():
+        assert c["passed"] > 0 and c["failed"] == c["divergent"] == c["skipped"] == 0, family
+
+
+def first_failure(source: str, family: str):
+    """The certifier's smoke tier, then ``family``'s vectors up to the first one judged failed."""
+    driver = QuickJSDriver(source, engine_name="mutant.js")
+    try:
+        smoke, _, runner = start(driver, [family])
+        assert runner is not None, f"the smoke tier failed: {[c.message for c in smoke if c.status != 'passed']}"
+        for test in load_tests([family])[family]:
+            case = runner.vector(family, test)
+            if case.status == "failed":
+                return case
+        return None
+    finally:
+        driver.close()
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m["name"] for m in MUTANTS])
+def test_the_mutant_fails_a_vector_of_its_family(mutant):
+    family = mutant["family_expected_to_fail"]
+    case = first_failure(mutate(mutant), family)
+    assert case is not None, f"{mutant['name']} survives the {family} family"
+    assert case.group == family and case.id.startswith(f"{family}.")
