@@ -32,6 +32,14 @@ Error categories and their codes:
 Each seat's ``Math.random`` seed comes from one ``bot_seed`` (ruling R21,
 :func:`seat_seed`), independent of the deck seed.
 
+``RunnerOptions.ruleset`` picks the reference ruleset. Under ``holdem-sng-3-v4``
+(R22) the bot clock is the ruleset's (15,000 ms unless ``decision_ms`` says
+otherwise), the identities are seated by the seed (R23: ``bots[k]`` sits in seat
+``Tournament.seat_of[k]``, not seat ``k``), v4's words ``bet`` and ``all_in`` are
+answers, and every error goes through ``Tournament.timeout()``: a bot without a
+valid answer lets its clock run out, and three in a row set persistent auto-fold.
+The runner never requests recovery: the contract gives a bot no way to ask.
+
 A decision record holds the sha256 of the state's canonical JSON
 (:func:`state_hash`) computed before the state is sent. Timings (``wallMs``,
 ``cpuMs``, percentiles) are measurements: :meth:`TournamentResult.to_json` with
@@ -52,6 +60,7 @@ from pathlib import Path
 from reference.actions import Legal, check_legal, parse_answer
 from reference.errors import IllegalAction, OptionError
 from reference.rng import seed_to_uint32
+from reference.ruleset import get_ruleset
 from reference.tournament import Tournament
 
 from .host import MAX_UINT32, JSValue, Outcome, Worker
@@ -161,12 +170,13 @@ class Judgement:
 
     @property
     def answer(self) -> object:
-        """The accepted action in the contract's answer form."""
-        return self.kind if self.kind != "raise" else {"type": "raise", "amount": self.amount}
+        """The accepted action in the contract's answer form (v4's ``bet`` keeps its amount too)."""
+        return self.kind if self.amount is None else {"type": self.kind, "amount": self.amount}
 
 
-def judge(outcome: Outcome, legal: Legal) -> Judgement:
-    """Classify one decision's outcome by the contract's return-value rules (R19, Return values)."""
+def judge(outcome: Outcome, legal: Legal, vocabulary: str = "contract") -> Judgement:
+    """Classify one decision's outcome by the contract's return-value rules (R19, Return values);
+    ``vocabulary`` ``"v4"`` also accepts holdem-sng-3-v4's words (R24)."""
     kind = outcome.kind
     error = outcome.error or {}
     if kind == "ok":
@@ -183,7 +193,7 @@ def judge(outcome: Outcome, legal: Legal) -> Judgement:
                 return Judgement("malformed", "unknown-type",
                                  f"type: a JavaScript {answer['type'].tag}, not an action type string")
         try:
-            action, amount = parse_answer(answer)
+            action, amount = parse_answer(answer, vocabulary)
         except IllegalAction as exc:
             return Judgement("malformed", exc.code, str(exc))
         try:
@@ -228,12 +238,18 @@ class BotSpec:
 @dataclass(frozen=True)
 class RunnerOptions:
     init_ms: float = 5000
-    decision_ms: float = 1000
+    decision_ms: float | None = None  # None: the ruleset's bot clock (1000 ms in contract v1)
     tournament: Mapping = field(default_factory=dict)  # keys of TOURNAMENT_OPTIONS
     engine_source: str | None = None  # None: the bundled engine
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
+    ruleset: str = "contract-v1"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.ruleset, str):
+            raise OptionError("ruleset", f"expected a ruleset name, got {self.ruleset!r}")
+        rules = get_ruleset(self.ruleset)
+        if self.decision_ms is None:
+            object.__setattr__(self, "decision_ms", rules.time_limit_ms)
         for name in ("init_ms", "decision_ms"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
@@ -316,10 +332,12 @@ class TournamentResult:
     standings: list[dict]
     decisions: list[DecisionRecord]
     hands: list[dict]  # the reference's full hand records (hole cards included)
+    ruleset: str = "contract-v1"
+    names: tuple = ()  # the seat names in the order the bots were given (R23 seats them by the seed)
 
     def to_json(self, timings: bool = True) -> dict:
         return {
-            "seed": self.seed, "botSeed": self.bot_seed, "options": self.options,
+            "ruleset": self.ruleset, "seed": self.seed, "botSeed": self.bot_seed, "options": self.options,
             "seats": [s.to_json(timings) for s in self.seats],
             "standings": self.standings,
             "hands": len(self.hands),
@@ -331,29 +349,73 @@ class TournamentResult:
         return hashlib.sha256(canonical_json(self.to_json(timings=False))).hexdigest()
 
 
-def _start(worker: Worker, engine: str, spec: BotSpec, seed: int, init_ms: float) -> Outcome:
+@dataclass(frozen=True)
+class ForcedLate:
+    """Deadline failures to reproduce rather than measure (a replay): the seats whose loading
+    was late and the decision indices that were late. Such a worker is not asked at all: it is
+    terminated, and the outcome is the one a real missed deadline gives (same kind and message),
+    so everything hashed or compared comes out as it did when the deadline was really missed."""
+
+    init: frozenset = frozenset()
+    decisions: frozenset = frozenset()
+
+
+class _Terminated:
+    """Stands in for a worker terminated by a forced deadline failure: every call is ``dead``."""
+
+    name = shape = None
+    dead = True
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def act(self, state: object, timeout_ms: float) -> Outcome:
+        return Outcome("dead", error={"category": "dead", "message": self.reason})
+
+    def close(self) -> None:
+        pass
+
+
+def _late(ms: float) -> Outcome:
+    """The outcome of a deadline of ``ms`` missed, worded as :class:`conformance.host.Worker` words it."""
+    return Outcome("late", error={"category": "late", "message": f"no answer within {ms:g} ms"})
+
+
+def _start(worker: "Worker | _Terminated", engine: str, spec: BotSpec, seed: int, init_ms: float) -> Outcome:
+    if isinstance(worker, _Terminated):
+        return _late(init_ms)
     return worker.start(engine, spec.source, seed, mode="bot", init_timeout_ms=init_ms)
 
 
 def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
                    options: RunnerOptions | None = None,
-                   on_decision: Callable[[DecisionRecord], None] | None = None) -> TournamentResult:
-    """Play one tournament to its end; ``bots[i]`` sits in seat ``i``."""
+                   on_decision: Callable[[DecisionRecord], None] | None = None,
+                   on_hand: Callable[[dict], None] | None = None,
+                   forced_late: ForcedLate | None = None) -> TournamentResult:
+    """Play one tournament to its end. ``bots[i]`` sits in seat ``i`` unless the ruleset seats
+    by the seed (R23). ``on_hand`` gets each completed hand's record as it completes."""
     options = options or RunnerOptions()
+    forced_late = forced_late or ForcedLate()
     check_bot_seed(bot_seed)
     if isinstance(bots, (str, bytes)) or not all(isinstance(b, BotSpec) for b in bots):
         raise OptionError("bots", "expected a list of BotSpec")
-    tournament = Tournament([b.seat_name for b in bots], seed=seed, **dict(options.tournament))
+    names = tuple(b.seat_name for b in bots)
+    tournament = Tournament(list(names), seed=seed, ruleset=options.ruleset, **dict(options.tournament))
     engine = options.engine_source if options.engine_source is not None else bundled_engine()
     n = len(bots)
+    by_seat: list[BotSpec] = [bots[0]] * n
+    for k, s in enumerate(tournament.seat_of):
+        by_seat[s] = bots[k]
     seeds = [seat_seed(bot_seed, s) for s in range(n)]
-    workers = [Worker(memory_limit=options.memory_limit) for _ in range(n)]
+    init_late = f"late: no answer within {options.init_ms:g} ms"
+    workers: list = [_Terminated(init_late) if s in forced_late.init else Worker(memory_limit=options.memory_limit)
+                     for s in range(n)]
     # Seats load concurrently, at most one per core, so the init deadline stays honest.
     pool = ThreadPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)))
     try:
-        starts = list(pool.map(_start, workers, [engine] * n, bots, seeds, [options.init_ms] * n))
+        starts = list(pool.map(_start, workers, [engine] * n, by_seat, seeds, [options.init_ms] * n))
         seats = []
-        for s, (spec, out, worker) in enumerate(zip(bots, starts, workers)):
+        for s, (spec, out, worker) in enumerate(zip(by_seat, starts, workers)):
             if out.kind != "ok" and (out.error or {}).get("source") == "engine":
                 raise OptionError("engine_source", f"the engine helper failed to load: {out.error['message']}")
             report = SeatReport(
@@ -366,34 +428,53 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
                 report.terminated = {"reason": f"failed to load ({out.kind}): {out.error['message']}",
                                      "decision": None}
             seats.append(report)
-        decisions = _play(tournament, workers, seats, options, on_decision)
+        decisions = _play(tournament, workers, seats, options, on_decision, on_hand, forced_late.decisions)
     finally:
-        list(pool.map(Worker.close, workers))
+        list(pool.map(lambda w: w.close(), workers))
         pool.shutdown()
     return TournamentResult(seed=seed, bot_seed=bot_seed, options=json.loads(json.dumps(dict(options.tournament))),
-                            seats=seats,
-                            standings=tournament.standings(), decisions=decisions, hands=tournament.hands)
+                            seats=seats, standings=tournament.standings(), decisions=decisions,
+                            hands=tournament.hands, ruleset=tournament.ruleset.name, names=names)
 
 
-def _play(t: Tournament, workers: list[Worker], seats: list[SeatReport], options: RunnerOptions,
-          on_decision: Callable[[DecisionRecord], None] | None) -> list[DecisionRecord]:
+def _play(t: Tournament, workers: list, seats: list[SeatReport], options: RunnerOptions,
+          on_decision: Callable[[DecisionRecord], None] | None, on_hand: Callable[[dict], None] | None,
+          forced: frozenset) -> list[DecisionRecord]:
     records: list[DecisionRecord] = []
+    vocabulary = t.ruleset.vocabulary
+    clock_runs_out = t.ruleset.timeouts_to_auto_fold is not None  # v4: no valid answer is a timeout (R22)
+    reported = 0
+
+    def report_hands() -> None:
+        nonlocal reported
+        while reported < len(t.hands):
+            if on_hand is not None:
+                on_hand(t.hands[reported])
+            reported += 1
+
+    report_hands()
     while not t.over:
         state = t.decision_state()
         s = state["you"]["seat"]
         report = seats[s]
         digest = state_hash(state)  # before the bot can see it
-        out = workers[s].act(state, timeout_ms=options.decision_ms)
-        verdict = judge(out, t.legal())
+        index = len(records)
+        forcing = index in forced and not workers[s].dead
+        if forcing:
+            out = _late(options.decision_ms)
+            workers[s].close()
+            workers[s] = _Terminated(f"late: {out.error['message']}")
+        else:
+            out = workers[s].act(state, timeout_ms=options.decision_ms)
+        verdict = judge(out, t.legal(), vocabulary)
         if out.kind == "dead" and report.init["kind"] != "ok":
             verdict = Judgement("missing", "init-failed", report.terminated["reason"])
         if verdict.category is None:
             action = t.act(verdict.answer)
         else:
-            action = t.fallback(verdict.code)
+            action = t.timeout() if clock_runs_out else t.fallback(verdict.code)
             report.errors[verdict.category] += 1
-        index = len(records)
-        if out.kind != "dead":
+        if out.kind != "dead" and not forcing:
             report.wall.append(out.wall_ms)
             if out.cpu_ms is not None:
                 report.cpu.append(out.cpu_ms)
@@ -409,6 +490,7 @@ def _play(t: Tournament, workers: list[Worker], seats: list[SeatReport], options
         records.append(record)
         if on_decision is not None:
             on_decision(record)
+        report_hands()
     for report in seats:  # every error went through the reference's fallback exactly once
         assert report.error_count == t.errors[report.seat], (report.seat, report.errors, t.errors)
     return records
@@ -420,13 +502,18 @@ def replay_hashes(result: TournamentResult) -> int | None:
     Returns the index of the first decision whose state differs from the hash recorded
     before it was sent (so what a bot did to its copy reached the engine), or None.
     """
-    t = Tournament([s.name for s in result.seats], seed=result.seed, **result.options)
+    names = list(result.names) or [s.name for s in result.seats]
+    t = Tournament(names, seed=result.seed, ruleset=result.ruleset, **result.options)
     for record in result.decisions:
         state = t.decision_state()
         if state is None or state_hash(state) != record.state_hash:
             return record.index
         entry = record.action
-        if entry["type"] == "raise":
+        if record.error is not None and t.ruleset.timeouts_to_auto_fold is not None:
+            t.timeout()  # v4: the timeout, auto-fold count included
+        elif record.error is not None:
+            t.fallback(record.code)
+        elif entry["type"] == "raise":
             t.act({"type": "raise", "amount": state["you"]["bet"] + entry["amount"]})
         else:
             t.act(entry["type"])

@@ -1,0 +1,100 @@
+"""The arena runner's own cost per decision, and a full house-sample tournament.
+
+    python bench/bench_runner.py [--seats 9] [--hands 300] [--seed 1] [--bot-seed 2]
+
+1. Overhead per decision: a tournament of trivial bots (call when facing a bet, else
+   check), so the bots compute nothing. The whole decision loop of
+   :func:`conformance.runner.run_tournament` is timed from one decision's record to the
+   next (building and hashing the state, the worker round trip, judging, applying,
+   recording): nothing is subtracted. Target: median <= 1 ms. Its breakdown: the worker
+   round trip (``Outcome.wall_ms``: the pipe both ways, JSON in QuickJS, the trivial bot),
+   and the reference engine's share, measured by replaying the same actions on a fresh
+   reference tournament (building the state, hashing it, applying the action); the rest is
+   the runner's bookkeeping.
+2. A tournament of the four house samples cycled over the seats (default nine seats,
+   300-hand cap), start-up of the workers included; it ends early when one bot has all
+   the chips.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from conformance.runner import BotSpec, RunnerOptions, run_tournament, state_hash  # noqa: E402
+from reference.tournament import Tournament  # noqa: E402
+
+TRIVIAL = BotSpec("trivial", "module.exports = function (s) { return s.canCheck ? 'check' : 'call'; };\n")
+HOUSE = ("check-fold", "sample-caller", "sample-tight", "equity-bot")
+
+
+def summary(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"median {statistics.median(ordered):7.3f} ms   p95 {p95:7.3f} ms"
+
+
+def reference_share(result) -> tuple[list[float], list[float], list[float]]:
+    """Per decision: the reference building the state, hashing it, applying the action (ms)."""
+    t = Tournament(list(result.names), seed=result.seed, **result.options)
+    build, hashing, apply = [], [], []
+    for record in result.decisions:
+        t0 = time.perf_counter()
+        state = t.decision_state()
+        t1 = time.perf_counter()
+        state_hash(state)
+        t2 = time.perf_counter()
+        entry = record.action
+        t.act(entry["type"] if entry["type"] != "raise" else
+              {"type": "raise", "amount": state["you"]["bet"] + entry["amount"]})
+        t3 = time.perf_counter()
+        build.append((t1 - t0) * 1000)
+        hashing.append((t2 - t1) * 1000)
+        apply.append((t3 - t2) * 1000)
+    return build, hashing, apply
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, default=9)
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-seed", type=int, default=2)
+    args = parser.parse_args()
+    options = RunnerOptions(tournament={"max_hands": args.hands})
+
+    stamps: list[float] = []
+    result = run_tournament([TRIVIAL] * args.seats, args.seed, args.bot_seed, options,
+                            on_decision=lambda record: stamps.append(time.perf_counter()))
+    loop = [(b - a) * 1000 for a, b in zip(stamps, stamps[1:])]
+    wall = [d.wall_ms for d in result.decisions[1:]]
+    build, hashing, apply = reference_share(result)
+    reference = [b + h + a for b, h, a in zip(build, hashing, apply)]
+    rest = [max(0.0, lp - w - r) for lp, w, r in zip(loop, wall, reference[1:])]
+    print(f"runner overhead per decision: {args.seats} trivial bots, {len(result.hands)} hands, "
+          f"{len(result.decisions)} decisions (target: median <= 1 ms)")
+    print(f"  whole decision loop      {summary(loop)}")
+    print(f"    worker round trip      {summary(wall)}")
+    print(f"    reference (total)      {summary(reference)}")
+    print(f"      build the state      {summary(build)}")
+    print(f"      hash the state       {summary(hashing)}")
+    print(f"      apply the action     {summary(apply)}")
+    print(f"    runner bookkeeping     {summary(rest)}")
+
+    bots = [BotSpec.from_file(ROOT / "bots" / f"{HOUSE[s % len(HOUSE)]}.js") for s in range(args.seats)]
+    t0 = time.perf_counter()
+    result = run_tournament(bots, args.seed, args.bot_seed, options)
+    seconds = time.perf_counter() - t0
+    print(f"house samples, {args.seats} seats, {args.hands}-hand cap: {seconds:.2f} s for {len(result.hands)} hands, "
+          f"{len(result.decisions)} decisions ({seconds / max(1, len(result.decisions)) * 1000:.2f} ms per decision, "
+          f"worker start-up included)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

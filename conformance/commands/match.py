@@ -1,0 +1,81 @@
+"""``holdem-cert match --bots a,b,c``: a duplicate-deck series of tournaments (contract v1).
+
+Every set of tournaments deals the same decks with the seats rotated, so each bot plays
+each deck from each seat (:mod:`conformance.match`); mean place and mean final chips per bot
+come with 95% t-intervals over the sets. Tournaments run in ``--jobs`` parallel processes;
+the results do not depend on it. Exit 0 when the series was played, 2 on a usage or I/O error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import UsageError
+from ..match import run_match
+from ..play import select_bots
+from ..report import progress
+from ..runner import CATEGORIES, RunnerOptions
+from ..vectors import write_atomic
+from .play import add_seed_arguments, at_least_one, bot_ids, drawn_seeds, milliseconds
+
+NAME = "match"
+HELP = "a duplicate-deck series: seats rotated over the same decks, mean place and chips with 95% intervals"
+SETS = 4  # default number of sets (tournaments = SETS x the number of bots)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bots", type=bot_ids, required=True, metavar="A,B,...",
+                        help="two to nine distinct roster ids, in the seat order of rotation 0")
+    parser.add_argument("--roster", type=Path, default=Path("bots.json"), metavar="BOTS_JSON",
+                        help="the roster (default: bots.json)")
+    parser.add_argument("--tournaments", type=at_least_one, metavar="N",
+                        help=f"tournaments in all, a multiple of the number of bots (one set of rotations "
+                        f"each); default {SETS} sets")
+    add_seed_arguments(parser)
+    parser.add_argument("--jobs", type=at_least_one, default=1, metavar="J",
+                        help="tournaments played at once, each in its own process (default 1)")
+    parser.add_argument("--hands", type=at_least_one, default=300, metavar="H",
+                        help="hand cap of each tournament (default 300)")
+    parser.add_argument("--decision-ms", type=milliseconds, metavar="N", help="decision deadline (default 1000)")
+    parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
+                        help="initialisation deadline (default 5000)")
+    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the series report to OUT")
+
+
+def _ci(ci: list | None, fmt: str) -> str:
+    return "n/a (one set)" if ci is None else f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
+
+def print_report(report: dict) -> None:
+    print(f"match: {', '.join(report['bots'])}: {report['tournaments']} tournaments in {report['sets']} sets; "
+          f"seed {report['seed']}, bot seed {report['botSeed']}")
+    width = max(len(b) for b in report["bots"])
+    print(f"{'bot':<{width}}  {'mean place':>10}  {'95% CI':<18}  {'mean chips':>10}  {'95% CI':<22}  wins  errors")
+    for row in report["summary"]:
+        errors = ", ".join(f"{row['errors'][c]} {c}" for c in CATEGORIES if row["errors"][c]) or "0"
+        print(f"{row['bot']:<{width}}  {row['meanPlace']:>10.3f}  {_ci(row['placeCI95'], '.3f'):<18}  "
+              f"{row['meanChips']:>10.1f}  {_ci(row['chipsCI95'], '.1f'):<22}  {row['places']['1']:>4}  {errors}")
+    print(report["confidence"])
+
+
+def run(args: argparse.Namespace) -> int:
+    bots = [b.spec for b in select_bots(args.roster, args.bots, "contract-v1", distinct=True)]
+    tournaments = args.tournaments if args.tournaments is not None else SETS * len(bots)
+    if tournaments % len(bots):
+        raise UsageError(f"--tournaments: {tournaments} is not a multiple of the {len(bots)} bots "
+                         "(each set plays every rotation of the seats once)")
+    options = RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms,
+                            tournament={"max_hands": args.hands})
+    seed, bot_seed = drawn_seeds(args)
+    with progress(tournaments, sys.stderr.isatty()) as advance:
+        report = run_match(bots, tournaments, seed, bot_seed, options, args.jobs,
+                           on_done=lambda t: advance(f"set {t['set'] + 1}"))
+    if args.json_out is not None:
+        try:
+            write_atomic(args.json_out, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.json_out}: {exc.strerror or exc}") from None
+    print_report(report)
+    return 0

@@ -1,0 +1,191 @@
+"""Duplicate-deck series: :func:`run_match`.
+
+With ``k`` bots and ``N`` tournaments (a multiple of ``k``), the series has ``N / k`` *sets*.
+Set ``j`` deals with deck seed ``(seed + j) mod 2**32`` and seeds the workers with botSeed
+``(botSeed + j) mod 2**32`` (deck and bot seeds stay independent: neither is derived from the
+other); its ``k`` tournaments are the ``k`` rotations of the seat order: in rotation ``r``
+the bot given ``b``-th sits in seat ``(b + r) mod k``. So every bot meets the same decks from
+every seat. Each tournament equals ``holdem-cert play --bots <that rotation> --seed <deck seed>
+--bot-seed <bot seed>`` and is reported with its digest.
+
+Tournaments run in parallel processes (``jobs``), each with its own QuickJS worker children;
+results are gathered by tournament number, and nothing measured enters them, so the series
+is the same for any ``jobs``.
+
+Confidence intervals: duplicate tournaments of one set share their decks, so they are not
+independent; the sets are. For each bot, its mean place (and mean final chips) over the
+``k`` rotations of a set is one observation; the interval is the t-interval over the ``n``
+sets, ``mean ± t(0.975, n-1) · sd / sqrt(n)``: if the series were repeated with fresh seeds,
+95% of intervals built this way would contain the bot's long-run mean against these
+opponents under these settings. ``None`` with a single set.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from reference.errors import OptionError
+
+from .runner import CATEGORIES, BotSpec, RunnerOptions, run_tournament
+from .transcript import options_json
+
+CONFIDENCE = 0.95
+
+
+def rotation(items: Sequence, r: int) -> list:
+    """The seat order of rotation ``r``: the bot given ``b``-th sits in seat ``(b + r) mod k``."""
+    k = len(items)
+    return [items[(seat - r) % k] for seat in range(k)]
+
+
+def t_two_sided(t: float, df: int) -> float:
+    """P(|T| < t) for Student's t with ``df`` degrees of freedom (Abramowitz and Stegun 26.7.3-4,
+    exact for integer ``df``)."""
+    theta = math.atan(t / math.sqrt(df))
+    c2 = math.cos(theta) ** 2
+    if df % 2 == 1:
+        total, term = 0.0, math.cos(theta)
+        if df > 1:
+            total = term
+            for j in range(3, df - 1, 2):
+                term *= (j - 1) / j * c2
+                total += term
+        return 2 / math.pi * (theta + math.sin(theta) * total)
+    total, term = 1.0, 1.0
+    for j in range(2, df - 1, 2):
+        term *= (j - 1) / j * c2
+        total += term
+    return math.sin(theta) * total
+
+
+def t_quantile(confidence: float, df: int) -> float:
+    """The ``t`` with P(|T| < t) = ``confidence`` (e.g. 12.7062 for 95% and df 1), by bisection."""
+    lo, hi = 0.0, 1.0
+    while t_two_sided(hi, df) < confidence:
+        lo, hi = hi, hi * 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        if t_two_sided(mid, df) < confidence:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def interval(values: Sequence[float]) -> tuple[float, list[float] | None]:
+    """Mean and its 95% t-interval (None for fewer than two values)."""
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = t_quantile(CONFIDENCE, n - 1) * sd / math.sqrt(n)
+    return mean, [mean - half, mean + half]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One tournament of the series (pickled to a worker process)."""
+
+    number: int
+    set: int
+    rotation: int
+    deck_seed: int
+    bot_seed: int
+    bots: tuple[BotSpec, ...]  # in seat order
+    options: RunnerOptions
+
+
+def plan(bots: Sequence[BotSpec], tournaments: int, seed: int, bot_seed: int, options: RunnerOptions) -> list[Task]:
+    k = len(bots)
+    if tournaments < k or tournaments % k:
+        raise OptionError("tournaments", f"{tournaments} is not a positive multiple of the {k} seat rotations "
+                          f"(one set is {k} tournaments)")
+    tasks = []
+    for j in range(tournaments // k):
+        for r in range(k):
+            tasks.append(Task(len(tasks), j, r, (seed + j) % 2**32, (bot_seed + j) % 2**32,
+                              tuple(rotation(bots, r)), options))
+    return tasks
+
+
+def play_task(task: Task) -> dict:
+    """Play one tournament; its summary, without timings."""
+    result = run_tournament(list(task.bots), task.deck_seed, task.bot_seed, task.options)
+    return {
+        "tournament": task.number, "set": task.set, "rotation": task.rotation,
+        "deckSeed": task.deck_seed, "botSeed": task.bot_seed,
+        "seats": [b.id for b in task.bots], "hands": len(result.hands), "decisions": len(result.decisions),
+        "results": [{"seat": s.seat, "bot": s.bot, "place": st["place"], "chips": st["chips"],
+                     "errors": dict(s.errors)} for s, st in zip(result.seats, result.standings)],
+        "digest": result.digest(),
+    }
+
+
+def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] | None = None) -> list[dict]:
+    """Every task's summary, in task order whatever order they finish in."""
+    done: list[dict | None] = [None] * len(tasks)
+    if jobs == 1:
+        for task in tasks:
+            done[task.number] = play_task(task)
+            if on_done is not None:
+                on_done(done[task.number])
+        return done  # type: ignore[return-value]
+    # spawn, not fork: the parent may run threads (a progress display), which fork would copy mid-flight.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(play_task, task) for task in tasks]
+        try:
+            for future in as_completed(futures):
+                summary = future.result()
+                done[summary["tournament"]] = summary
+                if on_done is not None:
+                    on_done(summary)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+    return done  # type: ignore[return-value]
+
+
+def summarize(ids: Sequence[str], series: list[dict]) -> list[dict]:
+    """Per bot (in the order given): mean place and mean chips with their intervals, places
+    won, errors by category."""
+    k = len(ids)
+    sets = len(series) // k
+    rows = []
+    for bot in ids:
+        mine = [next(r for r in t["results"] if r["bot"] == bot) for t in series]
+        set_places = [math.fsum(m["place"] for m in mine[j * k:(j + 1) * k]) / k for j in range(sets)]
+        set_chips = [math.fsum(m["chips"] for m in mine[j * k:(j + 1) * k]) / k for j in range(sets)]
+        place, place_ci = interval(set_places)
+        chips, chips_ci = interval(set_chips)
+        places = {str(p): sum(m["place"] == p for m in mine) for p in range(1, k + 1)}
+        rows.append({
+            "bot": bot, "tournaments": len(mine),
+            "meanPlace": round(place, 4), "placeCI95": None if place_ci is None else [round(x, 4) for x in place_ci],
+            "meanChips": round(chips, 2), "chipsCI95": None if chips_ci is None else [round(x, 2) for x in chips_ci],
+            "places": places,
+            "errors": {c: sum(m["errors"][c] for m in mine) for c in CATEGORIES},
+        })
+    return rows
+
+
+def run_match(bots: Sequence[BotSpec], tournaments: int, seed: int, bot_seed: int, options: RunnerOptions,
+              jobs: int = 1, on_done: Callable[[dict], None] | None = None) -> dict:
+    """Plan, play and summarize a series; the report (see the module doc), without timings."""
+    tasks = plan(bots, tournaments, seed, bot_seed, options)
+    series = run_tasks(tasks, jobs, on_done)
+    ids = [b.id for b in bots]
+    return {
+        "bots": ids, "tournaments": len(tasks), "sets": len(tasks) // len(ids), "seed": seed, "botSeed": bot_seed,
+        "options": options_json(options),
+        "confidence": ("95% t-intervals over the sets: a bot's mean over the rotations of one set is one "
+                       "observation (the rotations share decks, the sets do not); null with one set"),
+        "summary": summarize(ids, series),
+        "series": series,
+    }

@@ -1,0 +1,134 @@
+"""holdem-cert match: the duplicate-deck plan (seat rotations over the same seeds), results
+independent of --jobs, the t-intervals, usage errors."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.match import interval, plan, rotation, summarize, t_quantile, t_two_sided
+from conformance.runner import BotSpec, RunnerOptions, run_tournament
+from reference.errors import OptionError
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ("sample-caller", "sample-tight", "check-fold")
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def series(tmp_path_factory):
+    """The same series played with --jobs 1 and --jobs 2."""
+    root = tmp_path_factory.mktemp("match")
+    for jobs in (1, 2):
+        assert main(["match", "--roster", str(ROOT / "bots.json"), "--bots", ",".join(BOTS), "--tournaments", "6",
+                     "--hands", "8", "--seed", str(2**32 - 1), "--bot-seed", "40", "--jobs", str(jobs),
+                     "--json", str(root / f"jobs{jobs}.json")]) == 0
+    return root
+
+
+def test_results_do_not_depend_on_jobs(series):
+    assert (series / "jobs1.json").read_bytes() == (series / "jobs2.json").read_bytes()
+
+
+def test_each_set_plays_every_rotation_over_the_same_seeds(series):
+    report = json.loads((series / "jobs1.json").read_text())
+    assert report["bots"] == list(BOTS) and report["tournaments"] == 6 and report["sets"] == 2
+    k = len(BOTS)
+    for t in report["series"]:
+        j, r = t["set"], t["rotation"]
+        assert t["tournament"] == j * k + r
+        assert t["deckSeed"] == (2**32 - 1 + j) % 2**32 and t["botSeed"] == 40 + j  # the deck seed wraps
+        for b, bot in enumerate(BOTS):  # rotation r: the bot given b-th sits in seat (b + r) mod k
+            assert t["seats"][(b + r) % k] == bot
+        assert [x["bot"] for x in t["results"]] == t["seats"]
+    for j in range(2):
+        sets = [t for t in report["series"] if t["set"] == j]
+        for bot in BOTS:  # every bot in every seat once per set
+            assert sorted(t["seats"].index(bot) for t in sets) == list(range(k))
+    assert report["series"][0]["deckSeed"] == 2**32 - 1 and report["series"][3]["deckSeed"] == 0
+
+
+def test_a_series_tournament_is_the_tournament_play_would_give(series):
+    t = json.loads((series / "jobs2.json").read_text())["series"][4]
+    bots = [BotSpec.from_file(ROOT / "bots" / f"{b}.js", id=b, name=name)
+            for b, name in zip(t["seats"], [_name(b) for b in t["seats"]])]
+    result = run_tournament(bots, t["deckSeed"], t["botSeed"], RunnerOptions(tournament={"max_hands": 8}))
+    assert result.digest() == t["digest"]
+
+
+def _name(bot_id: str) -> str:
+    return next(e["name"] for e in json.loads((ROOT / "bots.json").read_text())["bots"] if e["id"] == bot_id)
+
+
+def test_the_summary_averages_over_sets(series):
+    report = json.loads((series / "jobs1.json").read_text())
+    for row in report["summary"]:
+        mine = [next(x for x in t["results"] if x["bot"] == row["bot"]) for t in report["series"]]
+        assert row["tournaments"] == 6
+        assert row["meanPlace"] == round(sum(m["place"] for m in mine) / 6, 4)
+        assert row["meanChips"] == round(sum(m["chips"] for m in mine) / 6, 2)
+        assert sum(row["places"].values()) == 6
+        assert row["placeCI95"] is not None and row["placeCI95"][0] <= row["meanPlace"] <= row["placeCI95"][1]
+
+
+def test_rotation_and_plan():
+    assert rotation(["a", "b", "c"], 0) == ["a", "b", "c"]
+    assert rotation(["a", "b", "c"], 1) == ["c", "a", "b"]
+    assert rotation(["a", "b", "c"], 2) == ["b", "c", "a"]
+    bots = [BotSpec(x, "module.exports = () => 'fold';") for x in "ab"]
+    tasks = plan(bots, 4, seed=7, bot_seed=7, options=RunnerOptions())
+    assert [(t.set, t.rotation, t.deck_seed, t.bot_seed, [b.id for b in t.bots]) for t in tasks] == [
+        (0, 0, 7, 7, ["a", "b"]), (0, 1, 7, 7, ["b", "a"]), (1, 0, 8, 8, ["a", "b"]), (1, 1, 8, 8, ["b", "a"])]
+    for bad in (0, 3):
+        with pytest.raises(OptionError) as err:
+            plan(bots, bad, 1, 2, RunnerOptions())
+        assert err.value.field == "tournaments"
+
+
+@pytest.mark.parametrize("df, expected", [(1, 12.706204736), (2, 4.302652730), (3, 3.182446305),
+                                          (4, 2.776445105), (9, 2.262157163), (30, 2.042272456),
+                                          (120, 1.979930405)])
+def test_t_quantile_matches_the_tables(df, expected):
+    assert t_quantile(0.95, df) == pytest.approx(expected, abs=1e-8)
+    assert t_two_sided(t_quantile(0.95, df), df) == pytest.approx(0.95, abs=1e-12)
+
+
+def test_interval():
+    mean, ci = interval([1.0, 2.0, 3.0])
+    half = t_quantile(0.95, 2) * 1.0 / math.sqrt(3)
+    assert mean == 2.0 and ci == pytest.approx([2.0 - half, 2.0 + half])
+    assert interval([4.0]) == (4.0, None)
+
+
+def test_summarize_uses_set_means():
+    def t(places):  # one tournament: bot -> (place, chips)
+        return {"results": [{"bot": b, "place": p, "chips": c, "errors": dict.fromkeys(
+            ("late", "missing", "malformed", "throwing", "engine-invalid"), 0)} for b, (p, c) in places.items()]}
+    series = [t({"a": (1, 20), "b": (2, 0)}), t({"a": (2, 0), "b": (1, 20)}),  # set 0
+              t({"a": (1, 20), "b": (2, 0)}), t({"a": (1, 20), "b": (2, 0)})]  # set 1
+    a, b = summarize(["a", "b"], series)
+    assert a["meanPlace"] == 1.25 and a["places"] == {"1": 3, "2": 1}
+    half = t_quantile(0.95, 1) * math.sqrt(((1.5 - 1.25) ** 2 + (1 - 1.25) ** 2) / 1) / math.sqrt(2)
+    assert a["placeCI95"] == [round(1.25 - half, 4), round(1.25 + half, 4)]
+    assert b["meanChips"] == 5.0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "sample-caller,sample-tight", "--tournaments", "3"], "--tournaments: 3 is not a multiple of the 2"),
+    (["--bots", "sample-caller,sample-caller"], "'sample-caller' repeated; a match needs distinct bots"),
+    (["--bots", "sample-caller"], "got 1"),
+    (["--bots", "sample-caller,ghost"], "unknown bot id 'ghost'"),
+    (["--bots", "sample-caller,check-fold", "--jobs", "0"], "argument --jobs"),
+])
+def test_match_usage_errors(capsys, argv, message):
+    code, _, err = run_cli(capsys, "match", "--roster", ROOT / "bots.json", *argv)
+    assert code == 2 and message in err
