@@ -7,17 +7,20 @@
    :func:`conformance.runner.run_tournament` is timed from one decision's record to the
    next (building and hashing the state, the worker round trip, judging, applying,
    recording): nothing is subtracted. Target: median <= 1 ms. Its breakdown: the worker
-   round trip (``Outcome.wall_ms``: the pipe both ways, JSON in QuickJS, the trivial bot),
-   and the reference engine's share, measured by replaying the same actions on a fresh
-   reference tournament (building the state, hashing it, applying the action); the rest is
-   the runner's bookkeeping.
+   round trip (``Outcome.wall_ms``: the pipe both ways, the child parsing the state, the
+   trivial bot, the answer back), the reference engine's share, measured by replaying the
+   same actions on a fresh reference tournament (building the state, hashing it, applying
+   the action), and encoding the state for the pipe as the host does; the rest is judging,
+   recording and the host's reading of the answer.
 2. A tournament of the four house samples cycled over the seats (default nine seats,
-   300-hand cap), start-up of the workers included; it ends early when one bot has all
-   the chips.
+   300-hand cap), start-up of the workers included: once under contract v1's defaults, where
+   it ends when one bot has all the chips, and once with deep stacks and fixed blinds
+   (1,000,000 chips, 50/100) so that every one of the hands is played.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -39,24 +42,29 @@ def summary(values: list[float]) -> str:
     return f"median {statistics.median(ordered):7.3f} ms   p95 {p95:7.3f} ms"
 
 
-def reference_share(result) -> tuple[list[float], list[float], list[float]]:
-    """Per decision: the reference building the state, hashing it, applying the action (ms)."""
+def reference_share(result) -> tuple[list[float], list[float], list[float], list[float], list[int]]:
+    """Per decision: the reference building the state, hashing it, applying the action, and
+    the host's encoding of the state (ms); the state's size (bytes)."""
     t = Tournament(list(result.names), seed=result.seed, **result.options)
-    build, hashing, apply = [], [], []
+    build, hashing, apply, encode, size = [], [], [], [], []
     for record in result.decisions:
         t0 = time.perf_counter()
         state = t.decision_state()
         t1 = time.perf_counter()
         state_hash(state)
         t2 = time.perf_counter()
+        wire = json.dumps(state, separators=(",", ":"), allow_nan=False).encode("ascii")  # as Worker.act does
+        t3 = time.perf_counter()
         entry = record.action
         t.act(entry["type"] if entry["type"] != "raise" else
               {"type": "raise", "amount": state["you"]["bet"] + entry["amount"]})
-        t3 = time.perf_counter()
+        t4 = time.perf_counter()
         build.append((t1 - t0) * 1000)
         hashing.append((t2 - t1) * 1000)
-        apply.append((t3 - t2) * 1000)
-    return build, hashing, apply
+        encode.append((t3 - t2) * 1000)
+        apply.append((t4 - t3) * 1000)
+        size.append(len(wire))
+    return build, hashing, apply, encode, size
 
 
 def main() -> int:
@@ -73,26 +81,31 @@ def main() -> int:
                             on_decision=lambda record: stamps.append(time.perf_counter()))
     loop = [(b - a) * 1000 for a, b in zip(stamps, stamps[1:])]
     wall = [d.wall_ms for d in result.decisions[1:]]
-    build, hashing, apply = reference_share(result)
+    build, hashing, apply, encode, size = reference_share(result)
     reference = [b + h + a for b, h, a in zip(build, hashing, apply)]
-    rest = [max(0.0, lp - w - r) for lp, w, r in zip(loop, wall, reference[1:])]
+    rest = [max(0.0, lp - w - r - e) for lp, w, r, e in zip(loop, wall, reference[1:], encode[1:])]
     print(f"runner overhead per decision: {args.seats} trivial bots, {len(result.hands)} hands, "
-          f"{len(result.decisions)} decisions (target: median <= 1 ms)")
+          f"{len(result.decisions)} decisions, state {statistics.median(size) / 1000:.1f} kB median "
+          f"(target: median <= 1 ms)")
     print(f"  whole decision loop      {summary(loop)}")
     print(f"    worker round trip      {summary(wall)}")
     print(f"    reference (total)      {summary(reference)}")
     print(f"      build the state      {summary(build)}")
     print(f"      hash the state       {summary(hashing)}")
     print(f"      apply the action     {summary(apply)}")
-    print(f"    runner bookkeeping     {summary(rest)}")
+    print(f"    encode for the worker  {summary(encode)}")
+    print(f"    the rest               {summary(rest)}")
 
     bots = [BotSpec.from_file(ROOT / "bots" / f"{HOUSE[s % len(HOUSE)]}.js") for s in range(args.seats)]
-    t0 = time.perf_counter()
-    result = run_tournament(bots, args.seed, args.bot_seed, options)
-    seconds = time.perf_counter() - t0
-    print(f"house samples, {args.seats} seats, {args.hands}-hand cap: {seconds:.2f} s for {len(result.hands)} hands, "
-          f"{len(result.decisions)} decisions ({seconds / max(1, len(result.decisions)) * 1000:.2f} ms per decision, "
-          f"worker start-up included)")
+    deep = RunnerOptions(tournament={"max_hands": args.hands, "starting_stack": 1_000_000,
+                                     "blind_schedule": [[50, 100]]})
+    for label, opts in (("default rules", options), ("deep stacks", deep)):
+        t0 = time.perf_counter()
+        result = run_tournament(bots, args.seed, args.bot_seed, opts)
+        seconds = time.perf_counter() - t0
+        print(f"house samples, {args.seats} seats, {args.hands}-hand cap, {label}: {seconds:.2f} s for "
+              f"{len(result.hands)} hands, {len(result.decisions)} decisions "
+              f"({seconds / max(1, len(result.decisions)) * 1000:.2f} ms per decision, worker start-up included)")
     return 0
 
 

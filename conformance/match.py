@@ -184,8 +184,10 @@ def run_match(bots: Sequence[BotSpec], tournaments: int, seed: int, bot_seed: in
     return {
         "bots": ids, "tournaments": len(tasks), "sets": len(tasks) // len(ids), "seed": seed, "botSeed": bot_seed,
         "options": options_json(options),
-        "confidence": ("95% t-intervals over the sets: a bot's mean over the rotations of one set is one "
-                       "observation (the rotations share decks, the sets do not); null with one set"),
+        "confidence": ("95% t-intervals over the sets (a bot's mean over the rotations of one set is one "
+                       "observation: the rotations share decks, the sets do not): were the series repeated with "
+                       "fresh seeds, 95% of intervals built so would hold the bot's long-run mean against these "
+                       "opponents; null with one set"),
         "summary": summarize(ids, series),
         "series": series,
     }

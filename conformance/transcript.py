@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .errors import UsageError
 from .runner import (ENGINE_PATH, ROOT, BotSpec, DecisionRecord, ForcedLate, RunnerOptions, TournamentResult,
-                     run_tournament)
+                     canonical_json, run_tournament)
 
 FORMAT = "holdem-cert transcript"
 VERSION = 1
@@ -232,10 +232,6 @@ class Divergence:
     actual: object
     note: str = ""
 
-    def to_json(self) -> dict:
-        return {"index": self.index, "where": self.where, "field": self.field, "expected": self.expected,
-                "actual": self.actual, "note": self.note}
-
 
 @dataclass
 class ReplayResult:
@@ -258,6 +254,11 @@ def _plain(value: object) -> object:
     return json.loads(json.dumps(value))  # tuples as lists, as read back from a transcript
 
 
+def _same(a: object, b: object) -> bool:
+    """Equal as JSON: unlike ==, true is not 1 and 1.0 is not 1."""
+    return canonical_json(a) == canonical_json(b)
+
+
 def _where(d: dict) -> str:
     return f"hand {d['handNumber']}, seat {d['seat']} ({d['id']})"
 
@@ -267,7 +268,7 @@ def _compare(index: int, expected: dict | None, actual: dict) -> None:
         raise _Diverged(Divergence(index, _where(actual), "decision", "the end of the tournament",
                                    {k: actual[k] for k in COMPARED}))
     for key in COMPARED:
-        if _plain(actual[key]) != expected[key]:
+        if not _same(actual[key], expected[key]):
             note = ""
             if key == "outcome" and actual[key] == "late":
                 note = ("answered in time when recorded, late on this machine: a deadline failure; "
@@ -334,9 +335,9 @@ def replay(transcript: Transcript, roster: Path | None = None, decision_ms: floa
     for key, project in (("seats", _seat_key), ("standings", _standing_key)):
         expected = [project(x) for x in transcript.footer[key]]
         actual = [project(x) for x in _plain(summary[key])]
-        if expected != actual:
+        if not _same(expected, actual):
             at = next(k for k in range(max(len(expected), len(actual)))
-                      if k >= len(expected) or k >= len(actual) or expected[k] != actual[k])
+                      if k >= len(expected) or k >= len(actual) or not _same(expected[k], actual[k]))
             return ReplayResult(len(recorded), Divergence(
                 None, key, f"{key}[{at}]", expected[at] if at < len(expected) else None,
                 actual[at] if at < len(actual) else None), None, warnings)

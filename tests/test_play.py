@@ -178,3 +178,10 @@ def test_sng_v4_late_answers_are_timeouts_and_the_third_in_a_row_auto_folds(tmp_
     mine = [d for d in result.decisions if d.seat == seat.seat]
     assert [d.code for d in mine] == ["late", "terminated", "terminated"]
     assert mine[-1].action["type"] == "fold"
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["replay", "--help"], ["match", "--help"]])
+def test_help_is_printed(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 0 and "usage: holdem-cert" in capsys.readouterr().out

@@ -21,7 +21,7 @@ from ..vectors import write_atomic
 from .play import add_seed_arguments, at_least_one, bot_ids, drawn_seeds, milliseconds
 
 NAME = "match"
-HELP = "a duplicate-deck series: seats rotated over the same decks, mean place and chips with 95% intervals"
+HELP = "a duplicate-deck series: seats rotated over the same decks, mean place and chips with 95 percent intervals"
 SETS = 4  # default number of sets (tournaments = SETS x the number of bots)
 
 
