@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import IllegalAction
 from .rng import MAX_SAFE_INTEGER
@@ -15,8 +15,7 @@ STRING_FORMS = ("fold", "check", "call", "allin")
 V4_WORDS = {"all_in": "allin", "bet": "bet"}
 
 
-@dataclass(frozen=True)
-class Legal:
+class Legal(NamedTuple):
     """What the seat to act may do (the decision state's betting fields)."""
 
     to_call: int

@@ -90,6 +90,7 @@ class Hand:
         self.pots_awarded: list[dict] = []
         self.done = False
         self.to_act: int | None = None
+        self._legal: Legal | None = None  # for the seat to act; reset by every action
 
         self._commit(small_blind_seat, min(self.sb, self.stacks[small_blind_seat]))
         self._commit(big_blind_seat, min(self.bb, self.stacks[big_blind_seat]))
@@ -112,6 +113,11 @@ class Hand:
     # -- reading ------------------------------------------------------------------
     def legal(self) -> Legal:
         """The betting fields for the seat to act (contract: toCall ... canAllIn; R10)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> Legal:
         s = self.to_act
         if s is None:
             raise OptionError("action", "no seat is to act: the hand is over")
@@ -148,7 +154,8 @@ class Hand:
         return [s for s in range(self.n) if self.in_hand[s]]
 
     def live(self) -> list[int]:
-        return [s for s in self.order_by_index if not self.folded[s]]
+        """Seats still contesting the hand, in seat-index order."""
+        return sorted(s for s in self.order if not self.folded[s])
 
     # -- acting -------------------------------------------------------------------
     def act(self, answer: object) -> dict:
@@ -165,6 +172,7 @@ class Hand:
         """Apply an action already known to be legal; returns the ``actions`` entry."""
         s = self.to_act
         assert s is not None
+        self._legal = None
         if kind == "bet":  # v4's opening bet is the contract's raise (R24)
             kind = "raise"
         if kind == "fold":
@@ -204,17 +212,23 @@ class Hand:
     def _next_to_act(self, after: int) -> int | None:
         """The next seat clockwise after ``after`` that must act (R11), or None."""
         stacks, folded, bet, acted, cb, n = self.stacks, self.folded, self.bet, self.acted, self.current_bet, self.n
-        solvent = sum(1 for s in self.order if stacks[s] > 0 and not folded[s])
+        solvent = None  # counted only when needed: a seat that owes nothing acts only if others can respond
         for k in range(1, n + 1):
             s = (after + k) % n
             if folded[s] or stacks[s] == 0:
                 continue
-            if bet[s] < cb or (acted[s] is None and solvent >= 2):
+            if bet[s] < cb:
                 return s
+            if acted[s] is None:
+                if solvent is None:
+                    solvent = sum(1 for o in self.order if stacks[o] > 0 and not folded[o])
+                if solvent >= 2:
+                    return s
         return None
 
     def _advance(self, last: int) -> None:
-        live = self.live()
+        folded = self.folded
+        live = [s for s in self.order if not folded[s]]
         if len(live) == 1:
             self._refund_uncalled()
             self._award_fold(live[0])
@@ -225,7 +239,7 @@ class Hand:
             solvent = sum(1 for s in live if self.stacks[s] > 0)
             if self.street == 3 or solvent <= 1:
                 self._run_out()
-                self._settle_showdown(live)
+                self._settle_showdown(sorted(live))
                 return
             self._next_street()
             nxt = self._next_to_act(self.button)

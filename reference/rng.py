@@ -136,9 +136,13 @@ def deal_hand(seed: object, hand_number: object) -> list[str]:
     is shuffled by Fisher-Yates from the last index down. Card 0 is dealt first (R3).
     """
     n = check_hand_number(hand_number)
-    stream = rng(f"{seed_to_uint32(seed)}:{n}")
+    # mulberry32 inlined: dealing is on every hand's path (same arithmetic as mulberry32 above).
+    a = fnv1a32(f"{seed_to_uint32(seed)}:{n}")
     deck = list(CANONICAL_DECK)
     for i in range(51, 0, -1):
-        j = int(stream() * (i + 1))
+        a = (a + 0x6D2B79F5) & _U32
+        t = ((a ^ (a >> 15)) * (a | 1)) & _U32
+        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & _U32)) & _U32) ^ t
+        j = ((t ^ (t >> 14)) & _U32) * (i + 1) >> 32  # floor(x * (i + 1)) with x = value / 2^32
         deck[i], deck[j] = deck[j], deck[i]
     return deck

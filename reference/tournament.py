@@ -14,7 +14,7 @@ from .actions import Legal, check_legal, parse_answer
 from .errors import GameOver, IllegalAction, OptionError
 from .hand import STREETS, Hand, complete_deck
 from .rng import deal_hand, rng, seed_to_uint32
-from .ruleset import Ruleset, get_ruleset
+from .ruleset import RULESETS, Ruleset, get_ruleset
 
 HISTORY_LIMIT = 20
 _OPTION_NAMES = {
@@ -49,7 +49,9 @@ class Tournament:
         for key in options:
             if key not in _OPTION_NAMES:
                 raise OptionError(key, f"unknown option (known: ruleset, stacks, decks, {', '.join(_OPTION_NAMES)})")
-        self.ruleset = rules = _validated_ruleset(base.with_options(**options)) if options else _validated_ruleset(base)
+        # A registered ruleset is valid as it stands; options or a custom one are checked.
+        known = not options and RULESETS.get(base.name) is base
+        self.ruleset = rules = base if known else _validated_ruleset(base.with_options(**options))
         identities = _validated_names(names, rules)
         n = len(identities)
         self.n = n
