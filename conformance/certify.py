@@ -58,7 +58,7 @@ def run(options: CertifyOptions, say: Say = lambda _: None) -> dict:
     say(f"roster: {'clean' if roster.ok else f'{len(roster.errors)} problem(s)'}")
     entries = _roster_entries(options.roster)
     root = options.roster.resolve().parent
-    bots, junit_bots, specs = [], [], []
+    bots, specs = [], []
     for i, entry in enumerate(entries):
         bot = _certify_bot(entry, i, root, options, engine_source, say)
         bots.append(bot)

@@ -1,7 +1,7 @@
 """Cards: ``rank`` from ``23456789TJQKA`` plus ``suit`` from ``cdhs`` (contract, Rules)."""
 from __future__ import annotations
 
-from .errors import CardError
+from .errors import CardError, HoldemError
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -12,24 +12,30 @@ CANONICAL_DECK = tuple(r + s for s in SUITS for r in RANKS)
 CARD_SET = frozenset(CANONICAL_DECK)
 
 
-def check_card(card: object, field: str = "card") -> str:
-    """Return ``card`` if it is a valid card string, else raise CardError naming it."""
+def check_card(card: object, field: str = "card", error: type[HoldemError] = CardError) -> str:
+    """Return ``card`` if it is a valid card string, else raise ``error`` naming it."""
     if isinstance(card, str) and card in CARD_SET:
         return card
     if not isinstance(card, str):
-        raise CardError(field, f"{card!r} is not a card string (expected e.g. 'Ah')")
-    raise CardError(field, f"{card!r} is not a card: rank must be one of {RANKS} and suit one of {SUITS}")
+        raise error(field, f"{card!r} is not a card string (expected e.g. 'Ah')")
+    raise error(field, f"{card!r} is not a card: rank must be one of {RANKS} and suit one of {SUITS}")
 
 
-def check_cards(cards: object, field: str = "cards", distinct: bool = True) -> list[str]:
-    """Validate a list of cards (each valid; distinct unless told otherwise)."""
+def check_cards(cards: object, field: str = "cards", *, low: int = 0, high: int = 52,
+                error: type[HoldemError] = CardError, known: dict[str, str] | None = None) -> list[str]:
+    """Validate a list of ``low``..``high`` distinct valid cards, raising ``error`` at the first
+    fault in reading order. ``known`` (card -> where it was seen) extends distinctness across
+    several lists and is updated."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
-        raise CardError(field, f"expected a list of card strings, got {type(cards).__name__}")
-    out = [check_card(c, f"{field}[{i}]") for i, c in enumerate(cards)]
-    if distinct and len(set(out)) != len(out):
-        seen: set[str] = set()
-        for i, c in enumerate(out):
-            if c in seen:
-                raise CardError(f"{field}[{i}]", f"duplicate card {c!r}")
-            seen.add(c)
-    return out
+        raise error(field, f"expected a list of card strings, got {type(cards).__name__}")
+    if not low <= len(cards) <= high:
+        want = f"{low}" if low == high else f"{low} to {high}"
+        raise error(field, f"expected {want} cards, got {len(cards)}")
+    known = {} if known is None else known
+    for i, c in enumerate(cards):
+        where = f"{field}[{i}]"
+        check_card(c, where, error)
+        if c in known:
+            raise error(where, f"duplicate card {c!r} (already in {known[c]})")
+        known[c] = where
+    return list(cards)

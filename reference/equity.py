@@ -11,7 +11,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb, factorial
 
-from .cards import CANONICAL_DECK, RANKS, SUITS
+from .cards import CANONICAL_DECK, check_cards
 from .errors import EquityError
 from .evaluator import hand_value
 from .rng import MAX_SAFE_INTEGER
@@ -20,26 +20,6 @@ MAX_OPPONENTS = 8
 # exact_equity refuses spots with more equally likely outcomes than this. Within it: one opponent
 # from the flop on, two opponents on the river (about a second of enumeration at most).
 EXACT_LIMIT = 3_000_000
-_CARDS = frozenset(CANONICAL_DECK)
-
-
-def _check_cards(cards, field: str, low: int, high: int, known: dict) -> list:
-    """A list of low..high valid cards, distinct from each other and from ``known`` (card -> field)."""
-    if not isinstance(cards, (list, tuple)):
-        raise EquityError(field, f"expected a list of cards, got {type(cards).__name__}")
-    if not low <= len(cards) <= high:
-        want = f"{low}" if low == high else f"{low} to {high}"
-        raise EquityError(field, f"expected {want} cards, got {len(cards)}")
-    for i, c in enumerate(cards):
-        if not isinstance(c, str):
-            raise EquityError(f"{field}[{i}]", f"{c!r} is not a card string (expected e.g. 'Ah')")
-        if c not in _CARDS:
-            raise EquityError(f"{field}[{i}]", f"{c!r} is not a card: rank must be one of {RANKS} "
-                                               f"and suit one of {SUITS}")
-        if c in known:
-            raise EquityError(f"{field}[{i}]", f"duplicate card {c!r} (already in {known[c]})")
-        known[c] = f"{field}[{i}]"
-    return list(cards)
 
 
 def _check_int(value, field: str, low: int, high: int) -> int:
@@ -59,8 +39,8 @@ def _check_random_result(x) -> None:
 def _check_spot(hole, board, opponents) -> tuple[list, list, list]:
     """Validated (hole, board, rest): rest is the canonical deck minus the known cards."""
     known: dict = {}
-    hole = _check_cards(hole, "holeCards", 2, 2, known)
-    board = _check_cards(board, "board", 0, 5, known)
+    hole = check_cards(hole, "holeCards", low=2, high=2, error=EquityError, known=known)
+    board = check_cards(board, "board", low=0, high=5, error=EquityError, known=known)
     _check_int(opponents, "opponents", 0, MAX_OPPONENTS)
     return hole, board, [c for c in CANONICAL_DECK if c not in known]
 

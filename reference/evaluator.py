@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from .cards import RANKS, SUITS
+from .cards import RANKS, SUITS, check_cards
 from .errors import EvaluateError
 
 NAMES = (
@@ -163,20 +163,10 @@ def hand_value(cards) -> int:
 
 def _invalid(cards) -> EvaluateError:
     """The error for input the fast path refused: the first fault in reading order."""
-    if not isinstance(cards, (list, tuple)):
-        return EvaluateError("cards", f"expected a list of 5 to 7 card strings, got {type(cards).__name__}")
-    if not 5 <= len(cards) <= 7:
-        return EvaluateError("cards", f"expected 5 to 7 cards, got {len(cards)}")
-    seen = set()
-    for i, c in enumerate(cards):
-        if not isinstance(c, str):
-            return EvaluateError(f"cards[{i}]", f"{c!r} is not a card string (expected e.g. 'Ah')")
-        if c not in _CODE:
-            return EvaluateError(f"cards[{i}]", f"{c!r} is not a card: rank must be one of {RANKS} "
-                                                f"and suit one of {SUITS}")
-        if c in seen:
-            return EvaluateError(f"cards[{i}]", f"duplicate card {c!r}")
-        seen.add(c)
+    try:
+        check_cards(cards, "cards", low=5, high=7, error=EvaluateError)
+    except EvaluateError as exc:
+        return exc
     raise AssertionError(f"evaluate refused valid cards {cards!r}")  # a bug, not bad input
 
 

@@ -1,9 +1,7 @@
 """holdem-cert certify: the main job end to end on a small roster, and its failure paths."""
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 
 from conformance.bot_cert import CertOptions
 from conformance.certify import CertifyOptions, run

@@ -7,7 +7,7 @@ from reference.errors import GameOver, HoldemError, OptionError, SeedError
 from reference.rng import deal_hand
 from reference.tournament import Tournament
 from conftest import ROOT
-from scenario import pinned_deck, play, table
+from scenario import play, table
 
 
 def fold_around(t):
