@@ -60,7 +60,7 @@ def run(options: CertifyOptions, say: Say = lambda _: None) -> dict:
     root = options.roster.resolve().parent
     bots, specs = [], []
     for i, entry in enumerate(entries):
-        bot = _certify_bot(entry, i, root, options, engine_source, say)
+        bot = _certify_bot(entry, i, root, options, say)
         bots.append(bot)
         if bot["file"] is not None:
             specs.append((BotSpec(str(entry["id"]), (root / bot["file"]).read_text(encoding="utf-8"),
@@ -94,7 +94,7 @@ def _roster_entries(path: Path) -> list[dict]:
     return [e for e in bots if isinstance(e, dict)] if isinstance(bots, list) else []
 
 
-def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions, engine_source: str, say: Say) -> dict:
+def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions, say: Say) -> dict:
     bot_id = str(entry.get("id", f"#{i}"))
     color = entry.get("color") if isinstance(entry.get("color"), str) else PALETTE[i % len(PALETTE)]
     out = {"id": bot_id, "name": str(entry.get("name", bot_id)), "color": color, "file": None,

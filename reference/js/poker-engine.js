@@ -358,36 +358,69 @@
   // ---------------------------------------------------------------------------
   // Game API: create(seats, options) — a headless tournament (docs/engine-api.md)
   // ported line for line from the Python reference (reference/tournament.py,
-  // hand.py, state.py, actions.py, pots.py): same rules, rulings, state key
-  // order, rejection codes and log records. Seats, cards and chips are held as
-  // integers (cards as canonical codes); strings are built only for output.
+  // hand.py, state.py, actions.py, pots.py, ruleset.py): same rules, rulings,
+  // state key order, rejection codes and log records, under either ruleset.
+  // Seats, cards and chips are held as integers (cards as canonical codes);
+  // strings are built only for output.
   // ---------------------------------------------------------------------------
 
   const STREETS = ['preflop', 'flop', 'turn', 'river'];
   const STRING_FORMS = ['fold', 'check', 'call', 'allin'];
   const ACTION_TYPES = ['fold', 'check', 'call', 'raise', 'allin'];
+  // holdem-sng-3-v4's words mapped onto the contract's (R24): all_in is allin;
+  // bet is a raise that opens a street (only when nothing is bet yet).
+  const V4_WORDS = Object.freeze({ all_in: 'allin', bet: 'bet' });
   const HISTORY_LIMIT = 20;
   const NO_SEAT = -1; // no seat is to act
   const NOT_ACTED = -1; // acted[s] before seat s acts on this street (R9)
   const OPTION_NAMES = ['seed', 'ruleset', 'startingStack', 'stacks', 'blindSchedule', 'handsPerLevel',
     'maxHands', 'timeLimitMs', 'decks', 'controllers'];
   const CONTROLLERS = ['bot', 'human', 'agent'];
+  // Every parameter and house convention of a tournament (reference/ruleset.py);
+  // another ruleset is contract-v1 with some parameters changed, never a fork.
+  const CONTRACT_V1 = Object.freeze({
+    name: 'contract-v1',
+    minSeats: 2,
+    maxSeats: 9,
+    startingStack: 10000,
+    blindSchedule: [[50, 100], [100, 200], [150, 300], [200, 400], [300, 600],
+      [400, 800], [600, 1200], [800, 1600], [1000, 2000], [1500, 3000]],
+    handsPerLevel: 12,
+    maxHands: 300,
+    timeLimitMs: 1000,
+    humanTimeLimitMs: null, // the clock when a human or agent plays; null: timeLimitMs
+    // The house convention (R9): a checker facing only a short opening
+    // all-in is not reopened.
+    checkerReopenedByShortOpening: false,
+    seating: 'fixed', // seat i is names[i], first button seat 0; 'seeded': R23
+    distinctNames: false, // each seat a distinct identity
+    timeoutsToAutoFold: null, // consecutive timeouts that set persistent auto-fold; null: never
+    showdownReveal: 'all-live', // 'needed': only the winners' cards in their best five (R25)
+    equalStackOrder: 'button', // simultaneous eliminations, equal stacks (R17); 'seat': R27
+    vocabulary: 'contract', // 'v4' adds bet and all_in (R24)
+  });
   const RULESETS = Object.freeze({
-    'contract-v1': Object.freeze({
-      name: 'contract-v1',
-      minSeats: 2,
-      maxSeats: 9,
-      startingStack: 10000,
-      blindSchedule: [[50, 100], [100, 200], [150, 300], [200, 400], [300, 600],
-        [400, 800], [600, 1200], [800, 1600], [1000, 2000], [1500, 3000]],
-      handsPerLevel: 12,
-      maxHands: 300,
-      timeLimitMs: 1000,
-      humanTimeLimitMs: null, // the clock when a human or agent plays; null: timeLimitMs
-      // The house convention (R9): a checker facing only a short opening
-      // all-in is not reopened.
-      checkerReopenedByShortOpening: false,
-    }),
+    'contract-v1': CONTRACT_V1,
+    // Three identities, 500 chips, levels by completed hand number (1-10,
+    // 11-20, ...), no hand cap, a 15 s bot clock (45 s with a human or agent),
+    // auto-fold after three consecutive timeouts.
+    'holdem-sng-3-v4': Object.freeze(Object.assign({}, CONTRACT_V1, {
+      name: 'holdem-sng-3-v4',
+      minSeats: 3,
+      maxSeats: 3,
+      startingStack: 500,
+      blindSchedule: [[5, 10], [10, 20], [20, 40], [40, 80], [80, 160], [160, 320]],
+      handsPerLevel: 10,
+      maxHands: null,
+      timeLimitMs: 15000,
+      humanTimeLimitMs: 45000,
+      seating: 'seeded',
+      distinctNames: true,
+      timeoutsToAutoFold: 3,
+      showdownReveal: 'needed',
+      equalStackOrder: 'seat',
+      vocabulary: 'v4',
+    })),
   });
 
   // Every rejection names its `field`; an illegal answer also has a stable `code`.
