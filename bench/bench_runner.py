@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from conformance.host import encode_state  # noqa: E402
 from conformance.runner import BotSpec, RunnerOptions, run_tournament, state_hash  # noqa: E402
 from reference.tournament import Tournament  # noqa: E402
 
@@ -51,17 +51,17 @@ def reference_share(result) -> tuple[list[float], list[float], list[float], list
         t0 = time.perf_counter()
         state = t.decision_state()
         t1 = time.perf_counter()
-        state_hash(state)
+        wire = encode_state(state)  # once, as the runner does: sent as it is and hashed
         t2 = time.perf_counter()
-        wire = json.dumps(state, separators=(",", ":"), allow_nan=False).encode("ascii")  # as Worker.act does
+        state_hash(state, wire)
         t3 = time.perf_counter()
         entry = record.action
         t.act(entry["type"] if entry["type"] != "raise" else
               {"type": "raise", "amount": state["you"]["bet"] + entry["amount"]})
         t4 = time.perf_counter()
         build.append((t1 - t0) * 1000)
-        hashing.append((t2 - t1) * 1000)
-        encode.append((t3 - t2) * 1000)
+        encode.append((t2 - t1) * 1000)
+        hashing.append((t3 - t2) * 1000)
         apply.append((t4 - t3) * 1000)
         size.append(len(wire))
     return build, hashing, apply, encode, size

@@ -40,7 +40,7 @@ answers, and every error goes through ``Tournament.timeout()``: a bot without a
 valid answer lets its clock run out, and three in a row set persistent auto-fold.
 The runner never requests recovery: the contract gives a bot no way to ask.
 
-A decision record holds the sha256 of the state's canonical JSON
+A decision record holds the sha256 of the exact bytes the worker receives
 (:func:`state_hash`) computed before the state is sent. Timings (``wallMs``,
 ``cpuMs``, percentiles) are measurements: :meth:`TournamentResult.to_json` with
 ``timings=False`` and :meth:`TournamentResult.digest` leave them out, so two runs
@@ -63,7 +63,7 @@ from reference.rng import seed_to_uint32
 from reference.ruleset import get_ruleset
 from reference.tournament import Tournament
 
-from .host import MAX_UINT32, JSValue, Outcome, Worker
+from .host import MAX_UINT32, JSValue, Outcome, Worker, encode_state
 from .jsvalue import UNDEFINED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,8 +104,11 @@ def canonical_json(value: object) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
-def state_hash(state: Mapping) -> str:
-    return hashlib.sha256(canonical_json(state)).hexdigest()
+def state_hash(state: Mapping, encoded: bytes | None = None) -> str:
+    """sha256 of the bytes the worker receives for ``state`` (``host.encode_state``): compact
+    UTF-8 JSON, keys in the reference's fixed order. The reference builds every state in the
+    same key order, so equal states hash equally."""
+    return hashlib.sha256(encoded if encoded is not None else encode_state(state)).hexdigest()
 
 
 def percentile(values: Sequence[float], p: float) -> float | None:
@@ -369,7 +372,7 @@ class _Terminated:
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def act(self, state: object, timeout_ms: float) -> Outcome:
+    def act(self, state: object, timeout_ms: float, *, encoded: bytes | None = None) -> Outcome:
         return Outcome("dead", error={"category": "dead", "message": self.reason})
 
     def close(self) -> None:
@@ -457,7 +460,8 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
         state = t.decision_state()
         s = state["you"]["seat"]
         report = seats[s]
-        digest = state_hash(state)  # before the bot can see it
+        encoded = encode_state(state)  # once: hashed here, sent as it is
+        digest = state_hash(state, encoded)  # before the bot can see it
         index = len(records)
         forcing = index in forced and not workers[s].dead
         if forcing:
@@ -465,7 +469,7 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
             workers[s].close()
             workers[s] = _Terminated(f"late: {out.error['message']}")
         else:
-            out = workers[s].act(state, timeout_ms=options.decision_ms)
+            out = workers[s].act(state, timeout_ms=options.decision_ms, encoded=encoded)
         verdict = judge(out, t.legal(), vocabulary)
         if out.kind == "dead" and report.init["kind"] != "ok":
             verdict = Judgement("missing", "init-failed", report.terminated["reason"])

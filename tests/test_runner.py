@@ -2,11 +2,12 @@
 determinism, state isolation; and the play-style profile of finished hands."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
 
-from conformance.host import JSValue, Outcome
+from conformance.host import JSValue, Outcome, encode_state
 from conformance.jsvalue import UNDEFINED
 from conformance.profile import Profile, profile_hands
 from conformance.runner import (BotSpec, RunnerOptions, judge, legal_from_state, percentile, replay_hashes,
@@ -189,7 +190,9 @@ def test_legal_from_state_and_state_hash():
     state = t.decision_state()
     assert legal_from_state(state) == t.legal()
     assert state_hash(state) == state_hash(t.decision_state())
-    assert state_hash(state) == state_hash(dict(reversed(list(state.items()))))  # canonical: keys sorted
+    # The hash covers exactly the bytes the worker receives, key order included.
+    assert state_hash(state) == hashlib.sha256(encode_state(state)).hexdigest()
+    assert state_hash(state) != state_hash(dict(reversed(list(state.items()))))
     state["you"]["stack"] -= 1
     assert state_hash(state) != state_hash(t.decision_state())
 
