@@ -2,8 +2,9 @@
 
 An id is ``<section>.<topic>``; ids are never renamed or reused. ``vectors coverage``
 prints how many vectors exercise each clause; every clause here is normative and
-must have at least one vector, except those marked ``runner`` (tested by the bot
-and runner checks, not by engine vectors).
+has at least one vector. Clauses marked ``engine`` are exercised through an engine
+(``holdem-cert engine``); those marked ``runner`` through an arena runner or linter
+(the ``runner`` family).
 """
 from __future__ import annotations
 
