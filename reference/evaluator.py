@@ -146,6 +146,8 @@ for _mask in range(8192):
     if 5 <= _mask.bit_count() <= 7:
         _FLUSH_VALUE[_mask] = _flush_value(_mask)
 _PATTERN = {v: _pattern(v) for v in set(_RANK_VALUE.values()) | set(_FLUSH_VALUE) - {0}}
+# value -> {rank character: its first position in the pattern}; other ranks sort last.
+_PRIORITY = {v: {ch: p.index(ch) for ch in p} for v, p in _PATTERN.items()}
 
 
 def hand_value(cards) -> int:
@@ -194,15 +196,15 @@ def evaluate(cards) -> dict:
     else:
         value = _FLUSH_VALUE[sum(map(_SUIT_BITS[s].__getitem__, cards))]
         pool = [c for c in cards if _SUIT_OF[c] == s]
-    # In the joined string the rank characters sit at even offsets and never match a suit
-    # character, so find() locates the earliest card of a rank, and the next one after it.
-    text = "".join(pool)
-    best = []
-    prev = ""
-    i = 0
-    for r in _PATTERN[value]:
-        i = text.find(r, i + 2) if r == prev else text.find(r)
-        best.append(pool[i >> 1])
-        prev = r
     rank = value // _CAT
+    if rank == 4:
+        # A straight takes one card of each of its ranks (the pool may hold a rank twice). In the
+        # joined string rank characters sit at even offsets and never match a suit character.
+        text = "".join(pool)
+        best = [pool[text.find(r) >> 1] for r in _PATTERN[value]]
+    else:
+        # Stable sort by the rank's place in the pattern keeps same-rank cards in input order;
+        # the first five are R5's best (counts never exceed the pattern's outside straights).
+        get = _PRIORITY[value].get
+        best = sorted(pool, key=lambda c: get(c[0], 9))[:5]
     return {"rank": rank, "value": value, "name": NAMES[rank], "best": best}
