@@ -20,11 +20,21 @@ from .report import Case, Report
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).
-FAMILIES = ("rng", "deck", "evaluate", "equity", "pots", "legality", "hands", "tournaments")
+FAMILIES = ("rng", "deck", "evaluate", "equity", "pots", "legality", "hands", "tournaments", "sng3v4")
+# What certification for a ruleset runs: the ruleset-independent helper families and its games.
+HELPER_FAMILIES = ("rng", "deck", "evaluate", "equity", "pots")
+RULESETS = {
+    "contract-v1": HELPER_FAMILIES + ("legality", "hands", "tournaments"),
+    "holdem-sng-3-v4": HELPER_FAMILIES + ("sng3v4",),
+}
+DEFAULT_RULESET = "contract-v1"
+# Families whose games are played under a ruleset an engine may lack (docs/engine-api.md, ruleset).
+FAMILY_RULESET = {"sng3v4": "holdem-sng-3-v4"}
+RULESET_NOT_SUPPORTED = "ruleset not supported"
 OPTIONAL = frozenset({"pots"})  # an extension: an engine without it has the family skipped
-GAME_FAMILIES = frozenset({"legality", "hands", "tournaments"})
+GAME_FAMILIES = frozenset({"legality", "hands", "tournaments", "sng3v4"})
 ABANDON_AFTER = 3  # consecutive hangs/crashes in one family before its remaining vectors are not run
-DEFAULT_STARTING_STACK = 10_000
+DEFAULT_STARTING_STACK = {"contract-v1": 10_000, "holdem-sng-3-v4": 500}  # by the game's ruleset option
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
 DIFF_LINES = 40
@@ -341,7 +351,8 @@ def _starting_chips(game: dict) -> int:
     options = game.get("options", {})
     if "stacks" in options:
         return sum(options["stacks"])
-    return options.get("startingStack", DEFAULT_STARTING_STACK) * len(game["seats"])
+    default = DEFAULT_STARTING_STACK[options.get("ruleset", DEFAULT_RULESET)]
+    return options.get("startingStack", default) * len(game["seats"])
 
 
 def _chips(standings: object) -> object:
@@ -401,8 +412,218 @@ def _tournaments(test: dict, r: dict) -> Judged:
     return judge_outcome(test, actual_view, e, well_formed)
 
 
+# ---- sng3v4 (holdem-sng-3-v4) --------------------------------------------------------------------
+
+V4_SEATS, V4_AUTO_FOLD_AFTER = 3, 3
+V4_CLOCK_MS = {"bot": 15_000, "other": 45_000}  # the contract's action_clock_ms
+V4_STANDING_FIELDS = ("id", "name", "place", "chips", "eliminatedInHand", "timeouts", "autoFolded")
+
+
+def _is_recover(step: object) -> bool:
+    return isinstance(step, dict) and "recover" in step
+
+
+def _is_late(step: object, state: object) -> bool:
+    """A timeout step, or an answer at or after the clock of the state it answers (INTERPRETING.md)."""
+    if step == {"timeout": True}:
+        return True
+    limit = state.get("timeLimitMs") if isinstance(state, dict) else None
+    return isinstance(step, dict) and "atMs" in step and _is_number(limit) and step["atMs"] >= limit
+
+
+def _step_views(outcomes: list, expected: list, notes: list[str]) -> list:
+    """The step outcomes as compared: a refusal by its field and seat (its ``reason`` is the
+    engine's own words); an invalid answer's rejection code as the vectors give it when the engine
+    reports another one (a note, as in legality)."""
+    views = []
+    for k, outcome in enumerate(outcomes):
+        if isinstance(outcome, dict) and "refused" in outcome:
+            outcome = {key: outcome.get(key) for key in ("refused", "seat")}
+        elif k < len(expected) and isinstance(outcome, dict) and "error" in outcome:
+            want, got = expected[k].get("error"), outcome["error"]
+            if isinstance(want, str) and want != "late" and isinstance(got, str) and got not in (want, "late"):
+                notes.append(f"steps[{k}]: error code {got!r}; the vectors give {want!r} (reported, not failed)")
+                outcome = {**outcome, "error": want}
+        views.append(outcome)
+    return views
+
+
+class _V4Seats:
+    """What the contract makes of the steps, seat by seat (ids): explicit timeouts, invalid answers
+    (R22 counts them as timeouts, so after one the consecutive count is unknown), persistent
+    auto-fold as ``[since, until]`` hand intervals (``until`` None while it lasts), and accepted
+    recoveries waiting for the end of hand ``pending[seat]`` (None until a state shows the hand)."""
+
+    def __init__(self) -> None:
+        self.timeouts: Counter = Counter()
+        self.invalid: Counter = Counter()
+        self.consecutive: dict[str, int | None] = {}
+        self.folded: dict[str, list[list]] = {}
+        self.pending: dict[str, int | None] = {}
+
+    def auto_folded(self, seat: str) -> bool:
+        return bool(self.folded.get(seat)) and self.folded[seat][-1][1] is None
+
+    def hand_seen(self, number: int) -> None:
+        """A state of hand ``number``: a waiting recovery learns its hand, or took effect before this one."""
+        for seat, until in list(self.pending.items()):
+            if until is None:
+                self.pending[seat] = number
+            elif number > until:
+                self.recovered(seat)
+
+    def recovered(self, seat: str) -> None:
+        self.folded[seat][-1][1] = self.pending.pop(seat)
+        self.consecutive[seat] = 0
+
+
+def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: list, seats: _V4Seats) -> str | None:
+    """What the contract decides about the steps, whatever the rulings: the clock (15,000 ms, or
+    45,000 ms with a human or agent); a timeout checks if legal, else folds, and the third
+    consecutive one folds and sets persistent auto-fold (a valid action resets the count); a seat
+    in auto-fold is not asked to act; recovery is accepted only from auto-fold and takes effect at
+    the end of the hand in progress. Fills ``seats``. A state equal to the vector's needs no schema check."""
+    controllers = game.get("controllers") or ["bot"] * V4_SEATS
+    clock = V4_CLOCK_MS["bot"] if all(c == "bot" for c in controllers) else V4_CLOCK_MS["other"]
+    if len(outcomes) != len(steps):
+        return f"{len(outcomes)} step outcomes for {len(steps)} steps"
+    for k, (step, outcome) in enumerate(zip(steps, outcomes)):
+        where = f"steps[{k}]"
+        if not isinstance(outcome, dict):
+            return f"{where} is {outcome!r}, not an outcome"
+        if _is_recover(step):
+            seat = f"s{step['recover'] + 1}"
+            if "recovered" in outcome:
+                if not seats.auto_folded(seat):
+                    return f"{where}: recovery of seat {step['recover']}, which is not in auto-fold, was accepted"
+                seats.pending.setdefault(seat, None)
+            elif outcome.get("refused") != "seat":
+                return f"{where}: expected {{recovered}} or a refusal naming the field seat, got {outcome!r}"
+            continue
+        state, action = outcome.get("state"), outcome.get("action")
+        known = k < len(expected) and isinstance(expected[k], dict) and same(state, expected[k].get("state"))
+        if not known and (problem := _state_problem(state, f"{where}.state")):
+            return problem
+        if state["timeLimitMs"] != clock and "timeLimitMs" not in game["options"]:
+            return f"{where}.state.timeLimitMs is {state['timeLimitMs']}; the clock of this table is {clock} ms"
+        if not (isinstance(action, dict) and isinstance(action.get("type"), str)):
+            return f"{where}.action is {action!r}, not an action"
+        seat, kind, number = state["you"]["id"], action["type"], state["handNumber"]
+        seats.hand_seen(number)
+        if seats.auto_folded(seat):
+            return f"{where}: {seat} is asked to act in hand {number}, in persistent auto-fold since hand " \
+                   f"{seats.folded[seat][-1][0]}" + (" (a recovery takes effect at the end of the hand in progress)"
+                                                      if seat in seats.pending else "")
+        if not _is_late(step, state):
+            if outcome.get("error") is None:
+                seats.consecutive[seat] = 0  # a valid voluntary action
+            else:
+                seats.invalid[seat] += 1
+                seats.consecutive[seat] = None
+            continue
+        seats.timeouts[seat] += 1
+        if outcome.get("error") != "late":
+            return f"{where}: a timeout's error is {outcome.get('error')!r}, expected 'late'"
+        if kind not in ("check", "fold") or (kind == "check" and not state["canCheck"]):
+            return f"{where}: a timeout {kind}s; it may only check (when legal) or fold"
+        count = seats.consecutive.get(seat, 0)
+        if count is None:
+            continue
+        seats.consecutive[seat] = count = count + 1
+        if count >= V4_AUTO_FOLD_AFTER:
+            if kind != "fold":
+                return f"{where}: {seat}'s consecutive timeout {count} {kind}s; it must fold (persistent auto-fold)"
+            seats.folded.setdefault(seat, []).append([number, None])
+        elif state["canCheck"] and kind != "check":
+            return f"{where}: {seat}'s consecutive timeout {count} folds; it must check when checking is legal"
+    return None
+
+
+def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: object) -> str | None:
+    """The end of a v4 game: every chip accounted for, one participant with chips and places 1..3
+    (no hand cap), the timeouts and auto-fold the steps imply, no pot won in auto-fold, and no
+    showdown cards of a seat that won nothing."""
+    if not (isinstance(log, list) and all(isinstance(e, dict) for e in log)):
+        return "log() is not a list of hand records"
+    if not (isinstance(standings, list) and len(standings) == V4_SEATS and all(isinstance(s, dict) for s in standings)):
+        return f"standings() is not {V4_SEATS} entries"
+    chips = _chips(standings)
+    if problem := _conserved(game, chips):
+        return problem
+    if "maxHands" not in game["options"]:  # no hand cap: the game ends with one participant
+        if sorted(chips)[-2] != 0:
+            return f"the game ended with chips {chips}: exactly one participant must have chips"
+        if sorted(s.get("place") for s in standings if isinstance(s.get("place"), int)) != [1, 2, 3]:
+            return f"places are {[s.get('place') for s in standings]}, expected 1, 2 and 3"
+    last = max((e.get("handNumber") for e in log if isinstance(e.get("handNumber"), int)), default=0)
+    for seat, until in list(seats.pending.items()):
+        if until is not None and last > until:  # the strategies played past the hand of the request
+            seats.recovered(seat)
+    for s in standings:
+        seat = s.get("id")
+        explicit, invalid = seats.timeouts[seat], seats.invalid[seat]
+        if not (isinstance(s.get("timeouts"), int) and explicit <= s["timeouts"] <= explicit + invalid):
+            return f"{seat}: timeouts is {s.get('timeouts')!r}; the steps timed it out {explicit} times" + \
+                (f" (and gave {invalid} invalid answers, R22)" if invalid else "")
+        if invalid or seat in seats.pending:
+            continue
+        if s.get("autoFolded") is not seats.auto_folded(seat):
+            return f"{seat}: autoFolded is {s.get('autoFolded')!r}, expected {seats.auto_folded(seat)} " + \
+                ("(persistent auto-fold since hand %d)" % seats.folded[seat][-1][0] if seats.auto_folded(seat)
+                 else "(never three consecutive timeouts, or recovered)")
+    for entry in log:
+        result = entry.get("result") if isinstance(entry.get("result"), dict) else {}
+        winners = {w.get("id") for w in result.get("winners", []) if isinstance(w, dict)}
+        number = entry.get("handNumber")
+        for seat, intervals in seats.folded.items():
+            for since, until in intervals:
+                if seat in winners and isinstance(number, int) and since <= number and (until is None or number <= until):
+                    return f"hand {number}: {seat} wins chips in persistent auto-fold (since hand {since})"
+        for shown in result.get("showdown", []):
+            if not isinstance(shown, dict) or shown.get("id") not in winners:
+                return f"hand {number}: the showdown shows {shown!r}, which won nothing: only cards needed to " \
+                       "establish an awarded hand are public"
+    return None
+
+
+def sng3v4_problem(test: dict, r: dict) -> str | None:
+    """Why an sng3v4 outcome (``{steps, log, standings}``) breaks the v4 contract, or None when it
+    is well formed: a different well-formed outcome is divergent on the vector's rulings."""
+    game, steps = test["input"]["game"], test["input"]["steps"]
+    seats = _V4Seats()
+    outcomes = r.get("steps") if isinstance(r.get("steps"), list) else []
+    return (_sng3v4_steps_problem(game, steps, outcomes, test["expected"]["steps"], seats)
+            or _sng3v4_end_problem(game, seats, r.get("log"), r.get("standings")))
+
+
+def _sng3v4(test: dict, r: dict) -> Judged:
+    e = test["expected"]
+    notes: list[str] = []
+    steps, standings = r.get("steps"), r.get("standings")
+    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
+        standings = [{k: s[k] for k in V4_STANDING_FIELDS if k in s} for s in standings]
+    actual_view = {"steps": _step_views(steps, e["steps"], notes) if isinstance(steps, list) else steps,
+                   "log": r.get("log"), "standings": standings}
+    expected_view = {"steps": _step_views(e["steps"], e["steps"], []), "log": e["log"], "standings": e["standings"]}
+    if "error" in r:
+        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(expected_view, actual_view), notes)
+    return judge_outcome(test, actual_view, expected_view, lambda: sng3v4_problem(test, r), notes)
+
+
 JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
-          "legality": _legality, "hands": _hands, "tournaments": _tournaments}
+          "legality": _legality, "hands": _hands, "tournaments": _tournaments, "sng3v4": _sng3v4}
+
+
+def _ruleset_refused(r: dict) -> str | None:
+    """The skip reason when ``create`` threw naming the field ``ruleset`` (docs/engine-api.md: an
+    engine may support only contract-v1), else None."""
+    error = r.get("error")
+    if not (isinstance(error, dict) and error.get("at") == "create"):
+        return None
+    field = error.get("field")
+    if field == "ruleset" or (field is None and "ruleset" in str(error.get("message"))):
+        return f"{RULESET_NOT_SUPPORTED}: create threw {_thrown(error)}"
+    return None
 
 
 def judge(family: str, test: dict, run: Run) -> Judged:
@@ -420,6 +641,8 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         return failed(f"{r['missing']} is not a function: the engine lacks it")
     if family not in GAME_FAMILIES and "error" in r:
         return failed(f"the call failed {_failure_text(r['error'])}")
+    if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):
+        return Judged("skipped", reason)
     return JUDGES[family](test, r)
 
 
@@ -537,24 +760,37 @@ def load_tests(families: Iterable[str]) -> dict[str, list[dict]]:
 
 
 def conclude(report: Report) -> None:
-    """Set ``certified`` and ``verdict``: no failure, and no required family skipped entirely."""
+    """Set ``certified`` and ``verdict`` for the report's ruleset: no failure, no required family of
+    the ruleset skipped entirely (a ruleset the engine does not support is not certified), and no
+    family whose ruleset the engine refused for some games but not for others."""
+    ruleset = report.ruleset or DEFAULT_RULESET
+    scope = "" if ruleset == DEFAULT_RULESET else f" for {ruleset}"
     failed_smoke = [c for c in report.smoke if c.status == "failed"]
     if failed_smoke:
         report.certified = False
         first = failed_smoke[0]
-        report.verdict = (f"NOT CERTIFIED: the smoke tier failed ({first.id}), so no vector was run; "
+        report.verdict = (f"NOT CERTIFIED{scope}: the smoke tier failed ({first.id}), so no vector was run; "
                           "fix the engine or adapter basics first")
         return
     counts = report.counts()
+    required = set(RULESETS[ruleset]) - OPTIONAL
     failures = {g: c["failed"] for g, c in counts.items() if c["failed"]}
-    unrun = [g for g, c in counts.items() if g not in OPTIONAL and sum(c.values()) == c["skipped"]]
+    unrun = [g for g, c in counts.items() if g in required and sum(c.values()) == c["skipped"]]
+    refused = Counter(c.group for c in report.cases
+                      if c.status == "skipped" and c.message.startswith(RULESET_NOT_SUPPORTED))
+    partly = [g for g, n in refused.items() if n < sum(counts[g].values())]
     totals = Counter()
     for c in counts.values():
         totals.update(c)
     tally = ", ".join(f"{totals[s]} {s}" for s in ("passed", "divergent", "failed", "skipped"))
-    scope = "" if set(report.groups) == set(FAMILIES) else f" (families: {', '.join(report.groups)})"
+    if set(report.groups) != set(RULESETS[ruleset]):
+        scope += f" (families: {', '.join(report.groups)})"
     reasons = [f"{n} failed in {g}" for g, n in failures.items()]
-    reasons += [f"required family {g} was skipped entirely" for g in unrun]
+    for g in unrun:
+        why = next((c.message for c in report.cases if c.group == g), "it has no vectors")
+        reasons.append(f"required family {g} was skipped entirely ({why})")
+    reasons += [f"{g}: the engine refused the ruleset for {refused[g]} of {sum(counts[g].values())} games "
+                "(it must play all of them or none)" for g in partly]
     report.certified = not reasons
     report.verdict = (f"CERTIFIED{scope}: {tally}" if report.certified
                       else f"NOT CERTIFIED{scope}: {'; '.join(reasons)} ({tally})")
@@ -576,15 +812,18 @@ def start(driver, families: Iterable[str]) -> tuple[list[Case], dict, Runner | N
     return cases, info, runner
 
 
-def certify(driver, tests: dict[str, list[dict]], subject: dict, *,
+def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str = DEFAULT_RULESET,
             on_case: Callable[[Case], None] = lambda case: None, title: str = "holdem-cert engine") -> Report:
     """Load the engine, run the smoke tier, then (if it passed) every vector of ``tests``
-    (family -> vectors, as :func:`load_tests` gives them).
+    (family -> vectors, as :func:`load_tests` gives them), and conclude for ``ruleset`` (its
+    families in RULESETS are the required ones).
 
     ``subject`` describes the engine for the report; the driver's own description is merged in.
     The driver is closed at the end.
     """
-    report = Report(title, "engine", dict(subject), list(tests))
+    if ruleset not in RULESETS:
+        raise ValueError(f"ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+    report = Report(title, "engine", dict(subject), list(tests), ruleset=ruleset)
     try:
         report.smoke, info, runner = start(driver, tests)
         report.subject.update(info)

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from . import jsvalue
-from .host import Worker
+from .host import Worker, decode as decode_wire
 from .schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
@@ -68,9 +68,11 @@ def is_digest(test: dict) -> bool:
 # ---------------------------------------------------------------------------------------------
 
 # Installed with evalFn after the engine and the adapter have loaded. `__holdemDriver(family,
-# input)` returns the outcome shapes of docs/engine-protocol.md; it never throws on the engine's
-# account. Everything the engine returns is copied at once: an engine that later mutates an
-# object it handed out must not change what was recorded.
+# input)` returns the outcome shapes of docs/engine-protocol.md as one string, in the worker's
+# tagged JSON encoding (conformance.host.decode), so that a long game's outcome is not cut at the
+# worker's limit on transported values; it never throws on the engine's account. Everything the
+# engine returns is copied at once: an engine that later mutates an object it handed out must not
+# change what was recorded.
 DRIVER_JS = r"""
 function () {
   'use strict';
@@ -281,17 +283,15 @@ function () {
     cycler: s => [caller, minRaiser, checker, shover][(s.handNumber + s.actions.length) % 4](s),
   };
 
-  function tournaments(i) {
-    const out = {};
-    let g;
-    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+  // Play the strategies to the end, then record log() and standings() into `out`.
+  function playOut(g, strategies, out) {
     for (let n = 0; ; n++) {
       let s;
       try { s = g.state(); } catch (x) { out.error = failure('state() at decision ' + n, x); break; }
       if (s === null) break;
       if (n === MAX_DECISIONS) { out.error = { at: 'decision ' + n, message: 'the game did not end within ' + n + ' decisions' }; break; }
       let answer;
-      try { answer = STRATEGIES[i.strategies[s.you.seat]](s); } catch (x) {
+      try { answer = STRATEGIES[strategies[s.you.seat]](s); } catch (x) {
         out.error = failure('decision ' + n + ': the strategy of the seat to act could not read the state', x);
         break;
       }
@@ -302,11 +302,89 @@ function () {
     return out;
   }
 
-  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, tournaments };
+  function tournaments(i) {
+    const out = {};
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    return playOut(g, i.strategies, out);
+  }
+
+  // holdem-sng-3-v4 (INTERPRETING.md, sng3v4): the steps with virtual time, then the strategies.
+  const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
+  function step(g, k, st) {
+    const where = 'steps[' + k + ']';
+    if (isObject(st) && 'recover' in st) {
+      if (typeof g.recover !== 'function') {
+        return { error: { at: 'recover(' + show(st.recover) + ') at ' + where, message: 'game.recover is not a function' } };
+      }
+      try { g.recover(st.recover); } catch (x) {
+        const d = describe(x);
+        return { refused: d.field === undefined ? null : d.field, seat: st.recover, reason: d.message };
+      }
+      return { recovered: st.recover };
+    }
+    let s;
+    try { s = clone(g.state()); } catch (x) { return { error: failure('state() at ' + where, x) }; }
+    if (!isObject(s)) return { error: { at: 'state() at ' + where, message: 'returned ' + show(s) + ' before the steps ended' } };
+    const timed = isObject(st) && 'atMs' in st;
+    const late = (isObject(st) && Object.keys(st).length === 1 && st.timeout === true) || (timed && st.atMs >= s.timeLimitMs);
+    let r;
+    try { r = late ? g.timeout() : g.submit(timed ? st.answer : st); } catch (x) {
+      return { error: failure((late ? 'timeout()' : 'submit(answer)') + ' at ' + where, x) };
+    }
+    r = clone(r);
+    return isObject(r) ? { state: s, action: r.action, error: r.error } : { state: s, action: r };
+  }
+
+  function sng3v4(i) {
+    const out = { steps: [] };
+    const options = Object.assign({}, i.game.options, { ruleset: 'holdem-sng-3-v4' });
+    if (i.game.controllers !== undefined) options.controllers = i.game.controllers;
+    let g;
+    try { g = engine('create').create(i.game.seats, options); } catch (x) {
+      if (x instanceof Missing) throw x;
+      out.error = failure('create', x);
+      return out;
+    }
+    for (let k = 0; k < i.steps.length; k++) {
+      const o = step(g, k, i.steps[k]);
+      if (o.error !== undefined && !('state' in o)) { out.error = o.error; return out; }
+      out.steps.push(o);
+    }
+    return playOut(g, i.strategies, out);
+  }
+
+  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, tournaments, sng3v4 };
+  // A JSON.stringify replacer giving the worker's tags for what JSON cannot carry.
+  function wire() {
+    const wrapped = new Set(); // objects with their own '$' key, already wrapped as {$: 'object', value}
+    return function (key, x) {
+      switch (typeof x) {
+        case 'number':
+          if (x !== x) return { $: 'number', value: 'NaN' };
+          if (x === Infinity || x === -Infinity) return { $: 'number', value: x > 0 ? 'Infinity' : '-Infinity' };
+          return Object.is(x, -0) ? { $: 'number', value: '-0' } : x;
+        case 'undefined': return { $: 'undefined' };
+        case 'bigint': return { $: 'bigint', value: String(x) };
+        case 'symbol': return { $: 'symbol', description: text(x.description) };
+        case 'function': return { $: 'function', name: text(x.name) };
+        default:
+          if (x !== null && typeof x === 'object' && !Array.isArray(x) && Object.prototype.hasOwnProperty.call(x, '$')
+              && !wrapped.has(x)) {
+            wrapped.add(x);
+            return { $: 'object', value: x };
+          }
+          return x;
+      }
+    };
+  }
   globalThis.__holdemDriver = function (family, input) {
-    try { return FAMILIES[family](input); } catch (x) {
-      if (x instanceof Missing) return { missing: x.name };
-      return { error: failure('driver', x) };
+    let out;
+    try { out = FAMILIES[family](input); } catch (x) {
+      out = x instanceof Missing ? { missing: x.name } : { error: failure('driver', x) };
+    }
+    try { return JSON.stringify(out, wire()); } catch (x) {
+      return JSON.stringify({ error: failure('driver: recording the outcome', x) });
     }
   };
 
@@ -402,7 +480,7 @@ class QuickJSDriver:
         timeout = self.digest_ms if is_digest(test) else self.timeout_ms
         out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
         if out.kind == "ok":
-            value = out.answer
+            value = decode_wire(json.loads(out.answer)) if isinstance(out.answer, str) else out.answer
             if isinstance(value, dict) and set(value) == {"skipped"}:
                 return Run("skipped", value["skipped"])
             return Run("result", value)

@@ -42,6 +42,7 @@ class Report:
     smoke: list[Case] = field(default_factory=list)
     certified: bool = False
     verdict: str = ""
+    ruleset: str | None = None  # what the verdict is for, when the subject plays under rulesets
 
     def counts(self) -> dict[str, dict[str, int]]:
         out = {g: dict.fromkeys(STATUSES, 0) for g in self.groups}
@@ -59,6 +60,7 @@ def to_json(report: Report) -> dict:
     return {
         "certified": report.certified,
         "verdict": report.verdict,
+        **({"ruleset": report.ruleset} if report.ruleset is not None else {}),
         report.subject_key: report.subject,
         "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],
         "families": report.counts(),

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from .cards import CANONICAL_DECK
 from .equity import equity
-from .errors import HoldemError
+from .errors import HoldemError, OptionError
 from .evaluator import evaluate, hand_value
 from .pots import build_pots
 from .rng import deal_hand, mulberry32, rng
@@ -139,15 +139,19 @@ def run_pots(i: dict) -> dict:
 
 OPTIONS = {"seed": "seed", "ruleset": "ruleset", "startingStack": "starting_stack", "stacks": "stacks",
            "blindSchedule": "blind_schedule", "handsPerLevel": "hands_per_level", "maxHands": "max_hands",
-           "timeLimitMs": "time_limit_ms", "decks": "decks"}
+           "timeLimitMs": "time_limit_ms", "decks": "decks", "controllers": "controllers"}
+V4 = "holdem-sng-3-v4"
 
 
 def create(game: dict) -> Tournament:
+    """``{seats, options}`` (and a game's ``controllers``, INTERPRETING.md) -> a Tournament."""
     options = {}
     for key, value in game.get("options", {}).items():
         if key not in OPTIONS:
             raise HoldemError(key, "unknown game option")
         options[OPTIONS[key]] = {int(n): cards for n, cards in value.items()} if key == "decks" else value
+    if "controllers" in game:
+        options["controllers"] = game["controllers"]
     return Tournament(game["seats"], **options)
 
 
@@ -240,19 +244,47 @@ STRATEGIES = {"caller": _caller, "checker": _checker, "shover": _shover, "min-ra
 LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
 
 
+def play_out(game: Tournament, strategies: list[str]) -> dict:
+    """Answer with the seat strategies to the end: the game's log and standings."""
+    while (state := game.decision_state()) is not None:
+        game.act(STRATEGIES[strategies[state["you"]["seat"]]](state))
+    log = [{**{k: h[k] for k in LOG_KEYS}, "result": h["history"], "chips": h["endStacks"]} for h in game.hands]
+    return {"log": log, "standings": game.standings()}
+
+
 def run_tournaments(i: dict) -> dict:
     try:
         game = create(i["game"])
     except HoldemError as exc:
         return {"error": failure("create", exc)}
-    while (state := game.decision_state()) is not None:
-        game.act(STRATEGIES[i["strategies"][state["you"]["seat"]]](state))
-    log = [{**{k: h[k] for k in LOG_KEYS}, "result": h["history"], "chips": h["endStacks"]} for h in game.hands]
-    return {"log": log, "standings": game.standings()}
+    return play_out(game, i["strategies"])
+
+
+def sng3v4_step(game: Tournament, step: object) -> dict:
+    """One step (INTERPRETING.md, sng3v4): a recovery request, a timeout, a late or timely answer."""
+    if isinstance(step, dict) and "recover" in step:
+        try:
+            game.request_recovery(step["recover"])
+        except OptionError as exc:
+            return {"refused": exc.field, "seat": step["recover"], "reason": exc.reason}
+        return {"recovered": step["recover"]}
+    state = game.decision_state()
+    if step == {"timeout": True} or (isinstance(step, dict) and "atMs" in step and step["atMs"] >= state["timeLimitMs"]):
+        return {"state": state, "action": game.timeout(), "error": "late"}
+    action, error = game.submit(step["answer"] if isinstance(step, dict) and "atMs" in step else step)
+    return {"state": state, "action": action, "error": error}
+
+
+def run_sng3v4(i: dict) -> dict:
+    try:
+        game = create({**i["game"], "options": {**i["game"]["options"], "ruleset": V4}})
+    except HoldemError as exc:
+        return {"steps": [], "error": failure("create", exc)}
+    return {"steps": [sng3v4_step(game, step) for step in i["steps"]], **play_out(game, i["strategies"])}
 
 
 FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,
-            "legality": run_legality, "hands": run_hands, "tournaments": run_tournaments}
+            "legality": run_legality, "hands": run_hands, "tournaments": run_tournaments, "sng3v4": run_sng3v4}
 
 
 # ---- the protocol ---------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from conformance.gamespec import STRATEGIES
 from conformance.vectors import load
 
 ENGINE_PATH = Path(__file__).resolve().parent.parent / "reference" / "js" / "poker-engine.js"
-FAMILIES = ("rng", "deck", "pots", "legality", "hands", "tournaments")
+FAMILIES = ("rng", "deck", "pots", "legality", "hands", "tournaments", "sng3v4")
 MAX_DECISIONS = 100_000  # a tournament that runs longer than this is stuck
 
 # Installed after the engine: one entry point taking and returning JSON text.
@@ -71,6 +71,7 @@ _SHIM = r"""
     act: (req) => game(req).act(decode(req.answer)),
     submit: (req) => game(req).submit(decode(req.answer)),
     timeout: (req) => game(req).timeout(),
+    recover: (req) => game(req).recover(decode(req.seat)),
     over: (req) => game(req).over,
     standings: (req) => game(req).standings(),
     history: (req) => game(req).history(),
@@ -150,6 +151,9 @@ class JSGame:
 
     def timeout(self) -> dict:
         return self._call("timeout")
+
+    def recover(self, seat: object) -> None:
+        self._call("recover", seat=seat)
 
     @property
     def over(self) -> bool:
@@ -333,29 +337,61 @@ def _hands(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
     game.close()
 
 
-def _tournaments(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
-    inp, exp = test["input"], test["expected"]
-    strategies = [STRATEGIES[name] for name in inp["strategies"]]
-    game = engine.create(inp["game"])
+def _play_out(game: JSGame, strategy_names: list[str]) -> None:
+    """Answer every decision with the strategy of the seat to act until the game is over."""
+    strategies = [STRATEGIES[name] for name in strategy_names]
     for _ in range(MAX_DECISIONS):
         state = game.state()
         if state is None:
-            break
+            return
         answer = strategies[state["you"]["seat"]](state)
         try:
             game.act(answer)
         except JSThrow as exc:
             raise _Mismatch(f"hand {state['handNumber']}", answer, f"rejected: {exc}") from None
-    else:
-        raise _Mismatch("decisions", f"at most {MAX_DECISIONS}", "more")
+    raise _Mismatch("decisions", f"at most {MAX_DECISIONS}", "more")
+
+
+def _tournaments(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
+    inp, exp = test["input"], test["expected"]
+    game = engine.create(inp["game"])
+    _play_out(game, inp["strategies"])
     judge.expect("log", exp["log"], game.log())
     keys = ("id", "place", "chips", "eliminatedInHand")
     judge.expect("standings", exp["standings"], [{k: x[k] for k in keys} for x in game.standings()])
     game.close()
 
 
+def sng3v4_step(game: JSGame, step: object) -> dict:
+    """One step of an sng3v4 vector (INTERPRETING.md) applied to ``game``; its outcome as the vectors
+    record it (a refusal's ``reason`` is the engine's message without the field prefix)."""
+    if isinstance(step, dict) and "recover" in step:
+        try:
+            game.recover(step["recover"])
+        except JSThrow as exc:
+            return {"refused": exc.field, "seat": step["recover"], "reason": str(exc).split(": ", 2)[-1]}
+        return {"recovered": step["recover"]}
+    state = game.state()
+    if step == {"timeout": True} or (isinstance(step, dict) and "atMs" in step and step["atMs"] >= state["timeLimitMs"]):
+        return {"state": state, **game.timeout()}
+    answer = step["answer"] if isinstance(step, dict) and "atMs" in step else step
+    return {"state": state, **game.submit(answer)}
+
+
+def _sng3v4(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
+    inp, exp = test["input"], test["expected"]
+    game = engine.create({**inp["game"], "options": {**inp["game"]["options"], "ruleset": "holdem-sng-3-v4"}})
+    for i, step in enumerate(inp["steps"]):
+        judge.expect(f"steps[{i}]", exp["steps"][i], sng3v4_step(game, step))
+    _play_out(game, inp["strategies"])
+    judge.expect("log", exp["log"], game.log())
+    keys = ("id", "name", "place", "chips", "eliminatedInHand", "timeouts", "autoFolded")
+    judge.expect("standings", exp["standings"], [{k: x[k] for k in keys if k in x} for x in game.standings()])
+    game.close()
+
+
 _RUNNERS = {"rng": _rng, "deck": _deck, "pots": _pots, "legality": _legality, "hands": _hands,
-            "tournaments": _tournaments}
+            "tournaments": _tournaments, "sng3v4": _sng3v4}
 
 
 def run_family(engine: JSEngine, family: str, *, key_order: bool = False) -> list[Verdict]:

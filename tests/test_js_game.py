@@ -153,7 +153,8 @@ def test_every_read_is_a_fresh_copy_and_only_the_api_is_exposed(engine):
         g.log()[0].result.board.length = 0; g.log()[0].chips[0] = -1;
         return {same: JSON.stringify([g.standings(), g.history(), g.log()]) === before, keys: Object.keys(g),
                 frozen: Object.isFrozen(g)};""")
-    assert result == {"same": True, "keys": ["over", "state", "standings", "history", "log", "act", "submit", "timeout"],
+    assert result == {"same": True, "keys": ["over", "state", "standings", "history", "log", "act", "submit", "timeout",
+                                                       "recover"],
                       "frozen": True}
 
 

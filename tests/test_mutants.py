@@ -3,13 +3,14 @@
 Each mutant (tests/mutants/mutants.py) is the engine with one snippet replaced. The certifier
 (``holdem-cert engine``'s API: its QuickJS driver, smoke tier and judges) runs the vector family the mutant
 names and must judge at least one vector of it FAILED (a divergence on a ruling is not enough);
-the unmutated engine is certified on every family the mutants name.
+the unmutated engine is certified on every family the mutants name, for each ruleset whose games
+they break (the holdem-sng-3-v4 mutants name the sng3v4 family).
 """
 import re
 
 import pytest
 
-from conformance.engine_cert import FAMILIES, certify, load_tests, start
+from conformance.engine_cert import FAMILIES, RULESETS, certify, load_tests, start
 from conformance.engine_drivers import QuickJSDriver
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
@@ -25,6 +26,7 @@ def mutate(mutant: dict) -> str:
 
 def test_mutant_specs_are_well_formed():
     assert len(MUTANTS) >= 15
+    assert sum(m["family_expected_to_fail"] == "sng3v4" for m in MUTANTS) >= 2  # holdem-sng-3-v4 rules
     names = [m["name"] for m in MUTANTS]
     assert len(set(names)) == len(names)
     for m in MUTANTS:
@@ -36,11 +38,13 @@ def test_mutant_specs_are_well_formed():
     assert len({mutate(m) for m in MUTANTS}) == len(MUTANTS)
 
 
-def test_the_unmutated_engine_is_certified_on_every_named_family():
-    report = certify(QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name), load_tests(NAMED_FAMILIES), {})
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_the_unmutated_engine_is_certified_on_every_named_family(ruleset):
+    families = [f for f in NAMED_FAMILIES if f in RULESETS[ruleset]]
+    report = certify(QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name), load_tests(families), {}, ruleset=ruleset)
     assert report.certified, report.verdict
     counts = report.counts()
-    assert sorted(counts) == NAMED_FAMILIES
+    assert sorted(counts) == families
     for family, c in counts.items():
         assert c["passed"] > 0 and c["failed"] == c["divergent"] == c["skipped"] == 0, family
 

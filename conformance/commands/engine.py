@@ -2,8 +2,10 @@
 
 ``holdem-cert engine ENGINE.js [--adapter A.js] [--prelude LIB.js]...`` runs a JavaScript engine in
 the QuickJS worker; ``holdem-cert engine --cmd "COMMAND"`` runs an engine in any language over the
-JSON-lines protocol of docs/engine-protocol.md. Exit 0 certified, 1 not certified (including an
-engine that does not load or fails the smoke tier), 2 usage or I/O error.
+JSON-lines protocol of docs/engine-protocol.md. ``--ruleset NAME`` says what to certify for: the
+ruleset's game family and the ruleset-independent helper families (contract-v1 by default). Exit 0
+certified, 1 not certified (including an engine that does not load, fails the smoke tier, or does
+not support the ruleset), 2 usage or I/O error.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..engine_cert import FAMILIES, certify, load_tests
+from ..engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, certify, load_tests
 from ..engine_drivers import CommandDriver, QuickJSDriver, read_source
 from ..errors import UsageError
 from ..report import print_summary, progress, write_json, write_junit
@@ -40,8 +42,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a script loaded before the engine, as part of it (a library it wraps); repeatable")
     parser.add_argument("--cmd", metavar="COMMAND",
                         help="run COMMAND and certify it over the JSON-lines protocol (docs/engine-protocol.md)")
+    parser.add_argument("--ruleset", choices=list(RULESETS), default=DEFAULT_RULESET, metavar="NAME",
+                        help=f"certify for this ruleset (one of {', '.join(RULESETS)}; default {DEFAULT_RULESET}): "
+                             + "; ".join(f"{name} runs {', '.join(families)}" for name, families in RULESETS.items()))
     parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
-                        help=f"run only this vector family (repeatable; one of {', '.join(FAMILIES)})")
+                        help="run only this vector family of the ruleset (repeatable)")
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the report as JSON")
     parser.add_argument("--junit", dest="junit_out", type=Path, metavar="OUT", help="write the report as JUnit XML")
     parser.add_argument("--timeout-ms", type=_positive_ms, default=DEFAULT_TIMEOUT_MS, metavar="N",
@@ -90,10 +95,15 @@ def run(args: argparse.Namespace) -> int:
     for out in (args.json_out, args.junit_out):
         if out is not None and out.is_dir():
             raise UsageError(f"{out}: is a directory, not a report file")
+    families = RULESETS[args.ruleset]
+    other = [f for f in args.family or () if f not in families]
+    if other:
+        raise UsageError(f"--family {other[0]} is not certified under --ruleset {args.ruleset} "
+                         f"(its families: {', '.join(families)})")
     driver, subject = _driver(args)
-    tests = load_tests(args.family or FAMILIES)
+    tests = load_tests(args.family or families)
     with progress(sum(map(len, tests.values())), enabled=sys.stderr.isatty()) as advance:
-        report = certify(driver, tests, subject, on_case=lambda case: advance(case.group))
+        report = certify(driver, tests, subject, ruleset=args.ruleset, on_case=lambda case: advance(case.group))
     print_summary(report, sys.stdout, describe_subject=describe)
     if args.json_out is not None:
         write_json(args.json_out, report)

@@ -514,21 +514,27 @@
 
   // ---- the answer (R19) and the return-value rules ----------------------------
 
-  // -> {kind, amount}; amount only for a raise. Throws IllegalAction.
-  function parseAnswer(answer) {
+  // -> {kind, amount}; amount only for a raise (and v4's bet). `vocabulary`
+  // 'v4' also takes the words of V4_WORDS (R24). Throws IllegalAction.
+  function parseAnswer(answer, vocabulary) {
+    const words = vocabulary === 'v4' ? V4_WORDS : null;
     if (typeof answer === 'string') {
       if (STRING_FORMS.indexOf(answer) >= 0) return { kind: answer, amount: null };
-      if (answer === 'raise') throw illegal('action', "'raise' alone is invalid: it lacks an amount", 'raise-without-amount');
+      if (answer === 'raise' || (words !== null && answer === 'bet')) {
+        throw illegal('action', `'${answer}' alone is invalid: it lacks an amount`, 'raise-without-amount');
+      }
+      if (words !== null && hasOwn(words, answer)) return { kind: words[answer], amount: null };
       throw illegal('action', `unknown action string ${show(answer)} (accepted: ${STRING_FORMS.join(', ')})`, 'malformed');
     }
     if (!isPlainObject(answer)) {
       throw illegal('action', `expected a string or an object with 'type', got ${show(answer)}`, 'malformed');
     }
-    const kind = answer.type;
-    if (typeof kind !== 'string' || ACTION_TYPES.indexOf(kind) < 0) {
+    let kind = answer.type;
+    if (words !== null && typeof kind === 'string' && hasOwn(words, kind)) kind = words[kind];
+    else if (typeof kind !== 'string' || ACTION_TYPES.indexOf(kind) < 0) {
       throw illegal('type', `unknown action type ${show(kind)} (accepted: ${ACTION_TYPES.join(', ')})`, 'unknown-type');
     }
-    if (kind !== 'raise') return { kind, amount: null };
+    if (kind !== 'raise' && kind !== 'bet') return { kind, amount: null };
     if (!('amount' in answer)) throw illegal('amount', 'a raise needs an amount (the street total)', 'amount-missing');
     const amount = answer.amount;
     if (!Number.isSafeInteger(amount)) {
@@ -547,7 +553,10 @@
     if (kind === 'allin' && !legal.canAllIn) {
       throw illegal('type', 'all-in is not legal: it would be a raise and raising is closed', 'allin-not-allowed');
     }
-    if (kind !== 'raise') return;
+    if (kind === 'bet' && legal.currentBet > 0) {
+      throw illegal('type', `bet only opens a street; ${legal.currentBet} is already bet: raise`, 'bet-not-allowed');
+    }
+    if (kind !== 'raise' && kind !== 'bet') return;
     if (legal.minRaiseTo === null) {
       throw illegal('type', 'raising is not permitted (minRaiseTo is null)', 'raise-not-allowed');
     }
@@ -603,14 +612,15 @@
 
   // `stacks` are every original seat's chips at the start (0: out); button and
   // blinds come from the tournament (R16); `deck` holds 52 codes dealt from the
-  // front (R3).
+  // front (R3); `autoFolded[s]`: seat s is in persistent auto-fold (R26).
   class Hand {
-    constructor(ids, stacks, button, sbSeat, bbSeat, blinds, deck, handNumber, rules) {
+    constructor(ids, stacks, button, sbSeat, bbSeat, blinds, deck, handNumber, rules, autoFolded) {
       const n = ids.length;
       this.n = n;
       this.ids = ids;
       this.handNumber = handNumber;
       this.checkerReopened = rules.checkerReopenedByShortOpening;
+      this.showdownReveal = rules.showdownReveal;
       this.startStacks = stacks.slice();
       this.stacks = stacks.slice();
       this.inHand = stacks.map((c) => c > 0);
@@ -637,7 +647,8 @@
       this.board = [];
       this.actions = [];
       this.awards = new Array(n).fill(0);
-      this.showdown = [];
+      this.showdown = []; // every live hand
+      this.publicShowdown = null; // what the history shows, when it differs (R25)
       this.done = false;
       this.toAct = NO_SEAT;
 
@@ -650,6 +661,9 @@
       for (let round = 0; round < 2; round++) {
         for (const s of this.order) this.hole[s].push(this.draw());
       }
+      // Persistent auto-fold (holdem-sng-3-v4): dealt in, blinds posted, folded
+      // before the first decision, never contests the pot (R26).
+      for (const s of this.order) if (autoFolded[s]) this.folded[s] = true;
       this.advance(bbSeat);
     }
 
@@ -700,6 +714,7 @@
     // Applies an action already known to be legal; returns the `actions` entry.
     apply(kind, amount) {
       const s = this.toAct;
+      if (kind === 'bet') kind = 'raise'; // v4's opening bet is the contract's raise (R24)
       let add;
       if (kind === 'fold') { this.folded[s] = true; add = 0; }
       else if (kind === 'check') add = 0;
@@ -811,11 +826,13 @@
       for (let s = 0; s < this.n; s++) {
         if (this.inHand[s]) { seats.push(s); committed.push(this.total[s]); folded.push(this.folded[s]); }
       }
+      const wonPot = new Array(this.n).fill(false);
       for (const pot of layerPots(seats, committed, folded)) {
         let best = -1;
         for (const s of pot.eligible) if (values[s] > best) best = values[s];
         // R13: split evenly; odd chips one at a time clockwise from left of the button.
         const winners = pot.eligible.filter((s) => values[s] === best);
+        for (const s of winners) wonPot[s] = true;
         winners.sort((x, y) => leftOfButton[x] - leftOfButton[y]);
         const share = Math.floor(pot.amount / winners.length);
         const odd = pot.amount - share * winners.length;
@@ -830,6 +847,16 @@
         cards: [CANONICAL_DECK[this.hole[s][0]], CANONICAL_DECK[this.hole[s][1]]],
         hand: NAMES[(values[s] / B5) | 0],
       }));
+      if (this.showdownReveal === 'needed') { // R25: the winners' hole cards in their best five (R5)
+        const board = this.board.map((c) => CANONICAL_DECK[c]);
+        this.publicShowdown = [];
+        live.forEach((s, i) => {
+          if (!wonPot[s]) return;
+          const entry = this.showdown[i];
+          const best = evaluate(entry.cards.concat(board)).best;
+          this.publicShowdown.push({ id: entry.id, cards: entry.cards.filter((c) => best.indexOf(c) >= 0), hand: entry.hand });
+        });
+      }
       this.finish();
     }
 
@@ -838,14 +865,14 @@
       this.done = true;
     }
 
-    // The public summary of the finished hand (R14).
+    // The public summary of the finished hand (R14; R25 for v4).
     historyEntry() {
       const winners = [];
       for (let s = 0; s < this.n; s++) if (this.awards[s] > 0) winners.push({ id: this.ids[s], amount: this.awards[s] });
       return {
         handNumber: this.handNumber,
         board: this.board.map((c) => CANONICAL_DECK[c]),
-        showdown: this.showdown,
+        showdown: this.publicShowdown !== null ? this.publicShowdown : this.showdown,
         winners,
       };
     }
@@ -859,7 +886,7 @@
     const showdown = new Array(e.showdown.length);
     for (let i = 0; i < showdown.length; i++) {
       const x = e.showdown[i];
-      showdown[i] = { id: x.id, cards: [x.cards[0], x.cards[1]], hand: x.hand };
+      showdown[i] = { id: x.id, cards: x.cards.slice(), hand: x.hand };
     }
     const winners = new Array(e.winners.length);
     for (let i = 0; i < winners.length; i++) winners[i] = { id: e.winners[i].id, amount: e.winners[i].amount };
@@ -878,18 +905,14 @@
     }
     const base = RULESETS[name];
     const pick = (key) => (options[key] === undefined ? base[key] : options[key]);
-    const rules = {
-      name,
-      minSeats: base.minSeats,
-      maxSeats: base.maxSeats,
+    // The ruleset with the options' overrides (reference: Ruleset.with_options).
+    const rules = Object.assign({}, base, {
       startingStack: pick('startingStack'),
       blindSchedule: pick('blindSchedule'),
       handsPerLevel: pick('handsPerLevel'),
       maxHands: pick('maxHands'),
       timeLimitMs: pick('timeLimitMs'),
-      humanTimeLimitMs: base.humanTimeLimitMs,
-      checkerReopenedByShortOpening: base.checkerReopenedByShortOpening,
-    };
+    });
     for (const key of ['startingStack', 'handsPerLevel', 'timeLimitMs']) {
       if (!isPositiveInt(rules[key])) throw optionError(key, `expected a positive integer, got ${show(rules[key])}`);
     }
@@ -922,15 +945,19 @@
       if (typeof name !== 'string' || name === '') {
         throw optionError(`seats[${i}]`, `expected a non-empty string, got ${show(name)}`);
       }
+      if (rules.distinctNames && seats.indexOf(name) < i) {
+        throw optionError(`seats[${i}]`, `${rules.name} needs distinct identities; ${show(name)} repeats`);
+      }
     });
     return seats.slice();
   }
 
-  // Who plays each seat: 'bot', 'human' or 'agent' (all bots by default).
+  // Who plays each identity (in the order given): 'bot', 'human' or 'agent'
+  // (all bots by default).
   function validatedControllers(controllers, n) {
     if (controllers === undefined || controllers === null) return new Array(n).fill('bot');
     if (!Array.isArray(controllers) || controllers.length !== n) {
-      throw optionError('controllers', `expected ${n} controller types, one per seat, got ${show(controllers)}`);
+      throw optionError('controllers', `expected ${n} controller types, one per identity, got ${show(controllers)}`);
     }
     controllers.forEach((c, i) => {
       if (CONTROLLERS.indexOf(c) < 0) {
@@ -955,6 +982,22 @@
     return pinned;
   }
 
+  // Seats and the first button: `[order, button]` with order[seat] the index of
+  // the identity sitting there. 'fixed': seat i is the i-th identity, first
+  // button seat 0. 'seeded' (R23): the stream rng('seating:<seed32>') shuffles
+  // the identities by Fisher-Yates (i from n-1 down to 1, j = floor(r() * (i + 1)));
+  // its next output gives the first button, floor(r() * n).
+  function seating(kind, seed32, n) {
+    const order = Array.from({ length: n }, (_, i) => i);
+    if (kind === 'fixed') return [order, 0];
+    const stream = rng(`seating:${seed32}`);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(stream() * (i + 1));
+      const t = order[i]; order[i] = order[j]; order[j] = t;
+    }
+    return [order, Math.floor(stream() * n)];
+  }
+
   class Game {
     constructor(seats, options) {
       if (options === undefined || options === null) options = {};
@@ -962,14 +1005,17 @@
       // An option that is undefined takes its default (maxHands: null means no cap).
       const rules = validatedRules(options);
       this.rules = rules;
-      this.names = validatedNames(seats, rules);
-      const n = this.names.length;
+      const identities = validatedNames(seats, rules);
+      const n = identities.length;
       this.n = n;
       const controllers = validatedControllers(options.controllers, n);
       this.timeLimitMs = rules.humanTimeLimitMs !== null && controllers.some((c) => c !== 'bot')
         ? rules.humanTimeLimitMs : rules.timeLimitMs;
-      this.ids = this.names.map((_, i) => `s${i + 1}`);
+      this.ids = identities.map((_, i) => `s${i + 1}`);
       this.seed32 = seedState(options.seed === undefined ? 0 : options.seed);
+      const [order, firstButton] = seating(rules.seating, this.seed32, n);
+      this.names = order.map((k) => identities[k]); // who sits at each seat
+      this.firstButton = firstButton;
       this.decks = validatedDecks(options.decks);
       const stacks = options.stacks;
       if (stacks === undefined || stacks === null) {
@@ -987,6 +1033,10 @@
       this.places = new Array(n).fill(null);
       this.eliminatedIn = new Array(n).fill(null);
       this.errors = new Array(n).fill(0);
+      this.consecutiveTimeouts = new Array(n).fill(0);
+      this.timeouts = new Array(n).fill(0);
+      this.autoFolded = new Array(n).fill(false);
+      this.recoveries = new Set(); // seats whose recovery waits for the next hand boundary
       this.entries = []; // every public hand summary, oldest first
       this.records = []; // the log
       this.handNumber = 0;
@@ -1017,7 +1067,7 @@
     positions() {
       const alive = [];
       for (let s = 0; s < this.n; s++) if (!this.out[s]) alive.push(s);
-      let button = this.button === NO_SEAT ? 0 : this.nextSurvivor(this.button); // the first button is seat 0
+      let button = this.button === NO_SEAT ? this.firstButton : this.nextSurvivor(this.button);
       if (alive.length === 2) {
         if (this.prevCount >= 3) { // the heads-up transition
           const bb = this.nextSurvivor(this.prevBB);
@@ -1031,12 +1081,19 @@
 
     nextHand() {
       while (!this.checkOver()) {
+        for (const s of this.recoveries) { // recovery takes effect at the hand boundary (R26)
+          if (this.stacks[s] > 0) {
+            this.autoFolded[s] = false;
+            this.consecutiveTimeouts[s] = 0;
+          }
+        }
+        this.recoveries.clear();
         this.handNumber += 1;
         const [button, sb, bb] = this.positions();
         const number = this.handNumber;
         const deck = this.decks.has(number) ? this.decks.get(number) : dealCodes(this.seed32, number);
         this.hand = new Hand(this.ids, this.stacks, button, sb, bb, this.rules.blindSchedule[this.level(number)],
-          deck, number, this.rules);
+          deck, number, this.rules, this.autoFolded);
         this.button = button;
         this.prevBB = bb;
         this.prevCount = 0;
@@ -1076,8 +1133,9 @@
       const busted = hand.order.filter((s) => this.stacks[s] === 0);
       let survivors = -busted.length;
       for (let s = 0; s < this.n; s++) if (!this.out[s]) survivors++;
-      // R17: larger starting-hand stack first, then button-relative order.
-      const rank = (s) => hand.order.indexOf(s);
+      // R17: larger starting-hand stack first, then button-relative order;
+      // holdem-sng-3-v4 breaks equal stacks by the lower seat number (R27).
+      const rank = this.rules.equalStackOrder === 'seat' ? (s) => s : (s) => hand.order.indexOf(s);
       busted.sort((a, b) => (hand.startStacks[b] - hand.startStacks[a]) || (rank(a) - rank(b)));
       busted.forEach((s, k) => {
         this.out[s] = true;
@@ -1162,25 +1220,61 @@
     /** Applies an answer in any accepted form; an illegal one throws (code, field) and changes nothing. */
     act(answer) {
       this.requireLive();
-      const { kind, amount } = parseAnswer(answer);
+      const { kind, amount } = parseAnswer(answer, this.rules.vocabulary);
       checkLegal(kind, amount, this.hand.legal());
+      this.consecutiveTimeouts[this.hand.toAct] = 0; // a valid voluntary action (R22)
       return this.apply(kind, amount);
     }
 
-    /** The runner's rule: an illegal answer becomes check-or-fold and counts one error. */
+    /**
+     * The runner's rule: an illegal answer becomes check-or-fold and counts one
+     * error. holdem-sng-3-v4: an invalid answer does not consume the turn; the
+     * bot's clock then runs out, so it is processed as a timeout (R22).
+     */
     submit(answer) {
       try {
         return { action: this.act(answer), error: null };
       } catch (e) {
         if (!(e instanceof IllegalAction)) throw e;
-        return { action: this.fallback(), error: e.code };
+        const action = this.rules.timeoutsToAutoFold === null ? this.fallback() : this.timeout().action;
+        return { action, error: e.code };
       }
     }
 
-    /** A late or missing answer: the fallback, one error (code `late`). */
+    /**
+     * A late or missing answer (code `late`). Contract v1: the fallback, one
+     * error. holdem-sng-3-v4 (R22): the first and second consecutive timeouts
+     * check if legal, else fold; the one that reaches timeoutsToAutoFold sets
+     * persistent auto-fold and folds even when checking is legal.
+     */
     timeout() {
       this.requireLive();
+      const limit = this.rules.timeoutsToAutoFold;
+      if (limit !== null) {
+        const s = this.hand.toAct;
+        this.timeouts[s] += 1;
+        this.consecutiveTimeouts[s] += 1;
+        if (this.consecutiveTimeouts[s] >= limit) {
+          this.errors[s] += 1;
+          this.autoFolded[s] = true;
+          return { action: this.apply('fold', null), error: 'late' };
+        }
+      }
       return { action: this.fallback(), error: 'late' };
+    }
+
+    /** holdem-sng-3-v4: queue recovery from auto-fold; it takes effect at the next hand boundary (R26). */
+    recover(seat) {
+      if (this.rules.timeoutsToAutoFold === null) {
+        throw optionError('seat', `${this.rules.name} has no auto-fold to recover from`);
+      }
+      if (!Number.isSafeInteger(seat) || seat < 0 || seat >= this.n) {
+        throw optionError('seat', `seat ${show(seat)} does not exist`);
+      }
+      const chips = this.isOver ? this.stacks[seat] : this.hand.stacks[seat];
+      if (this.out[seat] || chips === 0) throw optionError('seat', `seat ${seat} has no chips: recovery is unavailable`);
+      if (!this.autoFolded[seat]) throw optionError('seat', `seat ${seat} is not in auto-fold`);
+      this.recoveries.add(seat);
     }
 
     fallback() {
@@ -1200,15 +1294,23 @@
     }
 
     standings() {
-      return this.names.map((name, s) => ({
-        id: this.ids[s],
-        name,
-        seat: s,
-        chips: this.stacks[s],
-        place: this.places[s],
-        eliminatedInHand: this.eliminatedIn[s],
-        errors: this.errors[s],
-      }));
+      const clocked = this.rules.timeoutsToAutoFold !== null; // a ruleset with auto-fold reports timeouts
+      return this.names.map((name, s) => {
+        const entry = {
+          id: this.ids[s],
+          name,
+          seat: s,
+          chips: this.stacks[s],
+          place: this.places[s],
+          eliminatedInHand: this.eliminatedIn[s],
+          errors: this.errors[s],
+        };
+        if (clocked) {
+          entry.timeouts = this.timeouts[s];
+          entry.autoFolded = this.autoFolded[s];
+        }
+        return entry;
+      });
     }
 
     history() { return this.entries.map(copyEntry); }
@@ -1242,6 +1344,7 @@
       act: (answer) => game.act(answer),
       submit: (answer) => game.submit(answer),
       timeout: () => game.timeout(),
+      recover: (seat) => game.recover(seat),
     });
   }
 

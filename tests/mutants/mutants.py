@@ -153,4 +153,47 @@ MUTANTS = [
         "find": "for (const o of survivors) if (this.stacks[o] > this.stacks[s]) above++;",
         "replace": "for (const o of survivors) if (o < s) above++;",
     },
+    # holdem-sng-3-v4 (judged by the sng3v4 family's contract checks, docs/INTERPRETING.md).
+    {
+        "name": "v4-auto-fold-after-second-timeout",
+        "description": "R22: the second consecutive timeout already sets persistent auto-fold and folds",
+        "family_expected_to_fail": "sng3v4",
+        "find": "if (this.consecutiveTimeouts[s] >= limit) {",
+        "replace": "if (this.consecutiveTimeouts[s] >= limit - 1) {",
+    },
+    {
+        "name": "v4-third-timeout-checks",
+        "description": "R22: the third consecutive timeout sets auto-fold but checks when checking is legal",
+        "family_expected_to_fail": "sng3v4",
+        "find": "return { action: this.apply('fold', null), error: 'late' };",
+        "replace": "return { action: this.apply(this.hand.legal().canCheck ? 'check' : 'fold', null), error: 'late' };",
+    },
+    {
+        "name": "v4-recovery-never-applied",
+        "description": "R26: an accepted recovery request is dropped instead of queued for the next hand",
+        "family_expected_to_fail": "sng3v4",
+        "find": "this.recoveries.add(seat);",
+        "replace": "// the request is forgotten",
+    },
+    {
+        "name": "v4-auto-fold-not-persistent",
+        "description": "R26: a seat in auto-fold is dealt in as a live seat in later hands (and can win)",
+        "family_expected_to_fail": "sng3v4",
+        "find": "for (const s of this.order) if (autoFolded[s]) this.folded[s] = true;",
+        "replace": "// auto-folded seats play on",
+    },
+    {
+        "name": "v4-showdown-reveals-losers",
+        "description": "R25: every live hand is public at a v4 showdown, losers included",
+        "family_expected_to_fail": "sng3v4",
+        "find": "if (this.showdownReveal === 'needed') {",
+        "replace": "if (this.showdownReveal === 'every live hand') {",
+    },
+    {
+        "name": "v4-human-clock-ignored",
+        "description": "R22: the 45,000 ms clock is not used when a human or agent participates",
+        "family_expected_to_fail": "sng3v4",
+        "find": "rules.humanTimeLimitMs !== null && controllers.some((c) => c !== 'bot')",
+        "replace": "rules.humanTimeLimitMs !== null && controllers.every((c) => c !== 'bot')",
+    },
 ]
