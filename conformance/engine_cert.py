@@ -460,12 +460,14 @@ class _V4Seats:
         self.consecutive: dict[str, int | None] = {}
         self.folded: dict[str, list[list]] = {}
         self.pending: dict[str, int | None] = {}
+        self.last_hand = 0  # the hand of the latest state the steps showed
 
     def auto_folded(self, seat: str) -> bool:
         return bool(self.folded.get(seat)) and self.folded[seat][-1][1] is None
 
     def hand_seen(self, number: int) -> None:
         """A state of hand ``number``: a waiting recovery learns its hand, or took effect before this one."""
+        self.last_hand = number
         for seat, until in list(self.pending.items()):
             if until is None:
                 self.pending[seat] = number
@@ -557,7 +559,11 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
             return f"places are {[s.get('place') for s in standings]}, expected 1, 2 and 3"
     last = max((e.get("handNumber") for e in log if isinstance(e.get("handNumber"), int)), default=0)
     for seat, until in list(seats.pending.items()):
-        if until is not None and last > until:  # the strategies played past the hand of the request
+        if until is None:
+            # Requested after the last step's state: the hand then in progress is that state's
+            # hand, or the next one if the step's action ended it; take the later (a bound).
+            seats.pending[seat] = until = seats.last_hand + 1
+        if last > until:  # the strategies played past the hand of the request
             seats.recovered(seat)
     for s in standings:
         seat = s.get("id")

@@ -166,7 +166,7 @@ class Tournament:
         """Queue recovery from auto-fold: it takes effect at the next hand boundary."""
         if self.ruleset.timeouts_to_auto_fold is None:
             raise OptionError("seat", f"{self.ruleset.name} has no auto-fold to recover from")
-        if not (isinstance(seat, int) and 0 <= seat < self.n):
+        if isinstance(seat, bool) or not (isinstance(seat, int) and 0 <= seat < self.n):
             raise OptionError("seat", f"seat {seat!r} does not exist")
         chips = self.hand.stacks[seat] if not self.over and self.hand is not None else self.stacks[seat]
         if self.out[seat] or chips == 0:

@@ -57,6 +57,28 @@ def bust_then_recover(seat, t, memo):
     return cc(t.decision_state())
 
 
+def recover_twice(seat, t, memo):
+    """Two requests in the same hand: both are queued (the first takes effect only at the boundary)."""
+    memo.setdefault("asked", 0)
+    if memo["asked"] < 2:
+        memo["asked"] += 1
+        return {"recover": seat}
+    return None
+
+
+def timeout_valid_timeout_timeout(t, state, steps, memo):
+    """The first seat to act: timeout, a valid answer, then two timeouts: no auto-fold (the valid
+    answer reset the consecutive count). Others check or call; stop after the fourth."""
+    seat = memo.setdefault("seat", state["you"]["seat"])
+    if state["you"]["seat"] != seat:
+        return cc(state)
+    turns = memo.setdefault("turns", 0)
+    if turns == 4:
+        return None
+    memo["turns"] = turns + 1
+    return cc(state) if turns == 1 else T
+
+
 def fixed(steps):
     def policy(t, state, done, memo):
         return steps[len(done)] if len(done) < len(steps) else None
@@ -67,6 +89,8 @@ CASES = [
     # slug, options, controllers, step policy, strategies to finish
     ("three-timeouts-auto-fold", {"seed": 4}, None, until_auto_folded(), ["caller"] * 3),
     ("recovery-next-hand", {"seed": 9}, None, until_auto_folded(recover_then_play), ["caller", "checker", "caller"]),
+    ("recovery-requested-twice-in-a-hand", {"seed": 9}, None, until_auto_folded(recover_twice), ["caller"] * 3),
+    ("valid-answer-resets-consecutive-timeouts", {"seed": 4}, None, timeout_valid_timeout_timeout, ["caller"] * 3),
     ("recovery-unavailable-without-chips", {"seed": 3}, None, until_auto_folded(bust_then_recover), ["caller"] * 3),
     ("recovery-refused-when-not-auto-folded", {"seed": 3}, None, fixed([{"recover": 0}]), ["shover"] * 3),
     ("answer-at-deadline-is-late", {"seed": 2}, None, fixed([late("call", 15000), late("call", 14999), late("check", 0)]),
