@@ -499,6 +499,10 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
                 if not seats.auto_folded(seat):
                     return f"{where}: recovery of seat {step['recover']}, which is not in auto-fold, was accepted"
                 seats.pending.setdefault(seat, None)
+            elif seat in seats.pending and seats.auto_folded(seat):
+                # A queued recovery keeps the seat in auto-fold (with chips) until the boundary.
+                return f"{where}: recovery of seat {step['recover']} was refused while its earlier request waits " \
+                       f"for the end of the hand (it is still in auto-fold)"
             elif outcome.get("refused") != "seat":
                 return f"{where}: expected {{recovered}} or a refusal naming the field seat, got {outcome!r}"
             continue

@@ -196,4 +196,18 @@ MUTANTS = [
         "find": "rules.humanTimeLimitMs !== null && controllers.some((c) => c !== 'bot')",
         "replace": "rules.humanTimeLimitMs !== null && controllers.every((c) => c !== 'bot')",
     },
+    {
+        "name": "v4-recovery-immediate",
+        "description": "R26: recovery takes effect at once instead of at the next hand boundary",
+        "family_expected_to_fail": "sng3v4",
+        "find": "this.recoveries.add(seat);",
+        "replace": "this.autoFolded[seat] = false; this.consecutiveTimeouts[seat] = 0;",
+    },
+    {
+        "name": "v4-valid-action-keeps-timeout-count",
+        "description": "R22: a valid voluntary action does not reset the consecutive timeout count",
+        "family_expected_to_fail": "sng3v4",
+        "find": "this.consecutiveTimeouts[this.hand.toAct] = 0; // a valid voluntary action (R22)",
+        "replace": "// the count is kept",
+    },
 ]
