@@ -121,20 +121,18 @@ class Hand:
         s = self.to_act
         if s is None:
             raise OptionError("action", "no seat is to act: the hand is over")
-        bet, stack, cb = self.bet[s], self.stacks[s], self.current_bet
+        stacks, folded = self.stacks, self.folded
+        bet, stack, cb = self.bet[s], stacks[s], self.current_bet
         max_to = bet + stack
-        can_raise = max_to > cb and self._raise_open(s) and any(
-            self.stacks[o] > 0 and not self.folded[o] for o in self.order if o != s
-        )
-        return Legal(
-            to_call=min(cb - bet, stack) if cb > bet else 0,
-            current_bet=cb,
-            min_raise_to=cb + self.last_full_raise if can_raise else None,
-            max_raise_to=max_to,
-            can_check=bet >= cb,
-            can_allin=stack > 0 and (can_raise or max_to <= cb),
-            last_full_raise=self.last_full_raise,
-        )
+        can_raise = False
+        if max_to > cb and self._raise_open(s):
+            for o in self.order:  # someone else must have chips to respond (R10)
+                if o != s and stacks[o] > 0 and not folded[o]:
+                    can_raise = True
+                    break
+        lfr = self.last_full_raise
+        return Legal(min(cb - bet, stack) if cb > bet else 0, cb, cb + lfr if can_raise else None, max_to,
+                     bet >= cb, stack > 0 and (can_raise or max_to <= cb), lfr)
 
     def _raise_open(self, s: int) -> bool:
         """R9: a seat that acted is reopened only by a full raise's worth faced since."""

@@ -139,10 +139,11 @@ def deal_hand(seed: object, hand_number: object) -> list[str]:
     # mulberry32 inlined: dealing is on every hand's path (same arithmetic as mulberry32 above).
     a = fnv1a32(f"{seed_to_uint32(seed)}:{n}")
     deck = list(CANONICAL_DECK)
+    mask = _U32
     for i in range(51, 0, -1):
-        a = (a + 0x6D2B79F5) & _U32
-        t = ((a ^ (a >> 15)) * (a | 1)) & _U32
-        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & _U32)) & _U32) ^ t
-        j = ((t ^ (t >> 14)) & _U32) * (i + 1) >> 32  # floor(x * (i + 1)) with x = value / 2^32
+        a = (a + 0x6D2B79F5) & mask
+        t = ((a ^ (a >> 15)) * (a | 1)) & mask
+        t = ((t + (((t ^ (t >> 7)) * (t | 61)) & mask)) & mask) ^ t
+        j = ((t ^ (t >> 14)) & mask) * (i + 1) >> 32  # floor(x * (i + 1)) with x = value / 2^32
         deck[i], deck[j] = deck[j], deck[i]
     return deck
