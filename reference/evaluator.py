@@ -148,6 +148,18 @@ for _mask in range(8192):
 _PATTERN = {v: _pattern(v) for v in set(_RANK_VALUE.values()) | set(_FLUSH_VALUE) - {0}}
 # value -> {rank character: its first position in the pattern}; other ranks sort last.
 _PRIORITY = {v: {ch: p.index(ch) for ch in p} for v, p in _PATTERN.items()}
+# value -> {card: its rank's priority}, built on first use: a dict's own __getitem__ as the sort
+# key keeps evaluate's sort in C (about a fifth fewer instructions than a key function). At most
+# 7,462 dicts of 52 entries.
+_CARD_PRIORITY: dict[int, dict[str, int]] = {}
+
+
+def _card_priority(value: int) -> dict[str, int]:
+    table = _CARD_PRIORITY.get(value)
+    if table is None:
+        ranks = _PRIORITY[value]
+        table = _CARD_PRIORITY[value] = {c: ranks.get(c[0], 9) for c in _CODE}
+    return table
 
 
 def hand_value(cards) -> int:
@@ -205,6 +217,5 @@ def evaluate(cards) -> dict:
     else:
         # Stable sort by the rank's place in the pattern keeps same-rank cards in input order;
         # the first five are R5's best (counts never exceed the pattern's outside straights).
-        get = _PRIORITY[value].get
-        best = sorted(pool, key=lambda c: get(c[0], 9))[:5]
+        best = sorted(pool, key=_card_priority(value).__getitem__)[:5]
     return {"rank": rank, "value": value, "name": NAMES[rank], "best": best}
