@@ -433,7 +433,7 @@ def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path, cli)
     (["missing.js"], "missing.js"),
     (["--cmd", "'unbalanced"], "--cmd: No closing quotation"),
     (["x.js", "--family", "poker"], "invalid choice"),
-    (["x.js", "--timeout-ms", "0"], "must be positive"),
+    (["x.js", "--timeout-ms", "0"], "must be a positive number of milliseconds"),
     (["x.js", "--ruleset", "holdem-sng-9"], "invalid choice"),
     (["x.js", "--ruleset", V4, "--family", "hands"], "--family hands is not certified under --ruleset holdem-sng-3-v4"),
     (["x.js", "--family", "sng3v4"], "--family sng3v4 is not certified under --ruleset contract-v1"),

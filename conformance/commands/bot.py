@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..argtypes import at_least_one, count, milliseconds, uint32
 from ..bot_cert import SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file
 from ..errors import UsageError
 from ..vectors import write_atomic
@@ -32,55 +33,21 @@ def _tables(text: str) -> tuple[int, ...]:
     return tables
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of milliseconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
-    return value
-
-
-def _at_least_one(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _seed(text: str) -> int:
-    value = _count(text)
-    if value > 2**32 - 1:
-        raise argparse.ArgumentTypeError(f"must be an unsigned 32-bit integer, got {value}")
-    return value
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the bot script (bots/<id>.js)")
     parser.add_argument("--roster", type=Path, metavar="BOTS_JSON",
                         help="also check the bot's entry (matched by file) in this roster")
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the full report to OUT")
-    parser.add_argument("--seed", type=_seed, default=1, metavar="N",
+    parser.add_argument("--seed", type=uint32, default=1, metavar="N",
                         help="botSeed (unsigned 32-bit): Math.random of the battery worker and, by ruling R21, "
                         "of the tournament seats; deck seeds are fixed (default 1)")
-    parser.add_argument("--decision-ms", type=_positive, default=1000, metavar="N",
+    parser.add_argument("--decision-ms", type=milliseconds, default=1000, metavar="N",
                         help="decision deadline in ms (default 1000, the arena's)")
-    parser.add_argument("--init-ms", type=_positive, default=5000, metavar="N",
+    parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
                         help="initialisation deadline in ms (default 5000, the arena's)")
-    parser.add_argument("--states", type=_count, default=300, metavar="N",
+    parser.add_argument("--states", type=count, default=300, metavar="N",
                         help="generated decision states in the battery (default 300)")
-    parser.add_argument("--hands", type=_at_least_one, default=60, metavar="N",
+    parser.add_argument("--hands", type=at_least_one, default=60, metavar="N",
                         help="hand cap of each smoke tournament (default 60)")
     parser.add_argument("--tables", type=_tables, default=(2, 6, 9), metavar="2,6,9",
                         help="seat counts of the smoke tournaments (default 2,6,9; empty: none)")

@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..argtypes import milliseconds
 from ..engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, certify, load_tests
 from ..engine_drivers import CommandDriver, QuickJSDriver, read_source
 from ..errors import UsageError
@@ -21,16 +22,6 @@ from ..report import print_summary, progress, write_json, write_junit
 NAME = "engine"
 HELP = "certify a poker engine (JavaScript, or any language via --cmd) against the golden vectors"
 DEFAULT_TIMEOUT_MS = 10_000
-
-
-def _positive_ms(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of milliseconds, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="run only this vector family of the ruleset (repeatable)")
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the report as JSON")
     parser.add_argument("--junit", dest="junit_out", type=Path, metavar="OUT", help="write the report as JUnit XML")
-    parser.add_argument("--timeout-ms", type=_positive_ms, default=DEFAULT_TIMEOUT_MS, metavar="N",
+    parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
                         help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); the five-card digest "
                              "gets max(180 s, 30 N)")
 

@@ -8,7 +8,6 @@ the results do not depend on it. Exit 0 when the series was played, 2 on a usage
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -17,8 +16,8 @@ from ..match import run_match
 from ..play import select_bots
 from ..report import progress
 from ..runner import CATEGORIES, RunnerOptions
-from ..vectors import write_atomic
-from .play import add_seed_arguments, at_least_one, bot_ids, drawn_seeds, milliseconds
+from ..argtypes import at_least_one, milliseconds, write_json_report
+from .play import add_seed_arguments, bot_ids, drawn_seeds
 
 NAME = "match"
 HELP = "a duplicate-deck series: seats rotated over the same decks, mean place and chips with 95 percent intervals"
@@ -73,9 +72,6 @@ def run(args: argparse.Namespace) -> int:
         report = run_match(bots, tournaments, seed, bot_seed, options, args.jobs,
                            on_done=lambda t: advance(f"set {t['set'] + 1}"))
     if args.json_out is not None:
-        try:
-            write_atomic(args.json_out, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.json_out}: {exc.strerror or exc}") from None
+        write_json_report(args.json_out, report)
     print_report(report)
     return 0

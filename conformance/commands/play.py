@@ -9,7 +9,6 @@ drawn at random, independently, and printed. Exit 0 when the tournament was play
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 import sys
 from contextlib import nullcontext
@@ -18,44 +17,12 @@ from pathlib import Path
 from reference.ruleset import RULESETS, get_ruleset
 from reference.tournament import Tournament
 
-from ..errors import UsageError
+from ..argtypes import at_least_one, milliseconds, uint32, write_json_report
 from ..play import play, select_bots, standings_json
 from ..runner import CATEGORIES, RunnerOptions
-from ..vectors import write_atomic
 
 NAME = "play"
 HELP = "play one tournament of roster bots as the arena does (worker per seat, deadlines, fallbacks)"
-
-
-def whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def uint32(text: str) -> int:
-    value = whole(text)
-    if not 0 <= value <= 2**32 - 1:
-        raise argparse.ArgumentTypeError(f"expected an unsigned 32-bit integer 0..4294967295, got {value}")
-    return value
-
-
-def at_least_one(text: str) -> int:
-    value = whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def milliseconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of milliseconds, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of milliseconds, got {text}")
-    return int(value) if value.is_integer() else value
 
 
 def bot_ids(text: str) -> list[str]:
@@ -179,9 +146,6 @@ def run(args: argparse.Namespace) -> int:
                       on_hand=display.update if display else None)
     report = standings_json(result, options)
     if args.json_out is not None:
-        try:
-            write_atomic(args.json_out, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.json_out}: {exc.strerror or exc}") from None
+        write_json_report(args.json_out, report)
     print_standings(report)
     return 0

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from .. import transcript
-from .play import milliseconds
+from ..argtypes import milliseconds
 
 NAME = "replay"
 HELP = "re-run a transcript of 'holdem-cert play' and confirm it, or report the first divergence"

@@ -1,0 +1,55 @@
+"""argparse types shared by the subcommands: each rejects bad text with a message naming why."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .errors import UsageError
+from .vectors import write_atomic
+
+
+def whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def count(text: str) -> int:
+    value = whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
+
+
+def at_least_one(text: str) -> int:
+    value = whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def uint32(text: str) -> int:
+    value = whole(text)
+    if not 0 <= value <= 2**32 - 1:
+        raise argparse.ArgumentTypeError(f"expected an unsigned 32-bit integer 0..4294967295, got {value}")
+    return value
+
+
+def milliseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of milliseconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of milliseconds, got {text}")
+    return int(value) if value.is_integer() else value
+
+
+def write_json_report(path: Path, data: object) -> None:
+    """Write a report whole or not at all; an unwritable path is a usage error naming it."""
+    try:
+        write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
