@@ -12,16 +12,10 @@ from conformance.cli import main
 from conformance.match import interval, plan, rotation, summarize, t_quantile, t_two_sided
 from conformance.runner import BotSpec, RunnerOptions, run_tournament
 from reference.errors import OptionError
+from cli_helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("sample-caller", "sample-tight", "check-fold")
-
-
-def run_cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

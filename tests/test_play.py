@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from conformance.cli import main
 from conformance.play import play, select_bots
 from conformance.runner import CATEGORIES, RunnerOptions, seat_seed
 from reference.rng import mulberry32
+from cli_helpers import make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bots" / "bad"
@@ -20,31 +20,6 @@ HOUSE = ("check-fold", "sample-caller", "sample-tight", "equity-bot")
 # Answers legally; `amount` (ignored) is its decision count plus its next Math.random value.
 COUNTER = ("'use strict';\nlet n = 0;\nmodule.exports = function (s) {\n  n += 1;\n"
            "  return { type: s.canCheck ? 'check' : 'fold', amount: n + Math.random() };\n};\n")
-
-
-def make_roster(root: Path, sources: dict[str, "Path | str"]) -> Path:
-    """A bots.json in ``root`` with one entry per id: a file to copy, or a source text."""
-    (root / "bots").mkdir(parents=True, exist_ok=True)
-    entries = []
-    for bot_id, source in sources.items():
-        target = root / "bots" / f"{bot_id}.js"
-        if isinstance(source, Path):
-            shutil.copyfile(source, target)
-        else:
-            target.write_text(source, encoding="utf-8")
-        entries.append({"id": bot_id, "name": bot_id.replace("-", " ").title(), "botName": bot_id, "lab": "Tests",
-                        "color": "#123456", "file": f"bots/{bot_id}.js", "bytes": target.stat().st_size,
-                        "note": "A test bot."})
-    path = root / "bots.json"
-    path.write_text(json.dumps({"version": 1, "bots": entries}, indent=2) + "\n", encoding="utf-8")
-    return path
-
-
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def test_play_writes_the_standings_and_the_same_seeds_give_the_same_bytes(tmp_path, capsys):

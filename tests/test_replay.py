@@ -14,6 +14,7 @@ from conformance import transcript
 from conformance.cli import main
 from conformance.play import play, select_bots
 from conformance.runner import RunnerOptions
+from cli_helpers import make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bots" / "bad"
@@ -22,31 +23,6 @@ RANDOM_RAISER = ("'use strict';\nmodule.exports = function (s) {\n"
                  "  if (s.minRaiseTo !== null && s.minRaiseTo <= s.maxRaiseTo && Math.random() < 0.2)\n"
                  "    return { type: 'raise', amount: s.minRaiseTo };\n"
                  "  return s.canCheck ? 'check' : 'call';\n};\n")
-
-
-def make_roster(root: Path, sources: dict[str, "Path | str"]) -> Path:
-    """A bots.json in ``root`` with one entry per id: a file to copy, or a source text."""
-    (root / "bots").mkdir(parents=True, exist_ok=True)
-    entries = []
-    for bot_id, source in sources.items():
-        target = root / "bots" / f"{bot_id}.js"
-        if isinstance(source, Path):
-            shutil.copyfile(source, target)
-        else:
-            target.write_text(source, encoding="utf-8")
-        entries.append({"id": bot_id, "name": bot_id.replace("-", " ").title(), "botName": bot_id, "lab": "Tests",
-                        "color": "#123456", "file": f"bots/{bot_id}.js", "bytes": target.stat().st_size,
-                        "note": "A test bot."})
-    path = root / "bots.json"
-    path.write_text(json.dumps({"version": 1, "bots": entries}, indent=2) + "\n", encoding="utf-8")
-    return path
-
-
-def run_cli(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

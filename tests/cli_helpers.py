@@ -1,0 +1,34 @@
+"""Helpers for command-line tests: a roster in a temporary directory, and a CLI run."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conformance.cli import main
+
+
+def make_roster(root: Path, sources: dict[str, "Path | str"]) -> Path:
+    """A bots.json in ``root`` with one entry per id: a file to copy, or a source text."""
+    (root / "bots").mkdir(parents=True, exist_ok=True)
+    entries = []
+    for bot_id, source in sources.items():
+        target = root / "bots" / f"{bot_id}.js"
+        if isinstance(source, Path):
+            shutil.copyfile(source, target)
+        else:
+            target.write_text(source, encoding="utf-8")
+        entries.append({"id": bot_id, "name": bot_id.replace("-", " ").title(), "botName": bot_id, "lab": "Tests",
+                        "color": "#123456", "file": f"bots/{bot_id}.js", "bytes": target.stat().st_size,
+                        "note": "A test bot."})
+    path = root / "bots.json"
+    path.write_text(json.dumps({"version": 1, "bots": entries}, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """Run ``holdem-cert`` in-process; a traceback in its output is a failure."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
