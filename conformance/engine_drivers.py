@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
 import shlex
 import signal
 import subprocess
@@ -29,6 +28,7 @@ from typing import Any
 
 from . import jsvalue
 from .host import Worker, decode as decode_wire
+from .linepipe import Eof, Late, LinePipe
 from .schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
@@ -498,14 +498,6 @@ class QuickJSDriver:
 # --cmd: the JSON-lines protocol
 # ---------------------------------------------------------------------------------------------
 
-class _Late(Exception):
-    pass
-
-
-class _Eof(Exception):
-    pass
-
-
 def _validator(definition: str):
     from jsonschema import Draft202012Validator
 
@@ -559,18 +551,13 @@ class CommandDriver:
             self._stderr.close()
             self._proc = None
             raise EngineLoadError(f"cannot run {self.argv[0]!r}: {exc.strerror or exc}") from None
-        self._buf = bytearray()
-        os.set_blocking(self._proc.stdin.fileno(), False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._proc.stdout.fileno(), selectors.EVENT_READ)
-        self._wselector = selectors.DefaultSelector()
-        self._wselector.register(self._proc.stdin.fileno(), selectors.EVENT_WRITE)
+        self._pipe = LinePipe(self._proc)
         try:
             reply = self._exchange({"cmd": "start", "version": PROTOCOL_VERSION}, self.start_timeout_ms)
-        except _Late:
+        except Late:
             self._kill()
             raise EngineLoadError(f"no answer to start within {self.start_timeout_ms:g} ms") from None
-        except _Eof:
+        except Eof:
             raise EngineLoadError(f"the engine exited before answering start ({self._exit_status()})") from None
         except ValueError as exc:
             self._kill()
@@ -594,10 +581,10 @@ class CommandDriver:
         timeout = self.digest_ms if is_digest(test) else self.timeout_ms
         try:
             reply = self._exchange({"cmd": "run", "seq": seq, "vector": vector}, timeout)
-        except _Late:
+        except Late:
             self._kill()
             return Run("errored", _fatal_message("late", None, timeout), fatal=True)
-        except _Eof:
+        except Eof:
             return Run("errored", f"the engine process died: {self._exit_status()}", fatal=True)
         except ValueError as exc:
             self._kill()
@@ -618,18 +605,18 @@ class CommandDriver:
         if self._proc is None:
             return
         try:
-            self._write(b'{"cmd":"stop"}\n', time.monotonic() + 0.5)
+            self._pipe.write(b'{"cmd":"stop"}\n', time.perf_counter() + 0.5)
             self._proc.wait(1)
-        except (_Late, _Eof, subprocess.TimeoutExpired):
+        except (Late, Eof, subprocess.TimeoutExpired):
             pass
         self._kill()
 
     # -- plumbing -------------------------------------------------------------------------------
     def _exchange(self, message: dict, timeout_ms: float) -> dict:
-        deadline = time.monotonic() + timeout_ms / 1000
+        deadline = time.perf_counter() + timeout_ms / 1000
         data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
-        self._write(data, deadline)
-        line = self._read_line(deadline)
+        self._pipe.write(data, deadline)
+        line = self._pipe.read_line(deadline)
         try:
             reply = json.loads(line)
         except (ValueError, RecursionError) as exc:
@@ -637,34 +624,6 @@ class CommandDriver:
         if not isinstance(reply, dict):
             raise ValueError(f"expected a JSON object, got {line[:200]!r}")
         return reply
-
-    def _write(self, data: bytes, deadline: float) -> None:
-        view = memoryview(data)
-        fd = self._proc.stdin.fileno()
-        while view:
-            try:
-                view = view[os.write(fd, view):]
-            except BlockingIOError:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0 or not self._wselector.select(remaining):
-                    raise _Late from None
-            except (BrokenPipeError, ConnectionResetError):
-                raise _Eof from None
-
-    def _read_line(self, deadline: float) -> bytes:
-        while True:
-            end = self._buf.find(b"\n")
-            if end >= 0:
-                line = bytes(self._buf[:end])
-                del self._buf[:end + 1]
-                return line
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._selector.select(remaining):
-                raise _Late
-            chunk = os.read(self._proc.stdout.fileno(), 1 << 16)
-            if not chunk:
-                raise _Eof
-            self._buf += chunk
 
     def _exit_status(self) -> str:
         try:
@@ -693,8 +652,7 @@ class CommandDriver:
             except ProcessLookupError:
                 pass
         proc.wait()
-        self._selector.close()
-        self._wselector.close()
+        self._pipe.close()
         proc.stdin.close()
         proc.stdout.close()
         self._stderr.close()

@@ -46,7 +46,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import selectors
 import signal
 import subprocess
 import sys
@@ -59,6 +58,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from .linepipe import Eof, Late, LinePipe
 
 from .jsvalue import UNDEFINED  # one sentinel for JS undefined across vectors, host and reference
 
@@ -143,14 +144,6 @@ class Outcome:
         return self.kind == "ok"
 
 
-class _Late(Exception):
-    pass
-
-
-class _Eof(Exception):
-    pass
-
-
 def _kill_group(proc: subprocess.Popen) -> None:
     """SIGKILL the child's process group (it leads its own session) and reap it."""
     if proc.poll() is None:
@@ -183,7 +176,6 @@ class Worker:
         self.spawn_ms: float | None = None
         self.pid: int | None = None  # of the child, kept after it is gone
         self._proc: subprocess.Popen | None = None
-        self._buf = bytearray()
         self._lock = threading.Lock()
 
     def __enter__(self) -> Worker:
@@ -283,9 +275,9 @@ class Worker:
         with self._lock:
             if self._proc is not None and self._proc.poll() is None:
                 try:
-                    self._write(b'{"op":"stop"}\n', time.perf_counter() + timeout_ms / 1000)
+                    self._pipe.write(b'{"op":"stop"}\n', time.perf_counter() + timeout_ms / 1000)
                     self._proc.wait(timeout_ms / 1000)
-                except (_Late, _Eof, subprocess.TimeoutExpired):
+                except (Late, Eof, subprocess.TimeoutExpired):
                     pass
             if self.state != "dead":
                 self.state, self.dead_reason = "dead", "closed"
@@ -311,18 +303,12 @@ class Worker:
             stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
         self.pid = self._proc.pid
         self._finalizer = weakref.finalize(self, _kill_group, self._proc)
-        self._in_fd = self._proc.stdin.fileno()
-        self._out_fd = self._proc.stdout.fileno()
-        os.set_blocking(self._in_fd, False)  # a stuck child must not block our writes
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._out_fd, selectors.EVENT_READ)
-        self._write_selector = selectors.DefaultSelector()
-        self._write_selector.register(self._in_fd, selectors.EVENT_WRITE)
+        self._pipe = LinePipe(self._proc)
         try:
-            line = self._read_line(t0 + self.spawn_timeout_ms / 1000)
-        except _Late:
+            line = self._pipe.read_line(t0 + self.spawn_timeout_ms / 1000)
+        except Late:
             return self._fail("late", f"the worker did not start within {self.spawn_timeout_ms} ms", t0)
-        except _Eof:
+        except Eof:
             return self._crashed(t0, "while starting")
         self.spawn_ms = (time.perf_counter() - t0) * 1000
         if line != b'{"ok":true,"ready":true}':
@@ -335,11 +321,11 @@ class Worker:
         t0 = time.perf_counter()
         deadline = t0 + timeout_ms / 1000
         try:
-            self._write(data, deadline)
-            line = self._read_line(deadline)
-        except _Late:
+            self._pipe.write(data, deadline)
+            line = self._pipe.read_line(deadline)
+        except Late:
             return self._fail("late", f"no answer within {timeout_ms:g} ms", t0)
-        except _Eof:
+        except Eof:
             return self._crashed(t0)
         wall_ms = (time.perf_counter() - t0) * 1000
         try:
@@ -376,34 +362,6 @@ class Worker:
             self._die(f"{category}: {error['message']}")
         return Outcome(category, answer, wall_ms, cpu_ms, violations, error)
 
-    def _write(self, data: bytes, deadline: float) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(self._in_fd, view):]
-            except BlockingIOError:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0 or not self._write_selector.select(remaining):
-                    raise _Late from None
-            except (BrokenPipeError, ConnectionResetError):
-                raise _Eof from None
-
-    def _read_line(self, deadline: float) -> bytes:
-        buf = self._buf
-        while True:
-            end = buf.find(b"\n")
-            if end >= 0:
-                line = bytes(buf[:end])
-                del buf[:end + 1]
-                return line
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0 or not self._selector.select(remaining):
-                raise _Late
-            chunk = os.read(self._out_fd, 1 << 16)
-            if not chunk:
-                raise _Eof
-            buf += chunk
-
     def _fail(self, kind: str, message: str, t0: float) -> Outcome:
         self._die(f"{kind}: {message}")
         return Outcome(kind, wall_ms=(time.perf_counter() - t0) * 1000,
@@ -434,8 +392,7 @@ class Worker:
         if self._proc is None:
             return
         self._finalizer()  # kills the group if still running, reaps
-        self._selector.close()
-        self._write_selector.close()
+        self._pipe.close()
         self._proc.stdin.close()
         self._proc.stdout.close()
         self._stderr.close()
