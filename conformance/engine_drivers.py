@@ -28,7 +28,7 @@ from typing import Any
 
 from . import jsvalue
 from .host import Worker, decode as decode_wire
-from .linepipe import Eof, Late, LinePipe
+from .linepipe import Eof, Late, LinePipe, kill_group
 from .schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
@@ -646,12 +646,7 @@ class CommandDriver:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        proc.wait()
+        kill_group(proc)
         self._pipe.close()
         proc.stdin.close()
         proc.stdout.close()

@@ -59,7 +59,7 @@ from typing import Any
 
 import orjson
 
-from .linepipe import Eof, Late, LinePipe
+from .linepipe import Eof, Late, LinePipe, kill_group
 
 from .jsvalue import UNDEFINED  # one sentinel for JS undefined across vectors, host and reference
 
@@ -142,16 +142,6 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return self.kind == "ok"
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the child's process group (it leads its own session) and reap it."""
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    proc.wait()
 
 
 class Worker:
@@ -302,7 +292,7 @@ class Worker:
             [sys.executable, "-m", "conformance.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
         self.pid = self._proc.pid
-        self._finalizer = weakref.finalize(self, _kill_group, self._proc)
+        self._finalizer = weakref.finalize(self, kill_group, self._proc)
         self._pipe = LinePipe(self._proc)
         try:
             line = self._pipe.read_line(t0 + self.spawn_timeout_ms / 1000)

@@ -8,8 +8,19 @@ from __future__ import annotations
 
 import os
 import selectors
+import signal
 import subprocess
 import time
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the child's process group (it leads its own session) and reap it."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait()
 
 
 class Late(Exception):
