@@ -7,10 +7,11 @@
    :func:`conformance.runner.run_tournament` is timed from one decision's record to the
    next (building and hashing the state, the worker round trip, judging, applying,
    recording): nothing is subtracted. Target: median <= 1 ms. Its breakdown: the worker
-   round trip (``Outcome.wall_ms``: the pipe both ways, the child parsing the state, the
-   trivial bot, the answer back), the reference engine's share, measured by replaying the
-   same actions on a fresh reference tournament (building the state, hashing it, applying
-   the action), and encoding the state for the pipe as the host does; the rest is judging,
+   round trip (``Outcome.wall_ms``: the pipe both ways, the child parsing the state and
+   copying its history, the trivial bot, the answer back), the reference engine's share,
+   measured by replaying the same actions on a fresh reference tournament (building the
+   state, hashing it, applying the action), and encoding the state for the pipe as the
+   runner does (``HistoryEncoder``: each finished hand encoded once); the rest is judging,
    recording and the host's reading of the answer.
 2. A tournament of the four house samples cycled over the seats (default nine seats,
    300-hand cap), start-up of the workers included: once under contract v1's defaults, where
@@ -28,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.host import encode_state  # noqa: E402
+from conformance.host import HistoryEncoder  # noqa: E402
 from conformance.runner import BotSpec, RunnerOptions, run_tournament, state_hash  # noqa: E402
+from reference.state import HISTORY_LIMIT  # noqa: E402
 from reference.tournament import Tournament  # noqa: E402
 
 TRIVIAL = BotSpec("trivial", "module.exports = function (s) { return s.canCheck ? 'check' : 'call'; };\n")
@@ -43,17 +45,21 @@ def summary(values: list[float]) -> str:
 
 
 def reference_share(result) -> tuple[list[float], list[float], list[float], list[float], list[int]]:
-    """Per decision: the reference building the state, hashing it, applying the action, and
-    the host's encoding of the state (ms); the state's size (bytes)."""
+    """Per decision, replaying the tournament as the runner plays it: the reference building the
+    state (without its history, which the runner sends a hand at a time), hashing the whole
+    state's bytes, applying the action, and encoding the state for the pipe (ms); the whole
+    state's size (bytes)."""
     t = Tournament(list(result.names), seed=result.seed, **result.options)
+    history = HistoryEncoder()
     build, hashing, apply, encode, size = [], [], [], [], []
     for record in result.decisions:
         t0 = time.perf_counter()
-        state = t.decision_state()
+        state = t.decision_state(history=False)
         t1 = time.perf_counter()
-        wire = encode_state(state)  # once, as the runner does: sent as it is and hashed
+        wire = history.wire(state, t.history[-HISTORY_LIMIT:])
         t2 = time.perf_counter()
-        state_hash(state, wire)
+        full = wire.full
+        state_hash(state, full)
         t3 = time.perf_counter()
         entry = record.action
         t.act(entry["type"] if entry["type"] != "raise" else
@@ -63,7 +69,7 @@ def reference_share(result) -> tuple[list[float], list[float], list[float], list
         encode.append((t2 - t1) * 1000)
         hashing.append((t3 - t2) * 1000)
         apply.append((t4 - t3) * 1000)
-        size.append(len(wire))
+        size.append(len(full))
     return build, hashing, apply, encode, size
 
 

@@ -167,6 +167,7 @@ class Worker:
         self.pid: int | None = None  # of the child, kept after it is gone
         self._proc: subprocess.Popen | None = None
         self._lock = threading.Lock()
+        self._child_history: frozenset[int] = frozenset()  # hand numbers the child holds (StateWire)
 
     def __enter__(self) -> Worker:
         return self
@@ -217,16 +218,28 @@ class Worker:
                 self._die(f"start failed ({out.kind}): {out.error['message']}")
             return out
 
-    def act(self, state: Any, timeout_ms: float = 1000, *, encoded: bytes | None = None) -> Outcome:
+    def act(self, state: Any, timeout_ms: float = 1000, *, encoded: bytes | None = None,
+            wire: StateWire | None = None) -> Outcome:
         """One decision: ``state`` (JSON data) is sent, the bot's answer transported.
 
-        ``encoded`` may carry ``encode_state(state)`` already computed (the runner hashes it).
+        ``encoded`` may carry ``encode_state(state)`` already computed. A :class:`StateWire`
+        (``state`` is then ignored) sends only the history entries this child has not seen yet;
+        the bot still receives the whole state, byte for byte ``wire.full``.
         """
-        data = b'{"op":"act","state":' + (encoded if encoded is not None else _json(state)) + b"}\n"
         with self._lock:
             if self.state == "ready" and self.mode != "bot":
                 raise RuntimeError('act() needs a worker started in mode "bot"')
-            return self._call(data, timeout_ms, "answer")
+            if wire is None:
+                data = b'{"op":"act","state":' + (encoded if encoded is not None else _json(state)) + b"}\n"
+                return self._call(data, timeout_ms, "answer")
+            known = self._child_history
+            added = b",".join(e for h, e in zip(wire.hands, wire.entries) if h not in known)
+            data = (b'{"op":"act","historyHands":' + _json(list(wire.hands)) + b',"newHistory":[' + added +
+                    b'],"state":' + wire.head + b"}\n")
+            out = self._call(data, timeout_ms, "answer")
+            # The child read the request unless it is gone (a dead worker is never asked again).
+            self._child_history = frozenset(wire.hands)
+            return out
 
     def call(self, path: str, args: list | tuple = (), timeout_ms: float = 1000) -> Outcome:
         """Call the function at dotted ``path`` (e.g. ``"PokerEngine.evaluate"``) with ``args``.
@@ -389,8 +402,57 @@ class Worker:
         self._proc = None
 
 
+_HISTORY_PLACEHOLDER = b'"history":null'
+
+
+@dataclass(frozen=True)
+class StateWire:
+    """A decision state as ``Worker.act`` sends it: the state's JSON with ``"history":null`` in
+    place of the history (``head``), and the history's entries encoded one by one, by hand
+    number. A finished hand's public summary never changes, so each is encoded once per
+    tournament (:class:`HistoryEncoder`) and sent to each worker once; the worker keeps them
+    and gives the bot fresh copies (docs/worker-protocol.md)."""
+
+    head: bytes
+    hands: tuple[int, ...]
+    entries: tuple[bytes, ...]
+
+    @property
+    def full(self) -> bytes:
+        """The whole state's bytes, exactly ``encode_state`` of the state with its history."""
+        before, after = self.head.split(_HISTORY_PLACEHOLDER)
+        return before + b'"history":[' + b",".join(self.entries) + b"]" + after
+
+
+class HistoryEncoder:
+    """Encodes decision states into :class:`StateWire` s, each history entry once."""
+
+    def __init__(self) -> None:
+        self._encoded: dict[int, bytes] = {}
+
+    def wire(self, state: dict, history: list[dict]) -> StateWire:
+        """``state`` has ``"history": None``; ``history`` is what belongs there (oldest first,
+        entries never changed once finished, as ``Tournament.history`` keeps them)."""
+        if state.get("history", 0) is not None:
+            raise ValueError('the state must carry "history": None in the history\'s place')
+        head = encode_state(state)
+        if head.count(_HISTORY_PLACEHOLDER) != 1:  # only the key can match: quotes in strings are escaped
+            raise ValueError("the state's encoding must hold exactly one history placeholder")
+        hands = tuple(e["handNumber"] for e in history)
+        cache = self._encoded
+        for h, e in zip(hands, history):
+            if h not in cache:
+                cache[h] = encode_state(e)
+        if len(cache) > 2 * len(hands) + 8:  # forget hands that left the window
+            keep = set(hands)
+            for h in [h for h in cache if h not in keep]:
+                del cache[h]
+        return StateWire(head, hands, tuple(cache[h] for h in hands))
+
+
 def encode_state(state: Any) -> bytes:
-    """The exact bytes ``act`` sends for a state: compact UTF-8 JSON, keys in their order.
+    """The exact bytes of a state as the bot receives it: compact UTF-8 JSON, keys in their
+    order (``act`` sends them as they are, or in parts through a :class:`StateWire`).
 
     orjson: a decision state is about 10 kB and this is on every decision's path (8x faster
     than the standard library, byte-identical to ``json.dumps(..., ensure_ascii=False)``)."""

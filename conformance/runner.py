@@ -40,8 +40,10 @@ answers, and every error goes through ``Tournament.timeout()``: a bot without a
 valid answer lets its clock run out, and three in a row set persistent auto-fold.
 The runner never requests recovery: the contract gives a bot no way to ask.
 
-A decision record holds the sha256 of the exact bytes the worker receives
-(:func:`state_hash`) computed before the state is sent. Timings (``wallMs``,
+A decision record holds the sha256 of the state's exact bytes as the bot receives
+them (:func:`state_hash`), computed before the state is sent. The pipe carries each
+finished hand's history entry to a worker only once (``host.StateWire``); the worker
+rebuilds the very same state. Timings (``wallMs``,
 ``cpuMs``, percentiles) are measurements: :meth:`TournamentResult.to_json` with
 ``timings=False`` and :meth:`TournamentResult.digest` leave them out, so two runs
 with the same seeds, bots and options compare equal.
@@ -61,9 +63,10 @@ from reference.actions import Legal, check_legal, parse_answer
 from reference.errors import IllegalAction, OptionError
 from reference.rng import seed_to_uint32
 from reference.ruleset import get_ruleset
+from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
 
-from .host import MAX_UINT32, JSValue, Outcome, Worker, encode_state
+from .host import MAX_UINT32, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state
 from .jsvalue import UNDEFINED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,8 +108,9 @@ def canonical_json(value: object) -> bytes:
 
 
 def state_hash(state: Mapping, encoded: bytes | None = None) -> str:
-    """sha256 of the bytes the worker receives for ``state`` (``host.encode_state``): compact
-    UTF-8 JSON, keys in the reference's fixed order. The reference builds every state in the
+    """sha256 of the state's bytes as the bot receives them (``host.encode_state``; the runner
+    passes ``StateWire.full``, the same bytes): compact UTF-8 JSON, keys in the reference's
+    fixed order. The reference builds every state in the
     same key order, so equal states hash equally."""
     return hashlib.sha256(encoded if encoded is not None else encode_state(state)).hexdigest()
 
@@ -372,7 +376,7 @@ class _Terminated:
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def act(self, state: object, timeout_ms: float, *, encoded: bytes | None = None) -> Outcome:
+    def act(self, state: object, timeout_ms: float, *, wire: StateWire | None = None) -> Outcome:
         return Outcome("dead", error={"category": "dead", "message": self.reason})
 
     def close(self) -> None:
@@ -456,12 +460,15 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
             reported += 1
 
     report_hands()
+    history = HistoryEncoder()
     while not t.over:
-        state = t.decision_state()
+        # The history goes to each worker one hand at a time (StateWire); the hash is of the
+        # whole state's bytes, exactly what the bot receives.
+        state = t.decision_state(history=False)
+        wire = history.wire(state, t.history[-HISTORY_LIMIT:])
         s = state["you"]["seat"]
         report = seats[s]
-        encoded = encode_state(state)  # once: hashed here, sent as it is
-        digest = state_hash(state, encoded)  # before the bot can see it
+        digest = state_hash(state, wire.full)  # before the bot can see it
         index = len(records)
         forcing = index in forced and not workers[s].dead
         if forcing:
@@ -469,7 +476,7 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
             workers[s].close()
             workers[s] = _Terminated(f"late: {out.error['message']}")
         else:
-            out = workers[s].act(state, timeout_ms=options.decision_ms, encoded=encoded)
+            out = workers[s].act(None, timeout_ms=options.decision_ms, wire=wire)
         verdict = judge(out, t.legal(), vocabulary)
         if out.kind == "dead" and report.init["kind"] != "ok":
             verdict = Judgement("missing", "init-failed", report.terminated["reason"])

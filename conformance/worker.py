@@ -17,7 +17,8 @@ On start the worker writes ``{"ok":true,"ready":true}``. Requests (``op``):
            once: builds the environment, runs ``engine`` (may be null) then
            ``script`` as two classic scripts, checks the export shape in mode
            ``"bot"``. -> ``{ok:true, name, shape}`` or ``{ok:false, error}``.
-``act``    ``{state}``: calls the bot with a fresh object that JS parses from the
+``act``    ``{state}`` (or ``{historyHands, newHistory, state}``: the history sent a
+           hand at a time, see the docs): calls the bot with a fresh object that JS parses from the
            request text. -> ``{ok:true, answer}`` or ``{ok:false, error[, answer]}``.
 ``call``   ``{path, args}``: calls a function reached by a dotted path from the
            global object, ``this`` being the object holding it. -> ``{ok, value}``.
@@ -70,7 +71,7 @@ BOOTSTRAP = r"""
   // Intrinsics captured before untrusted code runs: later patches of the
   // globals by a script must not change what we transport.
   var apply = Reflect.apply, ownKeys = Object.keys, isArray = Array.isArray,
-      defineProperty = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf,
+      defineProperty = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf, createObject = Object.create,
       jsonParse = JSON.parse, jsonQuote = JSON.stringify, imul = Math.imul,
       split = String.prototype.split, join = Array.prototype.join, regexpExec = RegExp.prototype.exec,
       ErrorCtor = Error, InternalErrorCtor = InternalError, SyntaxErrorCtor = SyntaxError,
@@ -349,8 +350,78 @@ BOOTSTRAP = r"""
     actFn = act; actThis = exported;
     return '{"ok":true,"name":' + (name === undefined ? 'null' : jsonQuote(name)) + ',"shape":"object"' + drainViolations() + '}';
   }
+  // ---- the decision history, sent once per hand ------------------------------
+  // The public summary of a finished hand never changes, so the host sends each one once
+  // (newHistory) and then only names the hands a state's history holds (historyHands).
+  // The pristine entries stay here, out of the bot's reach; every decision gets fresh
+  // copies, exactly what JSON.parse of the whole history would give, at about half the cost.
+  var historyCache = createObject(null);
+  var ENTRY_KEYS = 'handNumber,board,showdown,winners', SHOWN_KEYS = 'id,cards,hand', WINNER_KEYS = 'id,amount';
+  function keysAre(v, keys) {
+    return v !== null && typeof v === 'object' && !isArray(v) && apply(join, ownKeys(v), [',']) === keys;
+  }
+  function stringList(v) {
+    if (!isArray(v)) return false;
+    for (var i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+    return true;
+  }
+  // Only the shape copyEntry copies may enter the cache: anything else would be dropped silently.
+  function entryProblem(e) {
+    if (!keysAre(e, ENTRY_KEYS)) return 'a history entry must have exactly the keys ' + ENTRY_KEYS;
+    if (typeof e.handNumber !== 'number' || !stringList(e.board) || !isArray(e.showdown) || !isArray(e.winners)) {
+      return 'history entry ' + e.handNumber + ': bad field types';
+    }
+    for (var i = 0; i < e.showdown.length; i++) {
+      var x = e.showdown[i];
+      if (!keysAre(x, SHOWN_KEYS) || !stringList(x.cards)) return 'history entry ' + e.handNumber + ': bad showdown';
+    }
+    for (var j = 0; j < e.winners.length; j++) {
+      if (!keysAre(e.winners[j], WINNER_KEYS)) return 'history entry ' + e.handNumber + ': bad winners';
+    }
+    return null;
+  }
+  function copyList(a) {
+    var b = [];
+    for (var i = 0; i < a.length; i++) b[i] = a[i];
+    return b;
+  }
+  function copyEntry(e) {
+    var shown = e.showdown, won = e.winners, s = [], w = [], i, x;
+    for (i = 0; i < shown.length; i++) { x = shown[i]; s[i] = {id: x.id, cards: copyList(x.cards), hand: x.hand}; }
+    for (i = 0; i < won.length; i++) { x = won[i]; w[i] = {id: x.id, amount: x.amount}; }
+    return {handNumber: e.handNumber, board: copyList(e.board), showdown: s, winners: w};
+  }
+  // Fills state.history (sent as a placeholder, so the key keeps its place); a problem or null.
+  function fillHistory(req, state) {
+    var added = req.newHistory, hands = req.historyHands, i, e, problem;
+    if (!isArray(added) || !isArray(hands) || state === null || typeof state !== 'object' || !('history' in state)) {
+      return 'act: historyHands needs newHistory and a state with a history placeholder';
+    }
+    for (i = 0; i < added.length; i++) {
+      e = added[i];
+      problem = entryProblem(e);
+      if (problem !== null) return problem;
+      historyCache[e.handNumber] = e;
+    }
+    var history = [], keep = createObject(null);
+    for (i = 0; i < hands.length; i++) {
+      e = historyCache[hands[i]];
+      if (e === undefined) return 'act: history entry ' + hands[i] + ' was never sent';
+      history[i] = copyEntry(e);
+      keep[hands[i]] = true;
+    }
+    var cached = ownKeys(historyCache);
+    for (i = 0; i < cached.length; i++) if (keep[cached[i]] !== true) delete historyCache[cached[i]];
+    state.history = history;
+    return null;
+  }
   function act(text) {
-    var state = jsonParse(text).state, answer;
+    var req = jsonParse(text), state = req.state, answer;
+    if (!('state' in req)) return protocolError('act.state is missing');
+    if (req.historyHands !== undefined) {
+      var problem = fillHistory(req, state);
+      if (problem !== null) return protocolError(problem);
+    }
     try { answer = apply(actFn, actThis, [state]); } catch (e) { return failure(e, 'act'); }
     var problems = {where: null, error: undefined};
     var encoded;
@@ -382,6 +453,9 @@ BOOTSTRAP = r"""
     var args = decodeArg(req.args);
     try { result = apply(target, holder, args); } catch (e) { return failure(e, 'call'); }
     return valueResponse(result);
+  }
+  function protocolError(message) {
+    return '{"ok":false,"error":{"category":"protocol","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
   }
   function pathError(message) {
     return '{"ok":false,"error":{"category":"path","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
@@ -556,7 +630,7 @@ def _check_init(req: dict) -> str | None:
     return None
 
 
-ACT_PREFIX = b'{"op":"act","state":'
+ACT_PREFIX = b'{"op":"act",'
 
 
 def serve(stdin, out_fd: int) -> None:

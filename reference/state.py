@@ -11,7 +11,10 @@ if TYPE_CHECKING:
 HISTORY_LIMIT = 20
 
 
-def decision_state(t: "Tournament") -> dict:
+def decision_state(t: "Tournament", history: bool = True) -> dict:
+    """The state for the seat to act. ``history=False`` leaves ``"history": None`` in its place,
+    for a caller that takes the entries from ``t.history`` itself (the arena runner sends each
+    finished hand once, see ``conformance.host.StateWire``)."""
     hand = t.hand
     assert hand is not None and hand.to_act is not None
     s = hand.to_act
@@ -43,7 +46,7 @@ def decision_state(t: "Tournament") -> dict:
         "bigBlindSeat": hand.bb_seat,
         "seats": [_seat(t, i) for i in range(t.n)],
         "actions": [dict(a) for a in hand.actions],
-        "history": t.public_history(HISTORY_LIMIT),
+        "history": t.public_history(HISTORY_LIMIT) if history else None,
         "tournament": {
             "startingStack": rules.starting_stack,
             "maxHands": rules.max_hands,

@@ -16,7 +16,6 @@ from .hand import STREETS, Hand, complete_deck
 from .rng import deal_hand, rng, seed_to_uint32
 from .ruleset import RULESETS, Ruleset, get_ruleset
 
-HISTORY_LIMIT = 20
 _OPTION_NAMES = {
     "starting_stack": "starting_stack",
     "blind_schedule": "blind_schedule",
@@ -104,13 +103,16 @@ class Tournament:
         self._require_live()
         return self.hand.legal()  # type: ignore[union-attr]
 
-    def decision_state(self) -> dict | None:
-        """A fresh decision ``state`` for the seat to act, or None once the tournament is over."""
+    def decision_state(self, history: bool = True) -> dict | None:
+        """A fresh decision ``state`` for the seat to act, or None once the tournament is over.
+
+        ``history=False``: ``"history"`` is None, for callers that read ``self.history`` themselves.
+        """
         if self.over:
             return None
         from .state import decision_state
 
-        return decision_state(self)
+        return decision_state(self, history)
 
     def act(self, answer: object) -> dict:
         """Apply an answer in any accepted form; IllegalAction (nothing changed) if it is not legal."""

@@ -10,8 +10,10 @@ import time
 
 import pytest
 
-from conformance.host import UNDEFINED, JSValue, Worker
+from conformance.host import UNDEFINED, HistoryEncoder, JSValue, StateWire, Worker, encode_state
 from reference.rng import mulberry32
+from reference.state import HISTORY_LIMIT
+from reference.tournament import Tournament
 
 SHORT = 300     # ms: a decision deadline where the deadline itself is not the subject
 SLACK = 250     # ms: allowed beyond a deadline for the kill and the reap
@@ -471,6 +473,89 @@ def test_state_is_parsed_exactly(spawn):
     state = {"s": "é\u20ac\U0001F600\"\\\n", "big": 2**53 - 1, "neg": -5, "f": 0.1, "n": None, "b": [True, False]}
     w = spawn("module.exports = function (s) { return JSON.stringify(s); };")
     assert json.loads(w.act(state, timeout_ms=SHORT).answer) == state
+
+
+# ---- the history sent a hand at a time (StateWire) -------------------------------------
+
+def _wires(seats=4, seed=3, hands=30, ruleset="contract-v1"):
+    """(full state bytes, StateWire) for every decision of a check/call tournament."""
+    t = Tournament([f"P{i}" for i in range(seats)], seed=seed, max_hands=hands, ruleset=ruleset)
+    history = HistoryEncoder()
+    out = []
+    while not t.over:
+        full = encode_state(t.decision_state())
+        state = t.decision_state(history=False)
+        out.append((full, history.wire(state, t.history[-HISTORY_LIMIT:])))
+        t.act("check" if state["canCheck"] else "call")
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["contract-v1", "holdem-sng-3-v4"])
+def test_state_wire_rebuilds_the_exact_state_bytes(ruleset):
+    wires = _wires(seats=3, ruleset=ruleset)
+    assert any(len(w.hands) == HISTORY_LIMIT for _, w in wires)  # the window slid
+    for full, wire in wires:
+        assert wire.full == full
+        assert wire.head.count(b'"history":null') == 1
+
+
+def test_state_wire_refuses_a_state_with_its_history():
+    t = Tournament(["a", "b"], seed=1)
+    with pytest.raises(ValueError, match="history"):
+        HistoryEncoder().wire(t.decision_state(), [])
+
+
+def test_the_bot_receives_the_whole_state_however_rarely_it_is_asked(spawn):
+    """One worker asked at irregular intervals (new entries pile up, old ones leave the window)
+    sees exactly the bytes the runner hashes, with history objects never shared between states."""
+    w = spawn("""var previous = null;
+        module.exports = function (s) {
+          var shared = previous !== null && s.history.some(function (e) {
+            return previous.history.indexOf(e) >= 0 || previous.history.some(function (p) {
+              return p.board === e.board || p.showdown === e.showdown || p.winners === e.winners; });
+          });
+          var text = JSON.stringify(s);
+          // Vandalise everything the bot was given: nothing of it may reach the next state.
+          s.history.forEach(function (e) {
+            e.board.push('Xx'); e.handNumber = -1; e.extra = 1;
+            e.showdown.forEach(function (x) { x.cards.length = 0; x.hand = 'none'; });
+            e.winners.push({id: 'me', amount: 1e9});
+          });
+          s.history.length = 0;
+          previous = s;
+          return shared ? 'shared' : text;
+        };""")
+    asked = 0
+    for i, (full, wire) in enumerate(_wires(seats=3, seed=5, hands=40)):
+        if i % 7 in (0, 3):
+            out = w.act(None, timeout_ms=SHORT, wire=wire)
+            assert out.ok, out
+            assert out.answer.encode("utf-8") == full, i
+            asked += 1
+    assert asked > 20
+
+
+def test_a_history_entry_the_child_never_got_is_a_protocol_failure(spawn):
+    w = spawn("module.exports = function (s) { return 'check'; };")
+    full, wire = next((f, x) for f, x in _wires() if x.hands)
+    w._child_history = frozenset(wire.hands)  # the parent wrongly believes the child has them
+    out = w.act(None, timeout_ms=SHORT, wire=wire)
+    assert out.kind == "malformed" and "was never sent" in out.error["message"]
+    assert w.dead
+
+
+@pytest.mark.parametrize("entry, message", [
+    (b'{"handNumber":1,"board":[],"showdown":[],"winners":[],"extra":1}', "exactly the keys"),
+    (b'{"handNumber":1,"board":[1],"showdown":[],"winners":[]}', "bad field types"),
+    (b'{"handNumber":1,"board":[],"showdown":[{"id":"s1","cards":["Ah"]}],"winners":[]}', "bad showdown"),
+    (b'{"handNumber":1,"board":[],"showdown":[],"winners":[{"id":"s1"}]}', "bad winners"),
+])
+def test_a_history_entry_of_another_shape_is_refused(spawn, entry, message):
+    """The child copies exactly the entry's known fields, so any other shape must fail loudly."""
+    w = spawn("module.exports = function (s) { return 'check'; };")
+    wire = StateWire(head=b'{"handNumber":2,"history":null}', hands=(1,), entries=(entry,))
+    out = w.act(None, timeout_ms=SHORT, wire=wire)
+    assert out.kind == "malformed" and message in out.error["message"]
 
 
 # ---- call / evalFn ---------------------------------------------------------------------
