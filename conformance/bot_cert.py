@@ -58,11 +58,11 @@ from .gamespec import STRATEGIES
 from .host import Outcome, Worker
 from .lint_static import lint_source
 from .roster import lint_roster
-from .runner import (ROOT, BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
+from .resources import HOUSE_ROSTER
+from .runner import (BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
                      legal_from_state, replay_hashes, run_tournament, timing_summary)
 from .profile import Profile, profile_hands
 
-HOUSE_ROSTER = ROOT / "bots.json"
 # The house samples that fill the smoke tables, in seat order after the bot.
 SMOKE_OPPONENTS = ("sample-caller", "sample-tight", "equity-bot", "check-fold")
 # Deck seeds of the smoke tables by seat count: fixed, never derived from the botSeed.

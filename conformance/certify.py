@@ -12,7 +12,7 @@ import os
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -23,6 +23,7 @@ from .bot_cert import CertOptions, certify_file
 from .engine_cert import FAMILIES, certify as certify_engine, load_tests
 from .engine_drivers import QuickJSDriver, read_source
 from .html_report import PALETTE, render
+from .resources import default_roster
 from .roster import lint_roster
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
 from .vectorfile import CONTRACT_VERSION, GENERATOR
@@ -33,7 +34,7 @@ Say = Callable[[str], None]
 @dataclass(frozen=True)
 class CertifyOptions:
     engine: Path | None = None  # None: the bundled reference/js/poker-engine.js
-    roster: Path = Path("bots.json")
+    roster: Path = field(default_factory=default_roster)  # ./bots.json, else the house roster
     report_dir: Path = Path("report")
     seed: int = 2024  # the showcase's deck seed
     bot_seed: int = 7  # the showcase's and the bot batteries' botSeed (R21), never derived from seed

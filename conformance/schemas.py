@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+from .resources import SCHEMA_DIR
+
 BASE = "https://holdem-conformance.dev/schemas/"
 
 

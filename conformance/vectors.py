@@ -8,11 +8,11 @@ from collections import Counter
 from pathlib import Path
 
 from . import schemas
+from .resources import VECTOR_DIR
 from .clauses import CLAUSES
 from .vectorfile import document, dumps, structural_problems
 from .vectorgen import FAMILIES
 
-VECTOR_DIR = Path(__file__).resolve().parent.parent / "vectors"
 
 
 def path_of(family: str, root: Path = VECTOR_DIR) -> Path:

@@ -7,6 +7,7 @@ from pathlib import Path
 from ..certify import CertifyOptions, run as run_certify
 from ..engine_cert import FAMILIES
 from ..errors import UsageError
+from ..resources import default_roster
 
 NAME = "certify"
 HELP = "certify the engine, the roster and every rostered bot; play a showcase; write a report directory"
@@ -14,7 +15,8 @@ HELP = "certify the engine, the roster and every rostered bot; play a showcase; 
 
 def configure(parser) -> None:
     parser.add_argument("--engine", type=Path, metavar="ENGINE.js", help="the engine (default: the bundled one)")
-    parser.add_argument("--roster", type=Path, default=Path("bots.json"), metavar="bots.json")
+    parser.add_argument("--roster", type=Path, default=default_roster(), metavar="bots.json",
+                        help="the roster (default: ./bots.json, else the bundled house roster)")
     parser.add_argument("--report", type=Path, default=Path("report"), metavar="DIR",
                         help="the report directory (default: report/): summary.json, junit.xml, index.html")
     parser.add_argument("--seed", type=int, default=2024, help="the showcase's deck seed")

@@ -15,6 +15,7 @@ from ..errors import UsageError
 from ..match import run_match
 from ..play import select_bots
 from ..report import progress
+from ..resources import default_roster
 from ..runner import CATEGORIES, RunnerOptions
 from ..argtypes import at_least_one, milliseconds, write_json_report
 from .play import add_seed_arguments, bot_ids, drawn_seeds
@@ -27,8 +28,8 @@ SETS = 4  # default number of sets (tournaments = SETS x the number of bots)
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=bot_ids, required=True, metavar="A,B,...",
                         help="two to nine distinct roster ids, in the seat order of rotation 0")
-    parser.add_argument("--roster", type=Path, default=Path("bots.json"), metavar="BOTS_JSON",
-                        help="the roster (default: bots.json)")
+    parser.add_argument("--roster", type=Path, default=default_roster(), metavar="BOTS_JSON",
+                        help="the roster (default: ./bots.json, else the bundled house roster)")
     parser.add_argument("--tournaments", type=at_least_one, metavar="N",
                         help=f"tournaments in all, a multiple of the number of bots (one set of rotations "
                         f"each); default {SETS} sets")

@@ -19,6 +19,7 @@ from reference.tournament import Tournament
 
 from ..argtypes import at_least_one, milliseconds, uint32, write_json_report
 from ..play import play, select_bots, standings_json
+from ..resources import default_roster
 from ..runner import CATEGORIES, RunnerOptions
 
 NAME = "play"
@@ -50,8 +51,8 @@ def drawn_seeds(args: argparse.Namespace) -> tuple[int, int]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--roster", type=Path, default=Path("bots.json"), metavar="BOTS_JSON",
-                        help="the roster (default: bots.json)")
+    parser.add_argument("--roster", type=Path, default=default_roster(), metavar="BOTS_JSON",
+                        help="the roster (default: ./bots.json, else the bundled house roster)")
     parser.add_argument("--bots", type=bot_ids, metavar="ID,ID,...",
                         help="roster ids in seat order; an id may repeat (default: every roster bot once)")
     add_seed_arguments(parser)

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
+from ..resources import default_roster
 from ..roster import RosterReport, lint_roster
 
 NAME = "roster"
@@ -20,8 +21,8 @@ HELP = "check bots.json: fields, ids, file paths and byte counts"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("roster", nargs="?", default="bots.json", type=Path,
-                        help="the roster to check (default: bots.json in the current directory)")
+    parser.add_argument("roster", nargs="?", default=default_roster(), type=Path,
+                        help="the roster to check (default: ./bots.json, else the bundled house roster)")
     parser.add_argument("--json", dest="json_out", metavar="OUT", type=Path,
                         help="also write the problems to OUT as JSON")
 

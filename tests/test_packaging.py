@@ -1,0 +1,70 @@
+"""A wheel of the suite works away from the checkout: it carries the vectors, schemas and house
+bots (conformance/_data, put there by setup.py) and finds them wherever it runs from."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conformance.resources import DATA_ITEMS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                            "--disable-pip-version-check", "-w", str(out), str(ROOT)],
+                           capture_output=True, text=True, timeout=600)
+    assert build.returncode == 0, build.stderr
+    (path,) = out.glob("holdem_conformance-*.whl")
+    return path
+
+
+def test_the_wheel_carries_the_data(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {"reference/js/poker-engine.js", "conformance/worker.py", "conformance/_data/bots.json"}
+    for root in ("vectors", "schemas"):
+        expected |= {f"conformance/_data/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / root).rglob("*.json")}
+    roster = json.loads((ROOT / "bots.json").read_text(encoding="utf-8"))
+    expected |= {f"conformance/_data/{entry['file']}" for entry in roster["bots"]}
+    assert expected <= names, sorted(expected - names)
+    assert "bots.json" in DATA_ITEMS and not any("__pycache__" in n for n in names if n.startswith("conformance/_data"))
+
+
+def test_the_installed_suite_runs_from_anywhere(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    elsewhere = tmp_path / "elsewhere"  # no bots.json, no vectors/ here
+    elsewhere.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(site))
+
+    def run(*args):
+        return subprocess.run([sys.executable, *args], cwd=elsewhere, env=env, capture_output=True, text=True,
+                              timeout=300)
+
+    where = run("-c", "import conformance.resources as r; print(r.DATA_ROOT); print(r.default_roster())")
+    assert where.returncode == 0, where.stderr
+    data_root, roster = where.stdout.split()
+    assert Path(data_root) == site / "conformance" / "_data"
+    assert Path(roster) == site / "conformance" / "_data" / "bots.json"
+    check = run("-m", "conformance", "vectors", "check", "--family", "rng", "--family", "pots")
+    assert check.returncode == 0, check.stdout + check.stderr
+    lint = run("-m", "conformance", "roster", "--json", str(tmp_path / "roster.json"))
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    assert json.loads((tmp_path / "roster.json").read_text())["ok"] is True
+
+
+def test_default_roster_prefers_the_working_directory(tmp_path, monkeypatch):
+    from conformance.resources import HOUSE_ROSTER, default_roster
+
+    monkeypatch.chdir(tmp_path)
+    assert default_roster() == HOUSE_ROSTER and HOUSE_ROSTER.is_file()
+    (tmp_path / "bots.json").write_text('{"version": 1, "bots": []}', encoding="utf-8")
+    assert default_roster() == Path("bots.json")
