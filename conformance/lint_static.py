@@ -452,7 +452,10 @@ class _Linter:
     def check_assignment(self, target: tree_sitter.Node | None, scopes) -> None:
         for t in _bindings(target):
             name = self.written_global(t, scopes)
-            if name is not None:
+            if name == "exports":
+                self.report("global-assignment", t, "assignment to worker global `exports`: it rebinds the "
+                            "name and exports nothing (R28); assign module.exports instead")
+            elif name is not None:
                 self.report("global-assignment", t, f"assignment to worker global `{name}`")
 
     def check_destructured_globals(self, pattern: tree_sitter.Node | None,

@@ -325,14 +325,16 @@ BOOTSTRAP = r"""
   }
   function finish(mode) {
     if (mode !== 'bot') return '{"ok":true,"name":null,"shape":null' + drainViolations() + '}';
-    var exported;
+    var exported, reassigned;
     try {
       exported = G.module.exports;
-      // `exports = ...` (the global reassigned, module.exports untouched) also counts.
-      if (exported === initialExports && ownKeys(initialExports).length === 0 && G.exports !== initialExports) {
-        exported = G.exports;
-      }
+      // R28: as in CommonJS, `exports = ...` rebinds the name only; module.exports is what counts.
+      reassigned = exported === initialExports && ownKeys(initialExports).length === 0 && G.exports !== initialExports;
     } catch (e) { return shapeError('reading module.exports threw'); }
+    if (reassigned) {
+      return shapeError('module.exports is still the empty initial object: `exports = ...` rebinds the name ' +
+                        'only and exports nothing (R28); assign module.exports instead');
+    }
     if (typeof exported === 'function') {
       actFn = exported; actThis = undefined;
       return '{"ok":true,"name":null,"shape":"function"' + drainViolations() + '}';

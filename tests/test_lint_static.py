@@ -153,6 +153,8 @@ def test_severities_and_messages():
     assert "Math.random" in f.message
     [f] = lint_source("const t = performance.now();")
     assert "`performance`" in f.message
+    [f] = lint_source("exports = {act() { return 'fold'; }};")
+    assert "R28" in f.message and "module.exports" in f.message  # the worker refuses it at load too
 
 
 def test_findings_sorted_by_position_and_frozen():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -18,9 +19,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # Built from a copy: setuptools builds in the source tree and would leave build/ behind.
+    source = tmp_path_factory.mktemp("source")
+    for item in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "reference", "conformance", *DATA_ITEMS):
+        if (ROOT / item).is_dir():
+            shutil.copytree(ROOT / item, source / item, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(ROOT / item, source / item)
     out = tmp_path_factory.mktemp("wheel")
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
-                            "--disable-pip-version-check", "-w", str(out), str(ROOT)],
+                            "--disable-pip-version-check", "-w", str(out), str(source)],
                            capture_output=True, text=True, timeout=600)
     assert build.returncode == 0, build.stderr
     (path,) = out.glob("holdem_conformance-*.whl")
