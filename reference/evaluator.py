@@ -3,20 +3,26 @@
 ``value = rank * 15**5 + sum(t[i] * 15**(4 - i))`` where ``t`` are the tiebreak ranks (2..14,
 ace 14) most significant first, zero-padded on the right (R4); aces full of kings is 5308875.
 
-Speed comes from tables built once at import (about 0.1 s):
+Speed comes from tables built once at import (about 0.3 s, some 20 MB):
 
-* each card has one integer code: ``5**r`` (r = rank index 0..12) plus ``8**s << 31``
-  (s = suit index 0..3). Summing the codes of up to seven cards gives, in the low 31 bits, the
-  rank multiset written in base 5 (a rank occurs at most 4 times, so no digit carries) and, above
-  them, the per-suit counts as octal digits (at most 7 cards, so no carry either);
-* ``_FLUSH_SUIT[suit part]`` says which suit, if any, has five or more cards. With at most seven
-  cards a flush beats anything the other cards can make, so a flush hand is valued from the
-  13-bit rank mask of that suit (``_FLUSH_VALUE``) and every other hand from its rank multiset
-  (``_RANK_VALUE``, 73,775 multisets of size 5, 6 and 7).
+* each card has one integer code: ``5**r`` (r = rank index 0..12) plus ``1 << (31 + 4 * s)``
+  (s = suit index 0..3). Summed from a start of 3 in every 4-bit suit field, the codes of up to
+  seven cards give, in the low 31 bits, the rank multiset written in base 5 (a rank occurs at
+  most 4 times, so no digit carries) and, above them, each suit's count plus 3: a field reaches
+  its top bit (8) exactly when its suit holds five or more cards (at most 3 + 7, no carry), so
+  one mask (``_FLUSH_BITS``) tells whether there is a flush. evaluate's codes also carry the
+  card's own bit above all that: n distinct cards set n of those bits, a repeated card fewer;
+* with at most seven cards a flush beats anything the other cards can make, so a flush hand is
+  valued from the 13-bit rank mask of its suit (``_FLUSH_VALUE``) and every other hand from its
+  rank multiset (``_RANK_VALUE``, 73,775 multisets of size 5, 6 and 7);
+* ``best`` needs no sort: a per-value byte table translates the joined input into an "order
+  key" naming, for each card, the group of the value's pattern its rank belongs to, and
+  ``_PICK`` maps every possible order key to the input positions R5 picks (see below).
 """
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
+from operator import itemgetter
 
 from .cards import RANKS, SUITS, check_cards
 from .errors import EvaluateError
@@ -26,10 +32,11 @@ NAMES = (
     "Flush", "Full house", "Four of a kind", "Straight flush",
 )
 _CAT = 15**5  # the weight of the category in a value (759375)
-_SUIT_SHIFT = 31
+_SUIT_SHIFT = 31  # the rank multiset takes the bits below (5**13 > 2**30)
 _RANK_MASK = (1 << _SUIT_SHIFT) - 1
-_SUIT_PART = 8**4 - 1  # four octal suit counts
-_CARD_SHIFT = _SUIT_SHIFT + 12  # evaluate's one bit per distinct card starts here
+_SUIT_BIAS = sum(3 << (_SUIT_SHIFT + 4 * s) for s in range(4))  # the sums' start
+_FLUSH_BITS = _SUIT_BIAS // 3 * 8  # the top bit of each suit field
+_CARD_SHIFT = _SUIT_SHIFT + 16  # evaluate's one bit per distinct card starts here
 _P5 = tuple(5**i for i in range(13))
 
 
@@ -104,16 +111,6 @@ def _build_rank_table() -> dict[int, int]:
     return table
 
 
-def _build_flush_suit() -> list[int]:
-    """Suit part of a code sum -> index of the suit holding five or more cards, else -1."""
-    out = [-1] * (8**4)
-    for part in range(8**4):
-        for s in range(4):
-            if part >> (3 * s) & 7 >= 5:
-                out[part] = s
-    return out
-
-
 def _pattern(value: int) -> str:
     """The ranks of the best five cards in R5's order as rank characters, e.g. "AAAKK"."""
     category, digits = value // _CAT, [value // 15**(4 - i) % 15 for i in range(5)]
@@ -126,40 +123,118 @@ def _pattern(value: int) -> str:
     return "".join(RANKS[r - 2] for r in ranks)
 
 
-# Card codes. hand_value sums _CODE; evaluate sums _CHECKED_CODE, which adds the card's own bit
-# above the rest: the sum then has n such bits set exactly when the n cards are distinct.
+# Card codes. hand_value sums _CODE; evaluate sums _CHECKED_CODE, which adds the card's own bit.
 _CODE = {}
 _CHECKED_CODE = {}
 _SUIT_OF = {}
 for _s, _suit in enumerate(SUITS):
     for _r, _rank in enumerate(RANKS):
         _card = _rank + _suit
-        _CODE[_card] = _P5[_r] + ((8**_s) << _SUIT_SHIFT)
+        _CODE[_card] = _P5[_r] + (1 << (_SUIT_SHIFT + 4 * _s))
         _CHECKED_CODE[_card] = _CODE[_card] + (1 << (_CARD_SHIFT + len(_SUIT_OF)))
         _SUIT_OF[_card] = _s
+# A sum's flush bits (at most one suit's with seven cards) -> that suit.
+_FLUSH_SUIT = {8 << (_SUIT_SHIFT + 4 * s): s for s in range(4)}
 # Per suit: card -> its rank bit if it has that suit, else 0 (summing gives the suit's mask).
 _SUIT_BITS = tuple({c: (1 << RANKS.index(c[0])) * (_SUIT_OF[c] == s) for c in _CODE} for s in range(4))
 _RANK_VALUE = _build_rank_table()
-_FLUSH_SUIT = _build_flush_suit()
 _FLUSH_VALUE = [0] * 8192
 for _mask in range(8192):
     if 5 <= _mask.bit_count() <= 7:
         _FLUSH_VALUE[_mask] = _flush_value(_mask)
+
+# ``best`` without sorting. A value's pattern (e.g. "QQ88K") splits into groups: a rank, and how
+# many cards R5 takes of it. evaluate translates the joined input ("Qc8s5dKh...") through the
+# value's 256-byte table: each pattern rank becomes its group's byte, any other rank _OTHER and
+# every suit _SUIT_BYTE. R5 takes, group after group in pattern order, the group's first cards
+# in input order, so this order key alone fixes the input positions of ``best``; _PICK maps
+# every order key that can occur to an itemgetter of those positions. Translation and lookups
+# run in C, far cheaper than a keyed sort of the cards.
+_OTHER = ord("z")
+_SUIT_BYTE = ord(".")
+_BLANK_TABLE = bytes(_OTHER if chr(i) in RANKS else _SUIT_BYTE if chr(i) in SUITS else i for i in range(256))
+
+
+def _group_byte(group: int, takes: int) -> int:
+    return ord("A") + 4 * group + takes - 1
+
+
+def _order_table(pattern: str) -> bytes:
+    """The translate table of a value's pattern (see above)."""
+    table = bytearray(_BLANK_TABLE)
+    for group, ch in enumerate(dict.fromkeys(pattern)):
+        table[ord(ch)] = _group_byte(group, pattern.count(ch))
+    return bytes(table)
+
+
+# Per category: for each group of the pattern, how many cards R5 takes of it and how many of
+# that rank the input can hold. A straight's rank can repeat, up to three times in seven cards
+# (98765 + 5 + 5); a two-pair kicker may come from a third pair, a full house's pair from a
+# second trips, quads' kicker may be paired or tripled. Every remaining card is _OTHER.
+_GROUPS = {
+    0: ((1, 1),) * 5,
+    1: ((2, 2), (1, 1), (1, 1), (1, 1)),
+    2: ((2, 2), (2, 2), (1, 2)),
+    3: ((3, 3), (1, 1), (1, 1)),
+    4: ((1, 3),) * 5,
+    5: ((1, 1),) * 5,
+    6: ((3, 3), (2, 3)),
+    7: ((4, 4), (1, 3)),
+    8: ((1, 1),) * 5,
+}
+
+
+def _build_pick(groups) -> dict[bytes, itemgetter]:
+    """Every order key of 5..7 cards for one category's groups -> itemgetter of the positions
+    R5 takes, in order. (One table per category keeps the common ones small and cache-warm.)"""
+    pick: dict[bytes, itemgetter] = {}
+
+    def place(todo, free, key, taken):
+        # Give the next group its cards at every choice of positions among the free ones.
+        if not todo:
+            pick[bytes(key)] = _getter(taken)
+            return
+        (byte, takes, count), rest = todo[0], todo[1:]
+        for chosen in combinations(free, count):
+            for i in chosen:
+                key[2 * i] = byte
+            place(rest, [i for i in free if i not in chosen], key, taken + chosen[:takes])
+            for i in chosen:
+                key[2 * i] = _OTHER
+
+    for counts in product(*(range(takes, most + 1) for takes, most in groups)):
+        todo = [(_group_byte(g, takes), takes, count)
+                for g, ((takes, _), count) in enumerate(zip(groups, counts))]
+        for n in range(max(5, sum(counts)), 8):
+            place(todo, range(n), bytearray([_OTHER, _SUIT_BYTE] * n), ())
+    return pick
+
+
+_GETTERS: dict[tuple, itemgetter] = {}
+
+
+def _getter(positions: tuple) -> itemgetter:
+    """One shared itemgetter per tuple of positions."""
+    getter = _GETTERS.get(positions)
+    if getter is None:
+        getter = _GETTERS[positions] = itemgetter(*positions)
+    return getter
+
+
+_PICKS = {}
+for _category, _groups in _GROUPS.items():
+    if _groups not in _PICKS:
+        _PICKS[_groups] = _build_pick(_groups)
 _PATTERN = {v: _pattern(v) for v in set(_RANK_VALUE.values()) | set(_FLUSH_VALUE) - {0}}
-# value -> {rank character: its first position in the pattern}; other ranks sort last.
-_PRIORITY = {v: {ch: p.index(ch) for ch in p} for v, p in _PATTERN.items()}
-# value -> {card: its rank's priority}, built on first use: a dict's own __getitem__ as the sort
-# key keeps evaluate's sort in C (about a fifth fewer instructions than a key function). At most
-# 7,462 dicts of 52 entries.
-_CARD_PRIORITY: dict[int, dict[str, int]] = {}
-
-
-def _card_priority(value: int) -> dict[str, int]:
-    table = _CARD_PRIORITY.get(value)
-    if table is None:
-        ranks = _PRIORITY[value]
-        table = _CARD_PRIORITY[value] = {c: ranks.get(c[0], 9) for c in _CODE}
-    return table
+# value -> (the result without "best", its order table, its category's order keys).
+_ENTRY = {v: ({"rank": v // _CAT, "value": v, "name": NAMES[v // _CAT]}, _order_table(p),
+              _PICKS[_GROUPS[v // _CAT]])
+          for v, p in _PATTERN.items()}
+_RANK_ENTRY = {key: _ENTRY[v] for key, v in _RANK_VALUE.items()}
+_FLUSH_ENTRY = [_ENTRY.get(v) for v in _FLUSH_VALUE]
+_code = _CODE.__getitem__
+_checked_code = _CHECKED_CODE.__getitem__
+_SEQUENCE = (list, tuple)
 
 
 def hand_value(cards) -> int:
@@ -168,11 +243,11 @@ def hand_value(cards) -> int:
     The cards must already be known valid and distinct (e.g. dealt from a deck); anything else
     gives a KeyError or a meaningless number. Public input goes through :func:`evaluate`.
     """
-    k = sum(map(_CODE.__getitem__, cards))
-    s = _FLUSH_SUIT[k >> _SUIT_SHIFT]
-    if s < 0:
+    k = sum(map(_code, cards), _SUIT_BIAS)
+    flush = k & _FLUSH_BITS
+    if not flush:
         return _RANK_VALUE[k & _RANK_MASK]
-    return _FLUSH_VALUE[sum(map(_SUIT_BITS[s].__getitem__, cards))]
+    return _FLUSH_VALUE[sum(map(_SUIT_BITS[_FLUSH_SUIT[flush]].__getitem__, cards))]
 
 
 def _invalid(cards) -> EvaluateError:
@@ -192,30 +267,23 @@ def evaluate(cards) -> dict:
     descending within a group, the wheel as 5 4 3 2 A, and among cards of one rank the earliest
     in the input. Raises EvaluateError naming the field at fault.
     """
-    if not isinstance(cards, (list, tuple)):
+    if not isinstance(cards, _SEQUENCE):
         raise _invalid(cards)
     try:
-        k = sum(map(_CHECKED_CODE.__getitem__, cards))
+        k = sum(map(_checked_code, cards), _SUIT_BIAS)
     except (KeyError, TypeError):  # a malformed or unhashable card
         raise _invalid(cards) from None
     n = len(cards)
-    if not 5 <= n <= 7 or (k >> _CARD_SHIFT).bit_count() != n:
+    if not 5 <= n <= 7 or (k >> _CARD_SHIFT).bit_count() != n:  # a count or a repeat at fault
         raise _invalid(cards)
-    s = _FLUSH_SUIT[(k >> _SUIT_SHIFT) & _SUIT_PART]
-    if s < 0:
-        value = _RANK_VALUE[k & _RANK_MASK]
+    flush = k & _FLUSH_BITS
+    if not flush:
+        out, order, pick = _RANK_ENTRY[k & _RANK_MASK]
         pool = cards
-    else:
-        value = _FLUSH_VALUE[sum(map(_SUIT_BITS[s].__getitem__, cards))]
-        pool = [c for c in cards if _SUIT_OF[c] == s]
-    rank = value // _CAT
-    if rank == 4:
-        # A straight takes one card of each of its ranks (the pool may hold a rank twice). In the
-        # joined string rank characters sit at even offsets and never match a suit character.
-        text = "".join(pool)
-        best = [pool[text.find(r) >> 1] for r in _PATTERN[value]]
-    else:
-        # Stable sort by the rank's place in the pattern keeps same-rank cards in input order;
-        # the first five are R5's best (counts never exceed the pattern's outside straights).
-        best = sorted(pool, key=_card_priority(value).__getitem__)[:5]
-    return {"rank": rank, "value": value, "name": NAMES[rank], "best": best}
+    else:  # the best five are cards of the flush suit
+        bits = _SUIT_BITS[_FLUSH_SUIT[flush]]
+        pool = [c for c in cards if bits[c]]
+        out, order, pick = _FLUSH_ENTRY[sum(map(bits.__getitem__, pool))]
+    out = out.copy()
+    out["best"] = [*pick["".join(pool).encode().translate(order)](pool)]
+    return out
