@@ -3,28 +3,29 @@
 ``value = rank * 15**5 + sum(t[i] * 15**(4 - i))`` where ``t`` are the tiebreak ranks (2..14,
 ace 14) most significant first, zero-padded on the right (R4); aces full of kings is 5308875.
 
-Speed comes from tables built once at import (about 0.3 s, some 20 MB):
+Speed comes from tables built once at import (about 0.25 s and 15 MB):
 
 * each card has one integer code: ``5**r`` (r = rank index 0..12) plus ``1 << (31 + 4 * s)``
-  (s = suit index 0..3). Summed from a start of 3 in every 4-bit suit field, the codes of up to
-  seven cards give, in the low 31 bits, the rank multiset written in base 5 (a rank occurs at
-  most 4 times, so no digit carries) and, above them, each suit's count plus 3: a field reaches
-  its top bit (8) exactly when its suit holds five or more cards (at most 3 + 7, no carry), so
-  one mask (``_FLUSH_BITS``) tells whether there is a flush. evaluate's codes also carry the
+  (s = suit index 0..3). Summed from a start of 3 in every 4-bit suit field (``_SUIT_BIAS``),
+  the codes of up to seven cards give, in the low 31 bits, the rank multiset written in base 5
+  (a rank occurs at most 4 times, so no digit carries) and, above them, each suit's count plus
+  3: a field reaches 8 exactly when its suit holds five or more cards (at most 3 + 7, no carry),
+  so one mask (``_FLUSH_BITS``) tells whether there is a flush. evaluate's codes also carry the
   card's own bit above all that: n distinct cards set n of those bits, a repeated card fewer;
 * with at most seven cards a flush beats anything the other cards can make, so a flush hand is
   valued from the 13-bit rank mask of its suit (``_FLUSH_VALUE``) and every other hand from its
   rank multiset (``_RANK_VALUE``, 73,775 multisets of size 5, 6 and 7);
-* ``best`` needs no sort: a per-value byte table translates the joined input into an "order
-  key" naming, for each card, the group of the value's pattern its rank belongs to, and
-  ``_PICK`` maps every possible order key to the input positions R5 picks (see below).
+* ``best`` needs no sort: a per-value table translates the joined input into an "order key"
+  telling which group of the value's pattern each card's rank is in, and ``_PICK`` maps every
+  order key that can occur to the input positions R5 takes (see the comment before
+  ``_OTHER``). evaluate thus runs a fixed sequence of C calls and table lookups, with no loop
+  or sort in Python.
 """
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement, product
-from operator import itemgetter
 
-from .cards import RANKS, SUITS, check_cards
+from .cards import CANONICAL_DECK, RANKS, SUITS, check_cards
 from .errors import EvaluateError
 
 NAMES = (
@@ -124,19 +125,16 @@ def _pattern(value: int) -> str:
 
 
 # Card codes. hand_value sums _CODE; evaluate sums _CHECKED_CODE, which adds the card's own bit.
+# Keyed by the deck's own strings: cards dealt from CANONICAL_DECK then match by identity.
 _CODE = {}
 _CHECKED_CODE = {}
-_SUIT_OF = {}
-for _s, _suit in enumerate(SUITS):
-    for _r, _rank in enumerate(RANKS):
-        _card = _rank + _suit
-        _CODE[_card] = _P5[_r] + (1 << (_SUIT_SHIFT + 4 * _s))
-        _CHECKED_CODE[_card] = _CODE[_card] + (1 << (_CARD_SHIFT + len(_SUIT_OF)))
-        _SUIT_OF[_card] = _s
+for _i, _card in enumerate(CANONICAL_DECK):
+    _CODE[_card] = _P5[RANKS.index(_card[0])] + (1 << (_SUIT_SHIFT + 4 * SUITS.index(_card[1])))
+    _CHECKED_CODE[_card] = _CODE[_card] + (1 << (_CARD_SHIFT + _i))
 # A sum's flush bits (at most one suit's with seven cards) -> that suit.
 _FLUSH_SUIT = {8 << (_SUIT_SHIFT + 4 * s): s for s in range(4)}
 # Per suit: card -> its rank bit if it has that suit, else 0 (summing gives the suit's mask).
-_SUIT_BITS = tuple({c: (1 << RANKS.index(c[0])) * (_SUIT_OF[c] == s) for c in _CODE} for s in range(4))
+_SUIT_BITS = tuple({c: (1 << RANKS.index(c[0])) * (c[1] == suit) for c in CANONICAL_DECK} for suit in SUITS)
 _RANK_VALUE = _build_rank_table()
 _FLUSH_VALUE = [0] * 8192
 for _mask in range(8192):
@@ -146,10 +144,11 @@ for _mask in range(8192):
 # ``best`` without sorting. A value's pattern (e.g. "QQ88K") splits into groups: a rank, and how
 # many cards R5 takes of it. evaluate translates the joined input ("Qc8s5dKh...") through the
 # value's 256-byte table: each pattern rank becomes its group's byte, any other rank _OTHER and
-# every suit _SUIT_BYTE. R5 takes, group after group in pattern order, the group's first cards
-# in input order, so this order key alone fixes the input positions of ``best``; _PICK maps
-# every order key that can occur to an itemgetter of those positions. Translation and lookups
-# run in C, far cheaper than a keyed sort of the cards.
+# every suit _SUIT_BYTE (rank and suit characters never coincide). R5 takes, group after group
+# in pattern order, the group's first cards in input order, so this order key alone fixes the
+# input positions of ``best``, and _PICK[category] maps every order key that can occur to them.
+# bytes.translate and a dict lookup do in C what a keyed sort of the cards did in several times
+# the time.
 _OTHER = ord("z")
 _SUIT_BYTE = ord(".")
 _BLANK_TABLE = bytes(_OTHER if chr(i) in RANKS else _SUIT_BYTE if chr(i) in SUITS else i for i in range(256))
@@ -184,15 +183,15 @@ _GROUPS = {
 }
 
 
-def _build_pick(groups) -> dict[bytes, itemgetter]:
-    """Every order key of 5..7 cards for one category's groups -> itemgetter of the positions
-    R5 takes, in order. (One table per category keeps the common ones small and cache-warm.)"""
-    pick: dict[bytes, itemgetter] = {}
+def _build_pick(groups) -> dict[bytes, tuple]:
+    """Every order key of 5..7 cards for one category's groups -> the input positions R5 takes,
+    in order. (One table per category keeps the common ones small and cache-warm.)"""
+    pick: dict[bytes, tuple] = {}
 
     def place(todo, free, key, taken):
         # Give the next group its cards at every choice of positions among the free ones.
         if not todo:
-            pick[bytes(key)] = _getter(taken)
+            pick[bytes(key)] = _POSITIONS.setdefault(taken, taken)
             return
         (byte, takes, count), rest = todo[0], todo[1:]
         for chosen in combinations(free, count):
@@ -210,31 +209,22 @@ def _build_pick(groups) -> dict[bytes, itemgetter]:
     return pick
 
 
-_GETTERS: dict[tuple, itemgetter] = {}
-
-
-def _getter(positions: tuple) -> itemgetter:
-    """One shared itemgetter per tuple of positions."""
-    getter = _GETTERS.get(positions)
-    if getter is None:
-        getter = _GETTERS[positions] = itemgetter(*positions)
-    return getter
-
-
+_POSITIONS: dict[tuple, tuple] = {}  # one shared tuple per choice of positions
 _PICKS = {}
-for _category, _groups in _GROUPS.items():
+for _groups in _GROUPS.values():
     if _groups not in _PICKS:
         _PICKS[_groups] = _build_pick(_groups)
+_PICK = [_PICKS[_GROUPS[category]] for category in range(9)]
+
 _PATTERN = {v: _pattern(v) for v in set(_RANK_VALUE.values()) | set(_FLUSH_VALUE) - {0}}
-# value -> (the result without "best", its order table, its category's order keys).
-_ENTRY = {v: ({"rank": v // _CAT, "value": v, "name": NAMES[v // _CAT]}, _order_table(p),
-              _PICKS[_GROUPS[v // _CAT]])
-          for v, p in _PATTERN.items()}
+# value -> (value, its order table): one lookup gives evaluate both.
+_ENTRY = {v: (v, _order_table(p)) for v, p in _PATTERN.items()}
 _RANK_ENTRY = {key: _ENTRY[v] for key, v in _RANK_VALUE.items()}
 _FLUSH_ENTRY = [_ENTRY.get(v) for v in _FLUSH_VALUE]
 _code = _CODE.__getitem__
 _checked_code = _CHECKED_CODE.__getitem__
 _SEQUENCE = (list, tuple)
+_join = "".join  # bound once: evaluate calls it for every hand
 
 
 def hand_value(cards) -> int:
@@ -278,12 +268,16 @@ def evaluate(cards) -> dict:
         raise _invalid(cards)
     flush = k & _FLUSH_BITS
     if not flush:
-        out, order, pick = _RANK_ENTRY[k & _RANK_MASK]
+        value, order = _RANK_ENTRY[k & _RANK_MASK]
         pool = cards
     else:  # the best five are cards of the flush suit
         bits = _SUIT_BITS[_FLUSH_SUIT[flush]]
         pool = [c for c in cards if bits[c]]
-        out, order, pick = _FLUSH_ENTRY[sum(map(bits.__getitem__, pool))]
-    out = out.copy()
-    out["best"] = [*pick["".join(pool).encode().translate(order)](pool)]
-    return out
+        value, order = _FLUSH_ENTRY[sum(map(bits.__getitem__, pool))]
+    rank = value // _CAT
+    try:
+        a, b, c, d, e = _PICK[rank][_join(pool).encode().translate(order)]
+    except TypeError:  # an item equal to a card string without being one
+        raise _invalid(cards) from None
+    return {"rank": rank, "value": value, "name": NAMES[rank],
+            "best": [pool[a], pool[b], pool[c], pool[d], pool[e]]}

@@ -6,13 +6,13 @@ category counts, and from treys' ordering of hands.
 """
 import random
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference.cards import CANONICAL_DECK, RANK_VALUE
+from reference.cards import CANONICAL_DECK, RANK_VALUE, RANKS, SUITS
 from reference.errors import EvaluateError, HoldemError
 from reference.evaluator import NAMES, evaluate, hand_value
 
@@ -291,3 +291,114 @@ def test_same_order_as_treys():
     assert all(len(ranks) == 1 for ranks in ours.values())
     theirs = [ours[value].pop() for value in sorted(ours)]
     assert theirs == sorted(theirs, reverse=True) and len(set(theirs)) == len(theirs)
+
+
+# --- the whole answer against a slow oracle -------------------------------------------------
+
+def oracle(cards):
+    """R4 and R5 the slow way: the best value over every five-card subset; among the subsets with
+    that value, the one using the earliest input cards; listed groups first (bigger, then higher
+    ranks), straights from the top down with the wheel's ace last, same ranks in input order."""
+    value = naive(cards)
+    rank = value // CAT
+    position = {c: i for i, c in enumerate(cards)}
+    chosen = min((five for five in combinations(cards, 5) if naive5(five) == value),
+                 key=lambda five: sorted(position[c] for c in five))
+    counts = Counter(c[0] for c in chosen)
+    if rank in (4, 8):
+        top = value // 15**4 % 15
+        order = [14 if r == 1 else r for r in range(top, top - 5, -1)]
+        key = lambda c: (order.index(RANK_VALUE[c[0]]), position[c])  # noqa: E731
+    else:
+        key = lambda c: (-counts[c[0]], -RANK_VALUE[c[0]], position[c])  # noqa: E731
+    return {"rank": rank, "value": value, "name": NAMES[rank], "best": sorted(chosen, key=key)}
+
+
+def _shaped_hand(rnd, shape, n):
+    """n cards drawn to make ``shape`` likely: "any", "flush", "straight" (a window of five ranks,
+    wheels included, with repeated ranks), "few ranks" (pairs, trips, quads together)."""
+    if shape == "flush":
+        suits = rnd.sample(SUITS, rnd.choice((1, 2)))
+        deck = [c for c in CANONICAL_DECK if c[1] in suits]
+    elif shape == "straight":
+        low = rnd.randrange(-1, 9)  # -1: the wheel's ace plays low
+        window = {RANKS[r] for r in range(low, low + 5)}
+        deck = [c for c in CANONICAL_DECK if c[0] in window]
+        if n > 5 and rnd.random() < 0.3:  # sometimes a stray card outside the window
+            return rnd.sample(deck, n - 1) + [rnd.choice([c for c in CANONICAL_DECK if c not in deck])]
+    elif shape == "few ranks":
+        ranks = rnd.sample(RANKS, rnd.choice((2, 3, 4)))
+        deck = [c for c in CANONICAL_DECK if c[0] in ranks]
+    else:
+        deck = CANONICAL_DECK
+    return rnd.sample(deck, n)
+
+
+def test_evaluate_matches_the_oracle_on_random_hands():
+    rnd = random.Random(20240601)
+    seen = Counter()
+    for i in range(6000):
+        n = (5, 6, 7)[i % 3]
+        cards = _shaped_hand(rnd, ("any", "flush", "straight", "few ranks")[i // 3 % 4], n)
+        if i % 5 == 0:
+            cards = tuple(cards)
+        out = evaluate(cards)
+        assert out == oracle(list(cards)), cards
+        assert isinstance(out["best"], list)
+        seen[out["rank"]] += 1
+        ranks = Counter(RANK_VALUE[c[0]] for c in cards)
+        shape = sorted(ranks.values(), reverse=True)
+        seen["three pairs"] += shape[:3] == [2, 2, 2]
+        seen["two trips"] += shape[:2] == [3, 3]
+        seen["quads and trips"] += shape[:2] == [4, 3]
+        seen["wheel"] += out["rank"] in (4, 8) and out["value"] % CAT == 5 * 15**4
+        seen["straight with a repeated rank"] += out["rank"] == 4 and shape[0] > 1
+    # The generator reaches every category and the awkward shapes, more than a few times each.
+    assert all(seen[r] >= 10 for r in range(9)), seen
+    assert min(seen[s] for s in ("three pairs", "two trips", "quads and trips", "wheel",
+                                 "straight with a repeated rank")) >= 10, seen
+
+
+@pytest.mark.parametrize("cards", [
+    "Ah 2c 3d 4s 5h 5c 5d",        # wheel over trips, the first five of the three
+    "5h Ah 2c 3d 4s Ad 2h",        # wheel with repeated ranks: earliest copies
+    "9c 8d 7h 6s 5c 9d 8h",        # straight with two paired ranks
+    "Qc Qd 8s 8h 5c 5d 3h",        # three pairs, kicker from the third
+    "Kc Kd Kh 7s 7c 7d 2h",        # two trips
+    "Kc Kd Kh Ks 7c 7d 7h",        # quads and trips
+    "2s 2c 2d 2h As Ac Ks",        # quads, kicker from a pair
+    "Ts 9s 8s 7s 6s 5s Js",        # seven-card straight flush
+    "As 5s 4s 3s 2s Ks 6d",        # steel wheel with a non-straight flush card
+    "Kh Qh 9h 7h 5h 3h 2h",        # seven-card flush
+])
+def test_awkward_hands_match_the_oracle(cards):
+    cards = cards.split()
+    assert evaluate(cards) == oracle(cards)
+    rnd = random.Random(cards[0])
+    for _ in range(20):
+        rnd.shuffle(cards)
+        assert evaluate(cards) == oracle(cards)
+
+
+def test_every_rank_multiset_and_flush():
+    """Every rank multiset of 5..7 cards (no flush) and every flush: the value agrees with
+    hand_value and ``best`` is five of the cards with that value, in any input order."""
+    rnd = random.Random(11)
+    hands = []
+    for n in (5, 6, 7):
+        for combo in combinations_with_replacement(range(13), n):
+            if max(Counter(combo).values()) <= 4:
+                # Consecutive copies of a rank get distinct suits; no suit reaches five.
+                hands.append([RANKS[r] + SUITS[i % 4] for i, r in enumerate(combo)])
+        for combo in combinations(range(13), n):
+            suit = rnd.choice(SUITS)
+            off = [c for c in CANONICAL_DECK if c[1] != suit]
+            hands.append([RANKS[r] + suit for r in combo] + rnd.sample(off, 7 - n))
+    assert len(hands) > 73_775
+    for cards in hands:
+        rnd.shuffle(cards)
+        out = evaluate(cards)
+        assert out["value"] == hand_value(cards), cards
+        best = out["best"]
+        assert len(set(best)) == 5 and set(best) <= set(cards), cards
+        assert hand_value(best) == out["value"], cards
