@@ -259,18 +259,20 @@ def test_evaluate_categories_values_names_and_best(engine, i):
     assert got == {"rank": rank, "value": value, "name": name, "best": best.split()}
 
 
+# Pools the random hands are drawn from: uniform, few ranks (pairs up to quads, wheels with
+# a paired rank), suit-heavy (flushes, straight flushes) and a run of five ranks (straights
+# with a paired rank or trips, full houses).
+POOLS = (list(CANONICAL_DECK), [c for c in CANONICAL_DECK if c[0] in "A2345K"],
+         [c for c in CANONICAL_DECK if c[1] in "hs"], [c for c in CANONICAL_DECK if c[0] in "6789T"])
+
+
 def random_hands(seed: int, count: int) -> list[list[str]]:
-    """5-, 6- and 7-card hands: uniform, from few ranks (pairs up to quads) and suit-heavy (flushes)."""
+    """5-, 6- and 7-card hands from each of POOLS in turn."""
     rnd = random.Random(seed)
-    few_ranks = [c for c in CANONICAL_DECK if c[0] in "A2345K"]
-    suited = [c for c in CANONICAL_DECK if c[1] in "hs"]
-    hands = []
-    for i in range(count):
-        hands.append(rnd.sample((CANONICAL_DECK, few_ranks, suited)[i % 3], 5 + (i // 3) % 3))
-    return hands
+    return [rnd.sample(POOLS[i % len(POOLS)], 5 + (i // len(POOLS)) % 3) for i in range(count)]
 
 
-HANDS = random_hands(20240519, 3000)
+HANDS = random_hands(20240519, 4000)
 
 
 @needs_py_evaluator
@@ -283,6 +285,35 @@ def test_evaluate_agrees_with_the_python_reference_on_random_hands(engine):
         # R5 pins the reference's choice and order; both references follow it.
         assert result["best"] == expected["best"], hand
     assert {r["rank"] for r in got} == set(range(9))  # every category was exercised
+    # and the special straights: wheels (plain and suited) and straights with a paired rank
+    assert {(r["rank"], r["value"]) for r in got} >= {(4, v(4, 5)), (8, v(8, 5))}
+    assert any(r["rank"] == 4 and len({c[0] for c in h}) < len(h) for h, r in zip(HANDS, got))
+
+
+def first_repeat(hand: list[str]) -> tuple[int, int]:
+    """(i, j): the first card in reading order that repeats an earlier one, cards[j]."""
+    for i, card in enumerate(hand):
+        if card in hand[:i]:
+            return i, hand.index(card)
+    raise AssertionError(hand)
+
+
+def test_evaluate_refuses_a_repeated_card_whatever_hand_it_would_make(engine):
+    """A repeat looks like a pair, trips or a flush card to a fast evaluator: still refused,
+    naming the first repeat in reading order."""
+    rnd = random.Random(7)
+    hands = []
+    for hand in HANDS[:1200]:
+        hand = list(hand)
+        for _ in range(1 + rnd.randrange(2)):  # one or two repeats
+            i, j = rnd.sample(range(len(hand)), 2)
+            hand[i] = hand[j]
+        hands.append(hand)
+    got = engine.run([f"PokerEngine.evaluate({lit(h)})" for h in hands])
+    for hand, r in zip(hands, got):
+        i, j = first_repeat(hand)
+        assert r.get("error") == "RangeError", (hand, r)
+        assert r["message"] == f'evaluate: cards[{i}] "{hand[i]}" duplicates cards[{j}]', (hand, r)
 
 
 def test_evaluate_best_is_five_distinct_input_cards_with_the_same_value(engine):

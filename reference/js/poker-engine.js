@@ -97,7 +97,7 @@
   // digits, most significant first, zero-padded on the right.
   // ---------------------------------------------------------------------------
 
-  const B1 = 15, B2 = 225, B3 = 3375, B4 = 50625, B5 = 759375;
+  const B2 = 225, B3 = 3375, B4 = 50625, B5 = 759375;
   const NAMES = Object.freeze(['High card', 'One pair', 'Two pair', 'Three of a kind', 'Straight',
     'Flush', 'Full house', 'Four of a kind', 'Straight flush']);
 
@@ -110,6 +110,8 @@
   const TOP2 = new Int32Array(M); // top 2 ranks as digits at 15^3, 15^2 (kickers for trips)
   const TOP3 = new Int32Array(M); // top 3 ranks at 15^3..15^1 (kickers for one pair)
   const TOP5 = new Int32Array(M); // top 5 ranks at 15^4..15^0 (high card, flush)
+  const TOP_IDX = new Int32Array(M); // rank indices 0..12 of the top 5 bits, 4 bits each, the top one lowest
+  const SUIT_COUNT = new Uint8Array(M); // number of ranks (cards of a suit), plus 16 from five on (a flush)
   for (let m = 1; m < M; m++) {
     const bit = 1 << (31 - Math.clz32(m));
     const rest = m ^ bit;
@@ -120,6 +122,8 @@
     TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15; // exact: TOP2 is a multiple of 15^2
     // Each lower rank moves one digit right; the 6th and later fall off.
     TOP5[m] = TOP_RANK[m] * B4 + Math.floor(TOP5[rest] / 15);
+    TOP_IDX[m] = TOP_RANK[m] - 2 | TOP_IDX[rest] << 4 & 0xFFFF0;
+    SUIT_COUNT[m] = POP[m] < 5 ? POP[m] : POP[m] + 16;
     for (let top = 12; top >= 3; top--) {
       // Ranks top-4..top; for top = 3 (the five) the ace (bit 12) plays low.
       const need = top === 3 ? 0x100F : 0x1F << (top - 4);
@@ -166,15 +170,52 @@
     return TOP5[n1];
   }
 
-  // How many cards each tiebreak digit stands for, by rank (straights apart).
-  const GROUPS = [[1, 1, 1, 1, 1], [2, 1, 1, 1], [2, 2, 1], [3, 1, 1], null, [1, 1, 1, 1, 1],
-    [3, 2], [4, 1], null];
-  const DIGIT = [B4, B3, B2, B1, 1];
-  // Scratch for evaluate (synchronous, so never in use twice): the codes of
-  // rank r in input order fill BY_RANK[4r..], NEXT[r] being the next free slot.
-  const BY_RANK = new Int8Array(52);
-  const NEXT = new Int8Array(13);
-  const NEXT_START = Int8Array.from({ length: 13 }, (_, r) => 4 * r);
+  // ---------------------------------------------------------------------------
+  // evaluate (R4, R5). QuickJS interprets every bytecode as written and calls into
+  // C for each property or array access, so the common path is straight-line code
+  // over locals with few table reads, and nothing is allocated besides the result.
+  // ---------------------------------------------------------------------------
+
+  // Card string -> key, in objects without a prototype: after a typeof check, the
+  // cheapest lookup of a string in QuickJS.
+  // KEY: bits 0-12 the rank as a bit, bits 15-26 the suit as 1 << 15 + 3 * suit. Over a
+  // hand, the keys ORed give the ranks held; added, bits 0-14 hold the sum of the rank
+  // bits (each rank as often as held) and bits 15-26 four 3-bit suit counts.
+  // BITS[key % 289] (the 52 keys leave distinct remainders, none 0) is the card's key for
+  // the rarer hands: bits 0-4 where `1 << bits` puts the card in `lo` (clubs 1..13,
+  // diamonds 14..26, else 0), bits 5-9 likewise for `hi` (hearts, spades), bits 10-11 the
+  // suit, bits 12-15 the rank. Bit 0 of `lo` and `hi` holds no card.
+  const KEY = Object.create(null);
+  const BITS = new Int32Array(289);
+  const KEY_CARD = []; // BITS key >> 10 -> the card string (dense: QuickJS reads holey arrays slowly)
+  for (let i = 0; i < 64; i++) KEY_CARD.push('');
+  for (let c = 0; c < 52; c++) {
+    const suit = SUIT_OF[c], rank = RANK_OF[c], bit = 1 + 13 * (suit & 1) + rank;
+    const key = 1 << rank | 1 << 15 + 3 * suit, bits = (suit < 2 ? bit : bit << 5) | suit << 10 | rank << 12;
+    KEY[DECK[c]] = key;
+    BITS[key % 289] = bits;
+    KEY_CARD[bits >> 10] = DECK[c];
+  }
+  // A missing card of a 5- or 6-card hand has the key 0: no card bit, and in BITS rank 15.
+  BITS[0] = 15 << 12;
+  // FLUSH[suit counts] is 1 when a suit holds five or more cards, or when there are no
+  // counts at all (the sum of the keys is NaN: a string that is not a card).
+  const FLUSH = new Uint8Array(4096);
+  for (let v = 0; v < 4096; v++) {
+    for (let s = 0; s < 12; s += 3) if ((v >> s & 7) >= 5) FLUSH[v] = 1;
+  }
+  FLUSH[0] = 1;
+  // Scratch for evaluate (synchronous, so never in use twice): rank bit -> the first card
+  // of that rank in the hand being evaluated. Only ranks held in that hand are read.
+  const FIRST = [];
+  for (let i = 0; i <= 4096; i++) FIRST.push('');
+  const GROUP_BEST = ['', '', '', '', '']; // scratch for evaluateGroups and collect
+  // QuickJS (2021-03-27, as bundled by the PyPI binding) frees an object shape with the
+  // last object using it and builds it anew for the next one. These objects keep the
+  // shapes a result object goes through alive, which makes each result cheaper; evaluate
+  // refers to them so that they live as long as it does.
+  const RESULT_SHAPES = [{}, { rank: 0 }, { rank: 0, value: 0 }, { rank: 0, value: 0, name: '' },
+    { rank: 0, value: 0, name: '', best: null }];
   const isArray = Array.isArray; // saves a global lookup per call
 
   /** The best five-card hand of 5..7 distinct cards: {rank, value, name, best} (R4, R5). */
@@ -185,49 +226,197 @@
     }
     var n = cards.length;
     if (n < 5 || n > 7) throw new RangeError(`evaluate: cards must hold 5 to 7 cards, got ${n}`);
-    NEXT.set(NEXT_START);
-    var lo = 0, hi = 0, i, k, code, r;
-    for (i = 0; i < n; i++) {
-      code = CODE.get(cards[i]); // a Map: only primitive strings match
-      if (code === undefined) throw evaluateError(cards);
-      if (code < 26) lo |= 1 << code;
-      else hi |= 1 << (code - 26);
-      BY_RANK[NEXT[RANK_OF[code]]++] = code;
-    }
-    // A repeated card adds no bit.
-    if (POP[lo & 0x1FFF] + POP[lo >>> 13] + POP[hi & 0x1FFF] + POP[hi >>> 13] !== n) {
-      throw evaluateError(cards);
-    }
-    var value = valueOf(lo, hi);
-    var rank = (value / B5) | 0;
-
-    // best (R5): groups by significance, ranks descending, the wheel 5 4 3 2 A;
-    // among same-rank cards the earliest in input order. (The canonical
-    // strings are the input strings.)
-    var best = [];
-    if (rank === 4 || rank === 8) {
-      var top = ((value / B4) | 0) % 15 - 2; // rank index 3..12
-      var suit = rank === 8 ? flushSuit(lo, hi) : -1;
-      for (i = 0; i < 5; i++) {
-        k = top - i < 0 ? 48 : (top - i) << 2; // the wheel's ace, rank 12, is last
-        if (suit >= 0) while (SUIT_OF[BY_RANK[k]] !== suit) k++;
-        best[i] = DECK[BY_RANK[k]];
+    RESULT_SHAPES; // (see there)
+    // Backwards, so that FIRST ends up with each rank's first card; unrolled, as a loop's
+    // bookkeeping would cost about a twentieth of the call. typeof before the lookup:
+    // KEY[y] would convert an object to a string with the object's own methods.
+    var y0, y1, y2, y3, y4, y5, y6, k0, k1, k2, k3, k4, k5 = 0, k6 = 0;
+    if (n > 5) {
+      if (n > 6) {
+        if (typeof (y6 = cards[6]) !== 'string') throw evaluateError(cards);
+        FIRST[(k6 = KEY[y6]) & 0x1FFF] = y6;
       }
-    } else if (rank === 5) {
-      var flush = flushSuit(lo, hi);
-      for (i = 0; i < 5; i++) {
-        k = (((value / DIGIT[i]) | 0) % 15 - 2) << 2;
-        while (SUIT_OF[BY_RANK[k]] !== flush) k++;
-        best[i] = DECK[BY_RANK[k]];
-      }
+      if (typeof (y5 = cards[5]) !== 'string') throw evaluateError(cards);
+      FIRST[(k5 = KEY[y5]) & 0x1FFF] = y5;
+    }
+    if (typeof (y4 = cards[4]) !== 'string') throw evaluateError(cards);
+    FIRST[(k4 = KEY[y4]) & 0x1FFF] = y4;
+    if (typeof (y3 = cards[3]) !== 'string') throw evaluateError(cards);
+    FIRST[(k3 = KEY[y3]) & 0x1FFF] = y3;
+    if (typeof (y2 = cards[2]) !== 'string') throw evaluateError(cards);
+    FIRST[(k2 = KEY[y2]) & 0x1FFF] = y2;
+    if (typeof (y1 = cards[1]) !== 'string') throw evaluateError(cards);
+    FIRST[(k1 = KEY[y1]) & 0x1FFF] = y1;
+    if (typeof (y0 = cards[0]) !== 'string') throw evaluateError(cards);
+    FIRST[(k0 = KEY[y0]) & 0x1FFF] = y0;
+    // n1: the ranks held. A string that is not a card makes t NaN, which FLUSH sends to
+    // evaluateBits too (that throws). A repeated card looks like a pair here (see below).
+    var n1 = (k0 | k1 | k2 | k3 | k4 | k5 | k6) & 0x1FFF, t = k0 + k1 + k2 + k3 + k4 + k5 + k6;
+    if (FLUSH[t >>> 15] !== 0) return evaluateBits(cards, n, k0, k1, k2, k3, k4, k5, k6);
+    // e: the ranks held twice (one bit each) or three times (the bit above); dup: the cards
+    // beyond the first of their rank (three or more: a full house, quads or three pairs).
+    // a..e become the five best cards (e once done with it).
+    var e = (t & 0x7FFF) - n1, dup = n - POP[n1], rank, value, a, b, c, d, r = STRAIGHT[n1];
+    if (dup > 2 || r !== 0 && dup !== 0) return evaluateBits(cards, n, k0, k1, k2, k3, k4, k5, k6);
+    // best (R5): FIRST has the first card of each rank; the second card of a pair is the
+    // last card of its rank (scanned from the end of the hand), the same string only if
+    // the input repeats a card.
+    if (r !== 0) {
+      rank = 4;
+      value = 3037500 + r * 50625; // 4 * 15^5 + top * 15^4
+      a = FIRST[1 << r - 2]; b = FIRST[1 << r - 3]; c = FIRST[1 << r - 4]; d = FIRST[1 << r - 5];
+      e = FIRST[r === 5 ? 4096 : 1 << r - 6]; // the wheel's ace comes last
+    } else if (dup === 1) {
+      rank = 1;
+      value = 759375 + TOP_RANK[e] * 50625 + TOP3[n1 ^ e]; // 15^5 + the pair * 15^4 + kickers
+      a = FIRST[e];
+      b = (k6 & 0x1FFF) === e ? y6 : (k5 & 0x1FFF) === e ? y5 : (k4 & 0x1FFF) === e ? y4 :
+        (k3 & 0x1FFF) === e ? y3 : (k2 & 0x1FFF) === e ? y2 : y1;
+      if (a === b) throw evaluateError(cards);
+      t = TOP_IDX[n1 ^ e];
+      c = FIRST[1 << (t & 15)]; d = FIRST[1 << (t >> 4 & 15)]; e = FIRST[1 << (t >> 8 & 15)];
+    } else if (dup === 0) {
+      rank = 0;
+      value = TOP5[n1];
+      t = TOP_IDX[n1];
+      a = FIRST[1 << (t & 15)]; b = FIRST[1 << (t >> 4 & 15)]; c = FIRST[1 << (t >> 8 & 15)];
+      d = FIRST[1 << (t >> 12 & 15)]; e = FIRST[1 << (t >> 16)];
+    } else if ((e & e - 1) !== 0) {
+      rank = 2;
+      t = TOP_IDX[e]; // the two pairs
+      r = TOP_BIT[n1 ^ e]; // the kicker: the top rank held once
+      // 2 * 15^5 + the pairs and the kicker as digits (a rank is its index + 2)
+      value = 1627200 + (t & 15) * 50625 + (t >> 4 & 15) * 3375 + (TOP_RANK[r] - 2) * 225;
+      e = FIRST[r];
+      r = 1 << (t & 15);
+      a = FIRST[r];
+      b = (k6 & 0x1FFF) === r ? y6 : (k5 & 0x1FFF) === r ? y5 : (k4 & 0x1FFF) === r ? y4 :
+        (k3 & 0x1FFF) === r ? y3 : (k2 & 0x1FFF) === r ? y2 : y1;
+      r = 1 << (t >> 4 & 15);
+      c = FIRST[r];
+      d = (k6 & 0x1FFF) === r ? y6 : (k5 & 0x1FFF) === r ? y5 : (k4 & 0x1FFF) === r ? y4 :
+        (k3 & 0x1FFF) === r ? y3 : (k2 & 0x1FFF) === r ? y2 : y1;
+      if (a === b || c === d) throw evaluateError(cards);
     } else {
-      var groups = GROUPS[rank], g, at = 0, m = groups.length;
-      for (g = 0; g < m; g++) {
-        r = (((value / DIGIT[g]) | 0) % 15 - 2) << 2;
-        for (k = r + groups[g]; r < k; r++) best[at++] = DECK[BY_RANK[r]];
-      }
+      rank = 3;
+      r = e >> 1; // trips
+      value = 2278125 + TOP_RANK[r] * 50625 + TOP2[n1 ^ r]; // 3 * 15^5 + trips * 15^4 + kickers
+      // Its first and last cards, and the one of its rank that is neither (none: a repeat).
+      a = FIRST[r];
+      c = (k6 & 0x1FFF) === r ? y6 : (k5 & 0x1FFF) === r ? y5 : (k4 & 0x1FFF) === r ? y4 :
+        (k3 & 0x1FFF) === r ? y3 : y2;
+      b = (k1 & 0x1FFF) === r && y1 !== a && y1 !== c ? y1 : (k2 & 0x1FFF) === r && y2 !== a && y2 !== c ? y2 :
+        (k3 & 0x1FFF) === r && y3 !== a && y3 !== c ? y3 : (k4 & 0x1FFF) === r && y4 !== a && y4 !== c ? y4 :
+        (k5 & 0x1FFF) === r && y5 !== a && y5 !== c ? y5 : a;
+      if (b === a || a === c) throw evaluateError(cards);
+      t = TOP_IDX[n1 ^ r];
+      d = FIRST[1 << (t & 15)]; e = FIRST[1 << (t >> 4 & 15)];
+    }
+    var best = [];
+    best.push(a, b, c, d, e);
+    return { rank, value, name: NAMES[rank], best };
+  }
+
+  // evaluate for the rarer hands (about one in nine): a flush, a straight with a paired
+  // rank, a full house, quads, three pairs, or bad input (which throws). k0..k6 are the
+  // cards' keys (0 past n); FIRST is filled in. Works on four 13-bit rank masks, one per
+  // suit, which also tell any repeated card.
+  function evaluateBits(cards, n, k0, k1, k2, k3, k4, k5, k6) {
+    k0 = BITS[k0 % 289]; k1 = BITS[k1 % 289]; k2 = BITS[k2 % 289]; k3 = BITS[k3 % 289];
+    k4 = BITS[k4 % 289]; k5 = BITS[k5 % 289]; k6 = BITS[k6 % 289];
+    // A string that is not a card has the key undefined, and so BITS, which `1 << bits`
+    // puts in bit 0; that, like a repeated card, leaves fewer than n card bits.
+    var lo = 1 << k0 | 1 << k1 | 1 << k2 | 1 << k3 | 1 << k4 | 1 << k5 | 1 << k6;
+    var hi = 1 << (k0 >> 5) | 1 << (k1 >> 5) | 1 << (k2 >> 5) | 1 << (k3 >> 5) | 1 << (k4 >> 5) |
+      1 << (k5 >> 5) | 1 << (k6 >> 5);
+    var c = lo >>> 1 & 0x1FFF, d = lo >>> 14, h = hi >>> 1 & 0x1FFF, s = hi >>> 14;
+    var t = SUIT_COUNT[c] + SUIT_COUNT[d] + SUIT_COUNT[h] + SUIT_COUNT[s];
+    if ((t & 15) !== n) throw evaluateError(cards);
+    if (t > 15) return evaluateFlush(c, d, h, s);
+    var n1 = c | d | h | s, r = STRAIGHT[n1];
+    if (r === 0) return evaluateGroups(n1, c, d, h, s, k0, k1, k2, k3, k4, k5, k6);
+    // A straight beats whatever pairs its other cards make (no full house or quads
+    // with a straight in seven cards).
+    const best = [];
+    best.push(FIRST[1 << r - 2], FIRST[1 << r - 3], FIRST[1 << r - 4], FIRST[1 << r - 5],
+      FIRST[r === 5 ? 4096 : 1 << r - 6]); // the wheel's ace comes last
+    return { rank: 4, value: 3037500 + r * 50625, name: NAMES[4], best };
+  }
+
+  // evaluate for a flush or a straight flush: the suit with five or more cards (at most
+  // one of seven cards, and then quads and full houses are impossible).
+  function evaluateFlush(c, d, h, s) {
+    const base = SUIT_COUNT[c] > 15 ? 0 : SUIT_COUNT[d] > 15 ? 13 : SUIT_COUNT[h] > 15 ? 26 : 39;
+    const m = base === 0 ? c : base === 13 ? d : base === 26 ? h : s;
+    const top = STRAIGHT[m];
+    const best = [];
+    let rank, value;
+    if (top !== 0) {
+      rank = 8;
+      value = 8 * B5 + top * B4;
+      const r = base + top - 2;
+      best.push(DECK[r], DECK[r - 1], DECK[r - 2], DECK[r - 3], DECK[top === 5 ? base + 12 : r - 4]);
+    } else {
+      rank = 5;
+      value = 5 * B5 + TOP5[m];
+      const t = TOP_IDX[m];
+      best.push(DECK[base + (t & 15)], DECK[base + (t >> 4 & 15)], DECK[base + (t >> 8 & 15)],
+        DECK[base + (t >> 12 & 15)], DECK[base + (t >> 16)]);
     }
     return { rank, value, name: NAMES[rank], best };
+  }
+
+  // evaluateBits for full houses, quads and three pairs. k0..k6 are the cards' BITS keys
+  // in input order (rank 15 for missing ones).
+  function evaluateGroups(n1, c, d, h, s, k0, k1, k2, k3, k4, k5, k6) {
+    // nK = ranks held at least K times.
+    let n2 = c & d, n3 = n2 & h;
+    n2 |= (c | d) & h;
+    const n4 = n3 & s;
+    n3 |= n2 & s;
+    n2 |= (c | d | h) & s;
+    const out = GROUP_BEST;
+    let rank, value, t;
+    if (n4 !== 0) {
+      rank = 7;
+      t = TOP_IDX[n1 ^ n4] & 15; // the kicker
+      value = 7 * B5 + TOP_RANK[n4] * B4 + (t + 2) * B3;
+      collect(TOP_RANK[n4] - 2, 4, 0, k0, k1, k2, k3, k4, k5, k6);
+      out[4] = FIRST[1 << t];
+    } else if (n3 !== 0) {
+      // A full house (dup > 2): ranks paired besides the top trips (other trips count).
+      rank = 6;
+      const trips = TOP_BIT[n3], pair = TOP_BIT[n2 ^ trips];
+      value = 6 * B5 + TOP_RANK[trips] * B4 + TOP_RANK[pair] * B3;
+      collect(TOP_RANK[trips] - 2, 3, 0, k0, k1, k2, k3, k4, k5, k6);
+      collect(TOP_RANK[pair] - 2, 2, 3, k0, k1, k2, k3, k4, k5, k6);
+    } else {
+      // Three pairs: the third pair's rank can only be the kicker.
+      rank = 2;
+      t = TOP_IDX[n2];
+      const kicker = TOP_IDX[n1 ^ 1 << (t & 15) ^ 1 << (t >> 4 & 15)] & 15;
+      value = 2 * B5 + (t & 15) * B4 + (t >> 4 & 15) * B3 + kicker * B2 + (2 * B4 + 2 * B3 + 2 * B2);
+      collect(t & 15, 2, 0, k0, k1, k2, k3, k4, k5, k6);
+      collect(t >> 4 & 15, 2, 2, k0, k1, k2, k3, k4, k5, k6);
+      out[4] = FIRST[1 << kicker];
+    }
+    const best = [];
+    best.push(out[0], out[1], out[2], out[3], out[4]);
+    return { rank, value, name: NAMES[rank], best };
+  }
+
+  // Puts the first `count` cards of rank index `r` among k0..k6 (keys in input order)
+  // into GROUP_BEST from place `at` on. The hand holds at least `count` of them.
+  function collect(r, count, at, k0, k1, k2, k3, k4, k5, k6) {
+    var out = GROUP_BEST;
+    r <<= 12;
+    if ((k0 & 0xF000) === r) { out[at++] = KEY_CARD[k0 >> 10]; if (--count === 0) return; }
+    if ((k1 & 0xF000) === r) { out[at++] = KEY_CARD[k1 >> 10]; if (--count === 0) return; }
+    if ((k2 & 0xF000) === r) { out[at++] = KEY_CARD[k2 >> 10]; if (--count === 0) return; }
+    if ((k3 & 0xF000) === r) { out[at++] = KEY_CARD[k3 >> 10]; if (--count === 0) return; }
+    if ((k4 & 0xF000) === r) { out[at++] = KEY_CARD[k4 >> 10]; if (--count === 0) return; }
+    if ((k5 & 0xF000) === r) { out[at++] = KEY_CARD[k5 >> 10]; if (--count === 0) return; }
+    out[at] = KEY_CARD[k6 >> 10];
   }
 
   // evaluate's slow path: the first fault of `cards` in reading order.
@@ -238,11 +427,6 @@
       if (j < i) return new RangeError(`evaluate: cards[${i}] "${cards[i]}" duplicates cards[${j}]`);
     }
     throw new Error('evaluate: internal error, no fault found'); // unreachable
-  }
-
-  // The suit holding five or more cards, when there is one.
-  function flushSuit(lo, hi) {
-    return POP[lo & 0x1FFF] >= 5 ? 0 : POP[lo >>> 13] >= 5 ? 1 : POP[hi & 0x1FFF] >= 5 ? 2 : 3;
   }
 
   // ---------------------------------------------------------------------------
