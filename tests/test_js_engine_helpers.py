@@ -12,6 +12,7 @@ its JSON value or the error it threw.
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import math
 import random
@@ -314,6 +315,68 @@ def test_evaluate_refuses_a_repeated_card_whatever_hand_it_would_make(engine):
         i, j = first_repeat(hand)
         assert r.get("error") == "RangeError", (hand, r)
         assert r["message"] == f'evaluate: cards[{i}] "{hand[i]}" duplicates cards[{j}]', (hand, r)
+
+
+# evaluate's fast paths are straight-line code per hand shape; these two compare it with the
+# Python reference on every 5-card hand and on many 6- and 7-card ones: the value and the
+# input positions of ``best`` (so its order too), hand by hand.
+EVERY_FIVE_CARD_HAND = """(function () {
+  var deck = PokerEngine.CANONICAL_DECK, evaluate = PokerEngine.evaluate, h = ['', '', '', '', ''];
+  var counts = [0, 0, 0, 0, 0, 0, 0, 0, 0], seen = new Set(), hash = 0x811c9dc5 | 0, a, b, c, d, e, r, p, i;
+  for (a = 0; a < 48; a++) { h[0] = deck[a];
+  for (b = a + 1; b < 49; b++) { h[1] = deck[b];
+  for (c = b + 1; c < 50; c++) { h[2] = deck[c];
+  for (d = c + 1; d < 51; d++) { h[3] = deck[d];
+  for (e = d + 1; e < 52; e++) { h[4] = deck[e];
+    r = evaluate(h);
+    counts[r.rank]++; seen.add(r.value);
+    for (p = 0, i = 4; i >= 0; i--) p = p * 8 + h.indexOf(r.best[i]);
+    hash = Math.imul(hash ^ r.value, 16777619);
+    hash = Math.imul(hash ^ p, 16777619);
+  }}}}}
+  return JSON.stringify({counts: counts, distinct: seen.size, hash: hash >>> 0});
+})()"""
+
+
+def best_positions(hand, best) -> int:
+    """The input positions of best's cards, as octal digits, best[0] lowest."""
+    p = 0
+    for card in reversed(best):
+        p = p * 8 + hand.index(card)
+    return p
+
+
+@needs_py_evaluator
+def test_evaluate_agrees_with_the_python_reference_on_every_five_card_hand(qjs):
+    got = json.loads(qjs.ctx.eval(EVERY_FIVE_CARD_HAND))
+    assert got["counts"] == [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
+    assert got["distinct"] == 7_462
+    expected = 0x811C9DC5
+    for hand in itertools.combinations(CANONICAL_DECK, 5):
+        r = py_evaluator.evaluate(hand)
+        expected = ((expected ^ r["value"]) * 16777619) & 0xFFFFFFFF
+        expected = ((expected ^ best_positions(hand, r["best"])) * 16777619) & 0xFFFFFFFF
+    assert got["hash"] == expected
+
+
+@needs_py_evaluator
+def test_evaluate_agrees_with_the_python_reference_on_many_six_and_seven_card_hands(qjs):
+    rnd = random.Random(20261130)
+    hands = [rnd.sample(CANONICAL_DECK, 6 + i % 2) for i in range(200_000)]
+    qjs.ctx.set("HANDS_JSON", json.dumps(hands))
+    got = json.loads(qjs.ctx.eval("""(function () {
+      var hands = JSON.parse(HANDS_JSON), out = [];
+      for (var i = 0; i < hands.length; i++) {
+        var h = hands[i], r = PokerEngine.evaluate(h), p = 0;
+        for (var k = 4; k >= 0; k--) p = p * 8 + h.indexOf(r.best[k]);
+        out.push([r.value, p]);
+      }
+      return JSON.stringify(out);
+    })()"""))
+    for hand, result in zip(hands, got):
+        r = py_evaluator.evaluate(hand)
+        assert result == [r["value"], best_positions(hand, r["best"])], hand
+    assert len(got) == len(hands)
 
 
 def test_evaluate_best_is_five_distinct_input_cards_with_the_same_value(engine):
