@@ -24,9 +24,11 @@ blind, p2 the big blind and the last player has the button. Heads-up the blinds 
 from __future__ import annotations
 
 import math
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -37,6 +39,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from reference.cards import CANONICAL_DECK, CARD_SET
 from reference.errors import HoldemError, IllegalAction
 from reference.hand import STREETS, Hand
+from reference.rng import MAX_SAFE_INTEGER
 
 from .errors import UsageError
 
@@ -129,12 +132,17 @@ def replay_file(path: "str | Path") -> HandResult:
     """Replay one PHH file; never raises for a bad file (it is ``unsupported``)."""
     name = str(path)
     try:
+        # Only a regular file: opening a FIFO or a device could block for ever.
+        if not stat.S_ISREG(Path(path).stat().st_mode):
+            return HandResult(name, UNSUPPORTED, "cannot read the file: not a regular file", "unreadable")
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
     except OSError as exc:
         return HandResult(name, UNSUPPORTED, f"cannot read the file: {exc.strerror or exc}", "unreadable")
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         return HandResult(name, UNSUPPORTED, f"not valid TOML: {exc}", "toml")
+    except RecursionError:  # tomllib parses nested arrays recursively
+        return HandResult(name, UNSUPPORTED, "not valid TOML here: nested too deeply", "toml")
     try:
         return _replay(name, data)
     except _Unsupported as exc:
@@ -164,8 +172,12 @@ def replay_paths(paths: Iterable["str | Path"]) -> Summary:
 
 # -- fields -----------------------------------------------------------------------
 def _number(value: object, where: str) -> int | float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _Unsupported("bad-field", f"{where}: expected a finite number, got {value!r}")
+    """A finite number of at most 2**53 - 1 in size (chips are safe integers, as in the contract)."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or isinstance(value, int) and abs(value) > MAX_SAFE_INTEGER
+            or isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_SAFE_INTEGER)):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise _Unsupported("bad-field", f"{where}: expected a finite number of at most 2**53 - 1, got {shown}")
     return value
 
 
@@ -346,7 +358,7 @@ def _replay(name: str, data: dict) -> HandResult:
         )
     if hand.showdown:
         _check_showdown_cards(hand, filled, n)
-    return _compare(name, hand.stacks, recorded)
+    return _compare(name, hand, recorded)
 
 
 def _check_showdown_cards(hand: Hand, filled: set[int], n: int) -> None:
@@ -359,14 +371,14 @@ def _check_showdown_cards(hand: Hand, filled: set[int], n: int) -> None:
             raise _Unsupported("unknown-cards", f"p{s + 1} reaches the showdown with hole cards the record does not give")
 
 
-def _compare(name: str, ours: list[int], recorded: list[int | float] | None) -> HandResult:
+def _compare(name: str, hand: Hand, recorded: list[int | float] | None) -> HandResult:
     if recorded is None:
         raise _Unsupported("missing-field", "no finishing_stacks to compare with")
+    ours = hand.stacks
     diffs = {k: ours[k] - recorded[k] for k in range(len(ours)) if ours[k] != recorded[k]}
     if not diffs:
         return HandResult(name, MATCHED, stacks=ours, recorded=recorded)
-    # A split pot recorded in half chips: R13 gives the odd chip whole to one winner.
-    if all(recorded[k] % 1 == 0.5 and abs(d) < 1 for k, d in diffs.items()) and sum(diffs.values()) == 0:
+    if recorded == _split_exactly(hand) and all(recorded[k] % 1 == 0.5 for k in diffs):
         seats = ", ".join(f"p{k + 1}" for k in diffs)
         return HandResult(
             name, MATCHED, f"split pot recorded with half chips ({seats}); our odd-chip rule (R13) explains it",
@@ -374,3 +386,21 @@ def _compare(name: str, ours: list[int], recorded: list[int | float] | None) -> 
         )
     detail = "; ".join(f"p{k + 1}: ours {ours[k]}, recorded {recorded[k]}" for k in diffs)
     return HandResult(name, MISMATCHED, f"final stacks differ: {detail}", stacks=ours, recorded=recorded)
+
+
+def _split_exactly(hand: Hand) -> list[Fraction]:
+    """Our final stacks had each pot been split into exact fractions among its winners.
+
+    Recomputes R13 independently of the engine: each pot's odd chips go one at a time to its
+    tied winners clockwise from left of the button, which in ``seat_layout`` is seat 0 upward.
+    A record in half chips then matches only when it equals these stacks, that is when our
+    stacks differ from it by exactly the chips R13 placed, on the seats R13 names.
+    """
+    index = {sid: k for k, sid in enumerate(hand.ids)}
+    exact = [Fraction(c) for c in hand.stacks]
+    for pot in hand.pots_awarded:
+        winners = sorted(index[w] for w in pot["winners"])
+        share, odd = divmod(pot["amount"], len(winners))
+        for k, seat in enumerate(winners):
+            exact[seat] += Fraction(pot["amount"], len(winners)) - share - (1 if k < odd else 0)
+    return exact

@@ -1,5 +1,6 @@
 """PHH replay: the sample matches, unsupported files are classified, the CLI, and all of Pluribus."""
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -142,6 +143,67 @@ def test_wrong_finishing_stacks_mismatch(tmp_path):
 )
 def test_half_chips_match_only_when_the_odd_chip_explains_them(tmp_path, finishing):
     assert replay_file(write(tmp_path, phh(DEAL + CHECKED_DOWN, finishing=finishing))).status == MISMATCHED
+
+
+# p1 and p2 tie with ace-king; the pot of 603 splits 301.5 each; R13 gives the odd chip to p1,
+# the first tied winner clockwise from left of the button (p3).
+SPLIT_DEAL = ["d dh p1 AcKd", "d dh p2 AhKs", "d dh p3 4c5c"]
+SPLIT_ACTIONS = SPLIT_DEAL + ["p3 cbr 201", "p1 cc", "p2 cc"] + CHECKED_DOWN[3:]
+
+
+@pytest.mark.parametrize("finishing, status", [
+    ((1100.5, 1100.5, 799), MATCHED),
+    ((1101, 1100, 799), MATCHED),  # recorded as R13 does it
+    ((1100, 1101, 799), MISMATCHED),  # the odd chip on the wrong seat
+    ((1100.5, 1100.5, 799.5), MISMATCHED),
+], ids=["half-chips", "whole-chips-r13", "whole-chips-wrong-seat", "half-chip-to-a-loser"])
+def test_a_split_pot_in_half_chips_matches_when_r13_explains_it(tmp_path, finishing, status):
+    result = replay_file(write(tmp_path, phh(SPLIT_ACTIONS, finishing=finishing)))
+    assert result.status == status, result.reason
+    assert result.stacks == [1101, 1100, 799]
+
+
+def test_half_chips_do_not_match_when_the_engine_gives_the_odd_chip_to_the_wrong_seat(tmp_path, monkeypatch):
+    """The check recomputes R13 itself: an engine placing the odd chip wrongly is caught."""
+    import conformance.phh as phh_module
+
+    real = phh_module._compare
+
+    def swapped(name, hand, recorded):
+        hand.stacks[0], hand.stacks[1] = hand.stacks[1], hand.stacks[0]  # p2 got the odd chip
+        return real(name, hand, recorded)
+
+    monkeypatch.setattr(phh_module, "_compare", swapped)
+    result = replay_file(write(tmp_path, phh(SPLIT_ACTIONS, finishing=(1100.5, 1100.5, 799))))
+    assert result.status == MISMATCHED and result.stacks == [1100, 1101, 799]
+
+
+@pytest.mark.parametrize("field, value", [
+    ("starting_stacks", "[1000, 1000, %s]" % ("9" * 400)),
+    ("starting_stacks", "[1000, 1000, 1e300]"),
+    ("min_bet", "9" * 30),
+], ids=["huge-int", "huge-float", "huge-min-bet"])
+def test_a_huge_number_is_a_bad_field_not_a_crash(tmp_path, field, value):
+    text = "\n".join(f"{field} = {value}" if line.startswith(field) else line
+                     for line in phh(DEAL + CHECKED_DOWN).splitlines())
+    result = replay_file(write(tmp_path, text))
+    assert (result.status, result.code) == (UNSUPPORTED, "bad-field"), result.reason
+    assert result.reason.startswith(f"{field}") and "2**53 - 1" in result.reason
+
+
+def test_a_huge_raise_amount_is_a_bad_field_not_a_crash(tmp_path):
+    result = replay_file(write(tmp_path, phh(DEAL + ["p3 cbr " + "9" * 400])))
+    assert (result.status, result.code) == (UNSUPPORTED, "bad-field"), result.reason
+
+
+def test_deeply_nested_toml_and_a_fifo_are_unsupported_not_a_crash_or_a_hang(tmp_path):
+    deep = write(tmp_path, "a = " + "[" * 5000 + "]" * 5000 + "\n", "deep.phh")
+    assert (replay_file(deep).status, replay_file(deep).code) == (UNSUPPORTED, "toml")
+    fifo = tmp_path / "fifo.phh"
+    os.mkfifo(fifo)
+    result = replay_file(fifo)  # opening it would block until a writer came
+    assert (result.status, result.code, result.reason) == (
+        UNSUPPORTED, "unreadable", "cannot read the file: not a regular file")
 
 
 @pytest.mark.parametrize("n", [2, 3, 6, 9])
