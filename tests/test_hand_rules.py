@@ -117,6 +117,22 @@ def test_cumulative_short_raises_reopen_once_a_full_raise_is_faced():
     assert s["minRaiseTo"] == 350 and s["canAllIn"] is True  # faced 150 >= 100: reopened
 
 
+def test_reopening_counts_from_a_players_last_action_not_the_first():
+    # Seat 0 raises to 300, seat 1 re-raises to 700, the big blind calls, seat 0 raises again to 1100
+    # (its second action on the street), seat 1 calls, the big blind shoves 1300 (increment 200 < 400).
+    # Seat 0 has faced 200 since its last action: not reopened (it faced 1000 since its first).
+    t = table([5000, 5000, 1300, 5000])
+    play(t, "fold", R(300), R(700), "call", R(1100), "call", "allin")
+    s = state(t)
+    assert s["you"]["seat"] == 0 and s["toCall"] == 200 and s["lastFullRaise"] == 400
+    assert s["minRaiseTo"] is None and s["canAllIn"] is False
+    with pytest.raises(IllegalAction):
+        t.act(R(1700))
+    play(t, "call")
+    s = state(t)
+    assert s["you"]["seat"] == 1 and s["toCall"] == 200 and s["minRaiseTo"] is None  # called 1100: 200 since
+
+
 def test_cumulative_short_raises_below_a_full_raise_keep_it_closed():
     t = table([5000, 5000, 250, 299], board="2c7d9hJsQd")
     play(t, "call", "call", "call", "check")

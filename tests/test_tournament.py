@@ -26,6 +26,19 @@ def test_first_decision_equals_the_contract_example_cards_aside():
     assert json.dumps(s) == json.dumps(example)  # same fields, same order, same values
 
 
+def test_the_example_fixture_is_the_contracts_own_example():
+    """tests/data holds a copy so that the test above runs without ../shared; when the contract
+    is here, the copy must be its "Complete first-decision example", key order included."""
+    contract = ROOT.parent / "shared" / "contract" / "bot-contract-v1.md"
+    if not contract.is_file():
+        pytest.skip("../shared/contract is not here")
+    text = contract.read_text()
+    start = text.index("```json\n", text.index("Complete first-decision example")) + len("```json\n")
+    example = json.loads(text[start:text.index("```", start)])
+    fixture = json.loads((ROOT / "tests/data/contract_first_decision.json").read_text())
+    assert json.dumps(fixture) == json.dumps(example)
+
+
 @pytest.mark.parametrize("names", [["solo"], [f"p{i}" for i in range(10)], "abc", [1, 2], ["a", ""]])
 def test_seat_count_and_names_are_checked(names):
     with pytest.raises(OptionError) as exc:
@@ -146,6 +159,18 @@ def test_simultaneous_eliminations_with_equal_stacks_use_button_relative_order()
     t = simultaneous([5000, 300, 300, 5000])
     places = {x["id"]: x["place"] for x in t.standings()}
     assert places["s2"] == 3 and places["s3"] == 4  # seat 1 is the first left of the button
+
+
+def test_button_relative_order_wraps_around_past_the_button():
+    # The button (seat 0) and the small blind (seat 1) bust together with equal stacks: seat 1 is
+    # first left of the button and ranks higher; the button comes last in that order (R17), which
+    # seat-index order would reverse.
+    t = table([300, 300, 5000, 5000], holes={0: "2c3d", 1: "4c5d", 2: "7h8h", 3: "AhAd"},
+              board="KsQc9d6c2s", max_hands=None)
+    play(t, "allin", "allin", "allin", "fold")
+    places = {x["id"]: x["place"] for x in t.standings()}
+    assert places["s2"] == 3 and places["s1"] == 4
+    assert t.hands[0]["eliminated"] == ["s2", "s1"]
 
 
 def test_end_at_one_survivor():
