@@ -96,11 +96,11 @@ class Hand:
         self._commit(big_blind_seat, min(self.bb, self.stacks[big_blind_seat]))
         self.current_bet = max(self.bet)  # the largest blind actually posted (R8)
         self.last_full_raise = self.bb
-        hole: dict[int, list[str]] = {s: [] for s in self.order}
-        for _ in range(2):
-            for s in self.order:
-                hole[s].append(self._draw())
-        self.hole = hole
+        # Two rounds, one card at a time from the front (R3): the i-th seat of ``order`` gets
+        # cards i and i + len(order).
+        deck, m = self.deck, len(self.order)
+        self.hole = {s: [deck[i], deck[i + m]] for i, s in enumerate(self.order)}
+        self.pos = 2 * m
         # Persistent auto-fold (holdem-sng-3-v4): dealt in, blinds posted, never contests the pot.
         # A timeout can only auto-fold a seat that acts, so someone always contests (R26).
         if all(s in auto_folded for s in self.order):
@@ -202,17 +202,11 @@ class Hand:
         self.bet[s] += chips
         self.total[s] += chips
 
-    def _draw(self) -> str:
-        card = self.deck[self.pos]
-        self.pos += 1
-        return card
-
-    def _next_to_act(self, after: int) -> int | None:
-        """The next seat clockwise after ``after`` that must act (R11), or None."""
-        stacks, folded, bet, acted, cb, n = self.stacks, self.folded, self.bet, self.acted, self.current_bet, self.n
+    def _next_to_act(self, start: int) -> int | None:
+        """The first seat that must act (R11) going round ``order`` from its index ``start``, or None."""
+        order, stacks, folded, bet, acted, cb = self.order, self.stacks, self.folded, self.bet, self.acted, self.current_bet
         solvent = None  # counted only when needed: a seat that owes nothing acts only if others can respond
-        for k in range(1, n + 1):
-            s = (after + k) % n
+        for s in order[start:] + order[:start]:
             if folded[s] or stacks[s] == 0:
                 continue
             if bet[s] < cb:
@@ -225,28 +219,30 @@ class Hand:
         return None
 
     def _advance(self, last: int) -> None:
+        """After ``last`` (a seat in the hand) acted or posted: the next seat to act, or the hand's end."""
         folded = self.folded
-        live = [s for s in self.order if not folded[s]]
-        if len(live) == 1:
+        if folded.count(False) == 1:  # seats out of the hand count as folded
             self._refund_uncalled()
-            self._award_fold(live[0])
+            self._award_fold(folded.index(False))
             return
-        nxt = self._next_to_act(last)
+        nxt = self._next_to_act(self.order.index(last) + 1)
         while nxt is None:
             self._refund_uncalled()
+            live = self.live()
             solvent = sum(1 for s in live if self.stacks[s] > 0)
             if self.street == 3 or solvent <= 1:
                 self._run_out()
-                self._settle_showdown(sorted(live))
+                self._settle_showdown(live)
                 return
             self._next_street()
-            nxt = self._next_to_act(self.button)
+            nxt = self._next_to_act(0)  # order starts left of the button
         self.to_act = nxt
 
     def _next_street(self) -> None:
         self.street += 1
-        self._draw()  # burn
-        self.board.extend(self._draw() for _ in range(3 if self.street == 1 else 1))
+        start = self.pos + 1  # after the burn card
+        self.pos = start + (3 if self.street == 1 else 1)
+        self.board += self.deck[start:self.pos]
         self.bet = [0] * self.n
         self.acted = [None] * self.n
         self.current_bet = 0

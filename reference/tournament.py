@@ -61,6 +61,7 @@ class Tournament:
         self.ids = [f"s{i + 1}" for i in range(n)]
         self.seed = seed
         seed32 = seed_to_uint32(seed)  # reject a seed with no JavaScript equivalent now, not at hand 1
+        self._seed32 = seed32  # deal_hand(seed32, n) == deal_hand(seed, n), without hashing seed every hand
         # seat_of[k]: the seat of the k-th identity given; seat i shows names[i].
         self.seat_of, self._first_button = _seating(rules.seating, seed32, n)
         self.names = [""] * n
@@ -204,9 +205,9 @@ class Tournament:
 
     def _positions(self) -> tuple[int, int, int]:
         """Button, small blind and big blind of the next hand (R16)."""
-        alive = [s for s in range(self.n) if not self.out[s]]
         button = self._first_button if self._button is None else self._next_survivor(self._button)
-        if len(alive) == 2:
+        if self.out.count(False) == 2:
+            alive = [s for s in range(self.n) if not self.out[s]]
             if self._prev_count >= 3:  # the heads-up transition
                 bb = self._next_survivor(self._prev_bb)  # type: ignore[arg-type]
                 button = alive[0] if alive[1] == bb else alive[1]
@@ -221,7 +222,7 @@ class Tournament:
         elif pinned is not None and number in pinned:
             cards = pinned[number]
         else:
-            return deal_hand(self.seed, number)
+            return deal_hand(self._seed32, number)
         return complete_deck(cards, f"decks[{number}]")
 
     def _next_hand(self) -> None:
@@ -246,20 +247,19 @@ class Tournament:
                 auto_folded=[s for s in range(self.n) if self.auto_folded[s]],
             )
             self._button, self._prev_bb = button, bb
-            self._prev_count = sum(1 for o in self.out if not o)
+            self._prev_count = self.out.count(False)
             if not self.hand.done:
                 return
             self._finish_hand()
         self.over = True
 
     def _is_over(self) -> bool:
-        survivors = [s for s in range(self.n) if not self.out[s]]
-        if len(survivors) == 1:
-            self.places[survivors[0]] = 1
+        if self.out.count(False) == 1:
+            self.places[self.out.index(False)] = 1
             return True
         cap = self.ruleset.max_hands
         if cap is not None and self.hand_number >= cap:
-            self._rank_survivors(survivors)
+            self._rank_survivors([s for s in range(self.n) if not self.out[s]])
             return True
         return False
 
@@ -275,7 +275,7 @@ class Tournament:
         entry = hand.history_entry()
         self.history.append(entry)
         busted = [s for s in hand.order if self.stacks[s] == 0]
-        survivors = sum(1 for s in range(self.n) if not self.out[s]) - len(busted)
+        survivors = self.out.count(False) - len(busted)
         # R17: larger starting-hand stack first, then button-relative order (hand.order);
         # holdem-sng-3-v4 breaks equal stacks by the lower seat number (R27).
         tie = hand.order.index if self.ruleset.equal_stack_order == "button" else int
