@@ -22,6 +22,10 @@ FLOP = (game(["A", "B"], maxHands=1), ["call", "check"])  # the big blind opens 
 SHORT_REOPEN = (game(["A", "B", "C"], maxHands=1, stacks=[5000, 450, 5000]), [R(300), "allin", "fold"])  # raise closed
 SHORT_STACK = (game(["A", "B", "C", "D"], maxHands=1, stacks=[5000, 5000, 5000, 150]), [])  # minRaiseTo > maxRaiseTo
 SHORT_BLIND = (game(["A", "B", "C"], maxHands=1, stacks=[5000, 5000, 60]), [])
+# Seat 0 raised to 300 and again to 1100 (its second action on the street); the big blind's short
+# all-in to 1300 (increment 200 < 400) leaves seat 0 facing 200 since its last action: closed.
+SECOND_RAISE_CLOSED = (game(["A", "B", "C", "D"], maxHands=1, stacks=[5000, 5000, 1300, 5000]),
+                       ["fold", R(300), R(700), "call", R(1100), "call", "allin"])
 CAPPED_CALL = (game(["A", "B", "C"], maxHands=1, stacks=[70, 5000, 5000]), [])
 
 CASES = [
@@ -52,6 +56,8 @@ CASES = [
     ("raise-short-all-in-exact", ["return.raise", "state.min-raise-to"], SHORT_STACK, R(150), []),
     ("raise-short-all-in-not-exact", ["return.raise", "state.min-raise-to"], SHORT_STACK, R(149), []),
     ("raise-when-closed", ["return.raise", "rules.short-allin"], SHORT_REOPEN, R(1000), []),
+    ("raise-when-closed-since-last-action", ["return.raise", "rules.short-allin"], SECOND_RAISE_CLOSED, R(1700), []),
+    ("allin-when-closed-since-last-action", ["return.allin", "state.can-allin"], SECOND_RAISE_CLOSED, "allin", []),
     ("raise-opens-the-flop", ["return.no-bet", "rules.min-open"], FLOP, R(100), []),
     ("open-below-big-blind", ["return.raise", "rules.min-open"], FLOP, R(99), []),
     ("bet-type", ["return.no-bet"], (THREE, []), {"type": "bet", "amount": 300}, []),
