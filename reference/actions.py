@@ -13,6 +13,7 @@ STRING_FORMS = ("fold", "check", "call", "allin")
 # holdem-sng-3-v4's words mapped onto the contract's (R24): all_in is allin; bet is a raise that
 # opens a street (only when nothing is bet yet).
 V4_WORDS = {"all_in": "allin", "bet": "bet"}
+_NO_WORDS: dict[str, str] = {}  # the contract's vocabulary: no extra words (never mutated)
 
 
 class Legal(NamedTuple):
@@ -33,7 +34,7 @@ def parse_answer(answer: object, vocabulary: str = "contract") -> tuple[str, int
     Raises IllegalAction (code ``malformed``, ``raise-without-amount``,
     ``unknown-type``, ``amount-missing`` or ``amount-not-safe-integer``).
     """
-    words = V4_WORDS if vocabulary == "v4" else {}
+    words = V4_WORDS if vocabulary == "v4" else _NO_WORDS
     if isinstance(answer, str):
         if answer in STRING_FORMS:
             return answer, None

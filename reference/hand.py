@@ -74,7 +74,8 @@ class Hand:
         self.pos = 0
         # Seats in the hand, clockwise from the first seat left of the button:
         # the dealing order (R3), the odd-chip order (R13), the elimination order (R17).
-        self.order = [s for s in ((button + k) % n for k in range(1, n + 1)) if self.in_hand[s]]
+        in_hand = self.in_hand
+        self.order = [s for s in [*range(button + 1, n), *range(button + 1)] if in_hand[s]]
         self.bet = [0] * n
         self.total = [0] * n
         self.folded = [not x for x in self.in_hand]
@@ -103,7 +104,7 @@ class Hand:
         self.pos = 2 * m
         # Persistent auto-fold (holdem-sng-3-v4): dealt in, blinds posted, never contests the pot.
         # A timeout can only auto-fold a seat that acts, so someone always contests (R26).
-        if all(s in auto_folded for s in self.order):
+        if auto_folded and all(s in auto_folded for s in self.order):
             raise OptionError("auto_folded", "every seat in the hand is auto-folded: nobody could win")
         for s in auto_folded:
             if self.in_hand[s]:
@@ -121,16 +122,9 @@ class Hand:
         s = self.to_act
         if s is None:
             raise OptionError("action", "no seat is to act: the hand is over")
-        stacks, folded = self.stacks, self.folded
-        bet, stack, cb = self.bet[s], stacks[s], self.current_bet
+        bet, stack, cb, lfr = self.bet[s], self.stacks[s], self.current_bet, self.last_full_raise
         max_to = bet + stack
-        can_raise = False
-        if max_to > cb and self._raise_open(s):
-            for o in self.order:  # someone else must have chips to respond (R10)
-                if o != s and stacks[o] > 0 and not folded[o]:
-                    can_raise = True
-                    break
-        lfr = self.last_full_raise
+        can_raise = max_to > cb and self._raise_open(s) and self._others_can_respond(s)
         return Legal(min(cb - bet, stack) if cb > bet else 0, cb, cb + lfr if can_raise else None, max_to,
                      bet >= cb, stack > 0 and (can_raise or max_to <= cb), lfr)
 
@@ -142,10 +136,18 @@ class Hand:
         # Optional house rule of other rulesets: a checker facing a short opening all-in may raise.
         return self.ruleset.checker_reopened_by_short_opening and last == 0 and self.current_bet > 0
 
+    def _others_can_respond(self, s: int) -> bool:
+        """R10: someone else still contesting the hand has chips to respond to ``s``."""
+        stacks, folded = self.stacks, self.folded
+        for o in self.order:
+            if o != s and stacks[o] > 0 and not folded[o]:
+                return True
+        return False
+
     def pots(self) -> list[dict]:
         """Current contribution layers (provisional during the hand)."""
-        seats = self.order_by_index
-        return layer_pots([self.ids[s] for s in seats], [self.total[s] for s in seats], [self.folded[s] for s in seats])
+        # Every seat: one out of the hand contributed nothing, so it is in no layer.
+        return layer_pots(self.ids, self.total, self.folded)
 
     @property
     def order_by_index(self) -> list[int]:
@@ -153,7 +155,8 @@ class Hand:
 
     def live(self) -> list[int]:
         """Seats still contesting the hand, in seat-index order."""
-        return sorted(s for s in self.order if not self.folded[s])
+        folded = self.folded
+        return [s for s in range(self.n) if not folded[s]]  # seats out of the hand count as folded
 
     # -- acting -------------------------------------------------------------------
     def act(self, answer: object) -> dict:
@@ -173,24 +176,26 @@ class Hand:
         self._legal = None
         if kind == "bet":  # v4's opening bet is the contract's raise (R24)
             kind = "raise"
+        bet, cb = self.bet[s], self.current_bet
         if kind == "fold":
             self.folded[s] = True
             add = 0
         elif kind == "check":
             add = 0
         elif kind == "call":
-            add = min(self.current_bet - self.bet[s], self.stacks[s])
+            add = min(cb - bet, self.stacks[s])
         elif kind == "raise":
-            add = amount - self.bet[s]  # type: ignore[operator]
+            add = amount - bet  # type: ignore[operator]
         else:  # allin
             add = self.stacks[s]
-        self._commit(s, add)
-        if self.bet[s] > self.current_bet:
-            increment = self.bet[s] - self.current_bet
-            if increment >= self.last_full_raise:  # a full bet/raise (R9)
-                self.last_full_raise = increment
-            self.current_bet = self.bet[s]
-        self.acted[s] = self.current_bet
+        if add:
+            self._commit(s, add)
+            bet += add
+            if bet > cb:
+                if bet - cb >= self.last_full_raise:  # a full bet/raise (R9)
+                    self.last_full_raise = bet - cb
+                self.current_bet = cb = bet
+        self.acted[s] = cb
         record = {"id": self.ids[s], "street": STREETS[self.street], "type": kind, "amount": add}
         self.actions.append(record)
         self._advance(s)
@@ -203,19 +208,14 @@ class Hand:
         self.total[s] += chips
 
     def _next_to_act(self, start: int) -> int | None:
-        """The first seat that must act (R11) going round ``order`` from its index ``start``, or None."""
+        """The first seat that must act (R11) going round ``order`` from its index ``start``, or None:
+        one with chips that owes some, or that has not acted yet while someone else could respond."""
         order, stacks, folded, bet, acted, cb = self.order, self.stacks, self.folded, self.bet, self.acted, self.current_bet
-        solvent = None  # counted only when needed: a seat that owes nothing acts only if others can respond
         for s in order[start:] + order[:start]:
             if folded[s] or stacks[s] == 0:
                 continue
-            if bet[s] < cb:
+            if bet[s] < cb or acted[s] is None and self._others_can_respond(s):
                 return s
-            if acted[s] is None:
-                if solvent is None:
-                    solvent = sum(1 for o in self.order if stacks[o] > 0 and not folded[o])
-                if solvent >= 2:
-                    return s
         return None
 
     def _advance(self, last: int) -> None:
@@ -229,7 +229,8 @@ class Hand:
         while nxt is None:
             self._refund_uncalled()
             live = self.live()
-            solvent = sum(1 for s in live if self.stacks[s] > 0)
+            stacks = self.stacks
+            solvent = len([s for s in live if stacks[s] > 0])
             if self.street == 3 or solvent <= 1:
                 self._run_out()
                 self._settle_showdown(live)
@@ -254,9 +255,9 @@ class Hand:
 
     def _refund_uncalled(self) -> None:
         """R12: the street's largest bet above the second largest goes back to its owner."""
-        bets = sorted(((self.bet[s], s) for s in self.order), reverse=True)
-        (top, owner), (second, _) = bets[0], bets[1]
+        top, second = sorted(self.bet, reverse=True)[:2]  # a seat out of the hand bet 0: no matter
         if top > second:
+            owner = self.bet.index(top)
             excess = top - second
             self.bet[owner] -= excess
             self.total[owner] -= excess
@@ -274,13 +275,12 @@ class Hand:
         board = self.board
         values = {s: hand_value(self.hole[s] + board) for s in live}
         seat_of = {self.ids[s]: s for s in live}
-        rank_left_of_button = {s: i for i, s in enumerate(self.order)}
         awarded = []
         for pot in self.pots():
             contenders = [seat_of[i] for i in pot["eligible"]]
-            best = max(values[s] for s in contenders)
+            best = max([values[s] for s in contenders])
             # R13: split evenly; odd chips one at a time clockwise from left of the button.
-            winners = sorted((s for s in contenders if values[s] == best), key=rank_left_of_button.__getitem__)
+            winners = sorted([s for s in contenders if values[s] == best], key=self.order.index)
             share, odd = divmod(pot["amount"], len(winners))
             for k, s in enumerate(winners):
                 won = share + (1 if k < odd else 0)
