@@ -82,22 +82,25 @@ CASES = [
 ]
 
 
+def legality_test(test_id: str, clauses: list[str], spec: dict, prefix: list, raw: object, flags: list[str]) -> dict:
+    """The vector for answering ``raw`` in the game ``spec`` after the answers ``prefix``."""
+    t = tournament(spec)
+    for a in prefix:
+        t.act(a)
+    state = t.decision_state()
+    try:
+        record = t.act(raw)
+        expected, outcome = {"accepted": record}, "Accepted"
+    except IllegalAction as exc:
+        record, _ = t.submit(raw)
+        expected, outcome = {"rejected": exc.code, "field": exc.field, "fallback": record}, "Rejected"
+    return make_test(
+        NOTES, test_id, f"answer {raw!r} -> {outcome.lower()}", clauses,
+        {"game": spec, "prefix": prefix, "state": state, "answer": encode(raw)},
+        expected, [outcome, *flags], result=None if outcome == "Accepted" or flags else "invalid",
+    )
+
+
 def generate() -> list[dict]:
-    tests = []
-    for slug, clauses, (spec, prefix), raw, flags in CASES:
-        t = tournament(spec)
-        for a in prefix:
-            t.act(a)
-        state = t.decision_state()
-        try:
-            record = t.act(raw)
-            expected, outcome = {"accepted": record}, "Accepted"
-        except IllegalAction as exc:
-            record, _ = t.submit(raw)
-            expected, outcome = {"rejected": exc.code, "field": exc.field, "fallback": record}, "Rejected"
-        tests.append(make_test(
-            NOTES, f"legality.{slug}", f"answer {raw!r} -> {outcome.lower()}", clauses,
-            {"game": spec, "prefix": prefix, "state": state, "answer": encode(raw)},
-            expected, [outcome, *flags], result=None if outcome == "Accepted" or flags else "invalid",
-        ))
-    return tests
+    return [legality_test(f"legality.{slug}", clauses, spec, prefix, raw, flags)
+            for slug, clauses, (spec, prefix), raw, flags in CASES]
