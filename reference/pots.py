@@ -13,8 +13,12 @@ def layer_pots(ids: Sequence[str], committed: Sequence[int], folded: Sequence[bo
     contributor (folded chips stay in the pot); its eligible ids are the non-folded
     contributors reaching it. Adjacent layers with identical eligibility merge; a
     layer nobody can win joins the layer below (R7).
+
+    Eligibility changes only just above the level of a seat still in, so the merged
+    layers are cut at those levels alone; chips above the highest (folded excess) join
+    the top layer, or make the one layer nobody can win when every contributor folded.
     """
-    levels = sorted({c for c in committed if c > 0})
+    levels = sorted({c for c, f in zip(committed, folded) if c > 0 and not f})
     pots: list[dict] = []
     floor = 0
     for top in levels:
@@ -25,11 +29,14 @@ def layer_pots(ids: Sequence[str], committed: Sequence[int], folded: Sequence[bo
                 amount += (c if c < top else top) - floor
                 if c >= top and not f:
                     eligible.append(pid)
-        if pots and (pots[-1]["eligible"] == eligible or not eligible):
-            pots[-1]["amount"] += amount
-        else:
-            pots.append({"amount": amount, "eligible": eligible})
+        pots.append({"amount": amount, "eligible": eligible})
         floor = top
+    rest = sum([c - floor for c in committed if c > floor])
+    if rest:
+        if pots:
+            pots[-1]["amount"] += rest
+        else:
+            pots.append({"amount": rest, "eligible": []})
     return pots
 
 
