@@ -76,6 +76,7 @@ class Hand:
         # the dealing order (R3), the odd-chip order (R13), the elimination order (R17).
         in_hand = self.in_hand
         self.order = [s for s in [*range(button + 1, n), *range(button + 1)] if in_hand[s]]
+        self._ring = self.order * 2  # going round from any index of order is one slice (R11)
         self.bet = [0] * n
         self.total = [0] * n
         self.folded = [not x for x in self.in_hand]
@@ -210,8 +211,8 @@ class Hand:
     def _next_to_act(self, start: int) -> int | None:
         """The first seat that must act (R11) going round ``order`` from its index ``start``, or None:
         one with chips that owes some, or that has not acted yet while someone else could respond."""
-        order, stacks, folded, bet, acted, cb = self.order, self.stacks, self.folded, self.bet, self.acted, self.current_bet
-        for s in order[start:] + order[:start]:
+        stacks, folded, bet, acted, cb = self.stacks, self.folded, self.bet, self.acted, self.current_bet
+        for s in self._ring[start:start + len(self.order)]:
             if folded[s] or stacks[s] == 0:
                 continue
             if bet[s] < cb or acted[s] is None and self._others_can_respond(s):
