@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
+import reprlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-
-from deepdiff import DeepDiff
 
 from reference.cards import CANONICAL_DECK
 
@@ -38,6 +36,7 @@ DEFAULT_STARTING_STACK = {"contract-v1": 10_000, "holdem-sng-3-v4": 500}  # by t
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
 DIFF_LINES = 40
+MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
 
 
 # ---- comparison ---------------------------------------------------------------------------------
@@ -93,25 +92,70 @@ def compare(actual: object, expected: object) -> tuple[str, list[str]]:
     return "differ", []
 
 
-_ROOT_KEY = re.compile(r"\['([^'\]]*)'\]")
+# Bounded renderings of engine values: an outcome may be megabytes, a report line may not.
+_SHOW = reprlib.Repr()
+_SHOW.maxlevel, _SHOW.maxlist, _SHOW.maxdict, _SHOW.maxstring, _SHOW.maxother = 3, 8, 8, 120, 120
 
 
-def _path(text: str) -> str:
-    """deepdiff's root['a'][0]['b'] as a[0].b."""
-    return _ROOT_KEY.sub(r".\1", text).replace("root.", "").replace("root[", "[")
+def show(value: object) -> str:
+    """A value as Python shows it, cut to a few hundred characters at most."""
+    return _SHOW.repr(value)
+
+
+def _key(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    return f"{path}[{show(key)}]"
+
+
+def _changes(expected: object, actual: object, path: str, out: list[str]) -> None:
+    """Append the differences of ``actual`` from ``expected`` to ``out``, stopping once it holds more
+    than DIFF_LINES: one walk in step, never longer than the smaller value plus DIFF_LINES items,
+    so a diff costs little whatever size the engine's answer is."""
+    where = path or "the outcome"
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key, e in expected.items():
+            if len(out) > DIFF_LINES:
+                return
+            if key in actual:
+                _changes(e, actual[key], _key(path, key), out)
+            else:
+                out.append(f"{_key(path, key)} removed (expected {show(e)})")
+        for key in actual:
+            if len(out) > DIFF_LINES:
+                return
+            if key not in expected:
+                out.append(f"{_key(path, key)} added: {show(actual[key])}")
+    elif isinstance(expected, list) and isinstance(actual, list):
+        for k, (e, a) in enumerate(zip(expected, actual)):
+            if len(out) > DIFF_LINES:
+                return
+            _changes(e, a, _key(path, k), out)
+        if len(actual) != len(expected):
+            extra = actual[len(expected):] if len(actual) > len(expected) else expected[len(actual):]
+            out.append(f"{where} has {len(actual)} items, expected {len(expected)}: "
+                       f"{'added' if len(actual) > len(expected) else 'missing'} {show(extra)}")
+    elif not same(expected, actual):
+        if type(expected) is not type(actual) and not (_is_number(expected) and _is_number(actual)):
+            out.append(f"Type of {where} changed from {type(expected).__name__} to {type(actual).__name__} "
+                       f"and value changed from {show(expected)} to {show(actual)}")
+        else:
+            out.append(f"Value of {where} changed from {show(expected)} to {show(actual)}")
 
 
 def readable_diff(expected: object, actual: object) -> str:
     """What changed from the expected to the actual outcome, one change a line (at most DIFF_LINES)."""
+    lines: list[str] = []
     try:
-        text = DeepDiff(expected, actual, ignore_numeric_type_changes=True, verbose_level=2).pretty()
-    except Exception as exc:  # noqa: BLE001 - an exotic value must not hide the failure itself
-        text = f"(no structured diff: {type(exc).__name__}: {exc})"
-    lines = [_path(line) if len(line) <= 300 else _path(line[:300]) + " …" for line in text.splitlines() if line]
-    if not lines:  # e.g. -0 against 0, which deepdiff calls equal
-        return f"expected {expected!r}, got {actual!r}"[:600]
+        _changes(expected, actual, "", lines)
+    except RecursionError:  # decoding bounds depth; this is only a backstop
+        lines.append("(the outcome is nested too deeply to compare further)")
+    if not lines:
+        return ""
     if len(lines) > DIFF_LINES:
-        lines = lines[:DIFF_LINES] + [f"… and {len(lines) - DIFF_LINES} more changes"]
+        lines = lines[:DIFF_LINES] + ["… and more changes"]
     return "\n".join(["(changes from the expected to the actual outcome)"] + lines)
 
 
@@ -731,6 +775,10 @@ def smoke_problem(test: dict, check: Callable[[dict, dict], str | None], run: Ru
 
 # ---- running ------------------------------------------------------------------------------------
 
+def _cut(text: str) -> str:
+    return text if len(text) <= MESSAGE_LIMIT else text[:MESSAGE_LIMIT] + f" … ({len(text)} characters)"
+
+
 class Runner:
     """Runs vectors through a driver, one Case each. After ABANDON_AFTER consecutive fatal errors
     (hang, crash, garbage) in a family, that family's remaining vectors are skipped, so a hanging
@@ -740,11 +788,24 @@ class Runner:
         self.driver = driver
         self.streak: Counter = Counter()
 
+    def run(self, family: str, test: dict) -> Run:
+        """The driver's run; an exception it lets escape (a bug, or something no one foresaw from an
+        engine) fails this vector, never the whole certification, and the engine is restarted."""
+        try:
+            return self.driver.run(family, test)
+        except Exception as exc:  # noqa: BLE001 - a last resort: the report must still be written
+            try:
+                self.driver.close()  # a driver starts a fresh engine on the next run
+            except Exception:  # noqa: BLE001
+                pass
+            return Run("errored", f"the driver failed on this vector ({type(exc).__name__}: {exc})"[:1000],
+                       fatal=True)
+
     def smoke(self, family: str, test: dict, check: Callable[[dict, dict], str | None]) -> Case:
         t0 = time.perf_counter()
-        problem = smoke_problem(test, check, self.driver.run(family, test))
+        problem = smoke_problem(test, check, self.run(family, test))
         return Case(test["id"], "smoke", "failed" if problem else "passed", test["clauses"],
-                    f"{test['comment']}: {problem}" if problem else test["comment"],
+                    _cut(f"{test['comment']}: {problem}") if problem else test["comment"],
                     seconds=time.perf_counter() - t0)
 
     def vector(self, family: str, test: dict) -> Case:
@@ -752,15 +813,15 @@ class Runner:
             return Case(test["id"], family, "skipped", test["clauses"],
                         f"not run: the engine hung or died on {ABANDON_AFTER} consecutive {family} vectors")
         t0 = time.perf_counter()
-        run = self.driver.run(family, test)
+        run = self.run(family, test)
         self.streak[family] = self.streak[family] + 1 if run.fatal else 0
         try:
             j = judge(family, test, run)
         except Exception as exc:  # noqa: BLE001 - results come from the engine: any shape at all
             j = failed(f"the result is malformed and could not be judged ({type(exc).__name__}: {exc}): "
                        f"{run.value!r}"[:1000])
-        return Case(test["id"], family, j.status, test["clauses"], j.message, j.diff, j.rulings, j.notes,
-                    time.perf_counter() - t0)
+        return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
+                    [_cut(n) for n in j.notes], time.perf_counter() - t0)
 
 
 def load_tests(families: Iterable[str]) -> dict[str, list[dict]]:

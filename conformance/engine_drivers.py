@@ -28,7 +28,7 @@ from typing import Any
 
 from . import jsvalue
 from .host import Worker, decode as decode_wire
-from .linepipe import Eof, Late, LinePipe, kill_group
+from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
 from .schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
@@ -36,6 +36,9 @@ ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "creat
 DIGEST_FLOOR_MS = 180_000
 DIGEST_FACTOR = 30
 STDERR_TAIL = 2000
+# The largest outcome an engine may give for one vector (its JSON; the largest expected one is about
+# 1 MB): more fails the vector, so that reading and judging an answer stays fast.
+MAX_ANSWER = 8 << 20
 PROTOCOL_VERSION = 1
 
 
@@ -89,7 +92,14 @@ function () {
     return e;
   }
   function text(v) { try { return String(v); } catch (_) { return '(unprintable)'; } }
+  // Running out of memory or stack is not the engine's answer (an invalid vector would pass as
+  // "threw") and may leave the context unusable: it escapes to the host, which restarts the worker.
+  function exhausted(x) {
+    try { return x instanceof InternalError && (x.message === 'out of memory' || x.message === 'stack overflow'); }
+    catch (_) { return false; }
+  }
   function describe(x) {
+    if (exhausted(x)) throw x;
     if (x === null || typeof x !== 'object') return { name: null, message: text(x) };
     const out = { name: null, message: null };
     try { if (typeof x.name === 'string') out.name = x.name; } catch (_) {}
@@ -99,9 +109,13 @@ function () {
     return out;
   }
   function failure(at, x) { return Object.assign({ at }, describe(x)); }
+  // Deeper data is recorded as TOO_DEEP (sent as a "truncated" tag): nothing the engine returns may
+  // nest deeper than the parent can decode and judge.
+  const MAX_DEPTH = 32, TOO_DEEP = {};
   function clone(v, depth) {
     depth = depth || 0;
-    if (v === null || typeof v !== 'object' || depth > 32) return v;
+    if (v === null || typeof v !== 'object') return v;
+    if (depth > MAX_DEPTH) return TOO_DEEP;
     if (Array.isArray(v)) {
       const a = new Array(v.length);
       for (let i = 0; i < v.length; i++) a[i] = clone(v[i], depth + 1);
@@ -244,7 +258,7 @@ function () {
       () => { s.seats[0].stack = -1; s.seats[0].name = 'mutated'; },
       () => { s.history.push({ handNumber: -1 }); },
     ];
-    for (const edit of edits) { try { edit(); } catch (_) { /* frozen or missing: nothing to leak */ } }
+    for (const edit of edits) { try { edit(); } catch (x) { if (exhausted(x)) throw x; /* frozen or missing */ } }
   }
 
   function finish(g, out) {
@@ -359,6 +373,7 @@ function () {
   function wire() {
     const wrapped = new Set(); // objects with their own '$' key, already wrapped as {$: 'object', value}
     return function (key, x) {
+      if (x === TOO_DEEP) return { $: 'truncated', reason: 'nested deeper than ' + MAX_DEPTH + ' levels' };
       switch (typeof x) {
         case 'number':
           if (x !== x) return { $: 'number', value: 'NaN' };
@@ -383,9 +398,11 @@ function () {
     try { out = FAMILIES[family](input); } catch (x) {
       out = x instanceof Missing ? { missing: x.name } : { error: failure('driver', x) };
     }
-    try { return JSON.stringify(out, wire()); } catch (x) {
+    let text;
+    try { text = JSON.stringify(out, wire()); } catch (x) {
       return JSON.stringify({ error: failure('driver: recording the outcome', x) });
     }
+    return text.length > MAX_ANSWER ? JSON.stringify({ tooLarge: text.length }) : text;
   };
 
   const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
@@ -398,10 +415,21 @@ function () {
   }
   return probe;
 }
-""".replace("FUNCTIONS", json.dumps(list(ENGINE_FUNCTIONS)))
+""".replace("FUNCTIONS", json.dumps(list(ENGINE_FUNCTIONS))).replace("MAX_ANSWER", str(MAX_ANSWER))
+
+
+def _too_large(size: str) -> str:
+    return f"answer too large: {size} of JSON, limit {MAX_ANSWER} (docs/engine-protocol.md, Limits)"
+
+
+def _thrown_text(error: dict | None) -> str:
+    error = error or {}
+    return f"{error['name']}: {error.get('message')}" if error.get("name") else str(error.get("message"))
 
 
 def _fatal_message(kind: str, error: dict | None, timeout_ms: float) -> str:
+    if kind == "memory":
+        return "the engine ran out of memory; it is restarted for the next vector"
     if kind == "late":
         return f"no answer within {timeout_ms:g} ms; the engine was stopped and is restarted for the next vector"
     message = (error or {}).get("message") or kind
@@ -480,10 +508,19 @@ class QuickJSDriver:
         timeout = self.digest_ms if is_digest(test) else self.timeout_ms
         out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
         if out.kind == "ok":
-            value = decode_wire(json.loads(out.answer)) if isinstance(out.answer, str) else out.answer
+            try:
+                value = decode_wire(json.loads(out.answer)) if isinstance(out.answer, str) else out.answer
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:  # the driver bounds depth: a bug
+                return Run("errored", f"the driver's answer could not be decoded ({type(exc).__name__}: {exc})")
             if isinstance(value, dict) and set(value) == {"skipped"}:
                 return Run("skipped", value["skipped"])
+            if isinstance(value, dict) and set(value) == {"tooLarge"}:
+                return Run("errored", _too_large(f"{value['tooLarge']} characters"))
             return Run("result", value)
+        if out.kind == "throw":  # only an exhausted stack escapes the driver (see exhausted() there)
+            self.close()
+            return Run("errored", f"the engine exhausted its resources ({_thrown_text(out.error)}); "
+                                  "it is restarted for the next vector", fatal=True)
         if self._worker.dead:
             return Run("errored", _fatal_message(out.kind, out.error, timeout), fatal=True)
         return Run("errored", f"the driver call failed ({out.kind}): {(out.error or {}).get('message')}")
@@ -559,7 +596,7 @@ class CommandDriver:
             raise EngineLoadError(f"no answer to start within {self.start_timeout_ms:g} ms") from None
         except Eof:
             raise EngineLoadError(f"the engine exited before answering start ({self._exit_status()})") from None
-        except ValueError as exc:
+        except (TooLong, ValueError) as exc:
             self._kill()
             raise EngineLoadError(f"bad answer to start: {exc}") from None
         problem = _schema_problem(self._start_validator, reply)
@@ -586,6 +623,9 @@ class CommandDriver:
             return Run("errored", _fatal_message("late", None, timeout), fatal=True)
         except Eof:
             return Run("errored", f"the engine process died: {self._exit_status()}", fatal=True)
+        except TooLong as exc:
+            self._kill()
+            return Run("errored", _too_large(f"more than {exc.size} bytes"), fatal=True)
         except ValueError as exc:
             self._kill()
             return Run("errored", f"malformed answer: {exc}", fatal=True)
@@ -596,7 +636,10 @@ class CommandDriver:
             self._kill()
             return Run("errored", f"malformed answer: {problem}", fatal=True)
         if "result" in reply:
-            return Run("result", jsvalue.decode(reply["result"]))
+            try:
+                return Run("result", jsvalue.decode(reply["result"]))
+            except ValueError as exc:
+                return Run("errored", f"malformed result: {exc}")
         if "skipped" in reply:
             return Run("skipped", reply["skipped"].get("reason") or "(no reason given)")
         return Run("errored", f"the engine reported an error: {json.dumps(reply['errored'].get('context'))[:2000]}")
@@ -616,7 +659,7 @@ class CommandDriver:
         deadline = time.perf_counter() + timeout_ms / 1000
         data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode() + b"\n"
         self._pipe.write(data, deadline)
-        line = self._pipe.read_line(deadline)
+        line = self._pipe.read_line(deadline, MAX_ANSWER)
         try:
             reply = json.loads(line)
         except (ValueError, RecursionError) as exc:

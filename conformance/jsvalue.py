@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 TAG = "$js"
+MAX_DEPTH = 64  # far deeper than any outcome or input of the contract
 
 
 class Undefined:
@@ -33,12 +34,20 @@ def encode(value: object) -> object:
     return value
 
 
-def decode(value: object) -> object:
+def decode(value: object, depth: int = 0) -> object:
+    """The Python value of tagged JSON data; ValueError for an unknown tag or data nested deeper
+    than MAX_DEPTH levels (it may come from an engine: it must not exhaust our stack)."""
+    if depth > MAX_DEPTH:
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
     if isinstance(value, dict):
         if set(value) == {TAG}:
             tag = value[TAG]
-            return UNDEFINED if tag == "undefined" else _SPECIAL[tag]
-        return {k: decode(v) for k, v in value.items()}
+            if tag == "undefined":
+                return UNDEFINED
+            if isinstance(tag, str) and tag in _SPECIAL:
+                return _SPECIAL[tag]
+            raise ValueError(f"unknown {TAG} tag {tag!r}"[:200])
+        return {k: decode(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [decode(v, depth + 1) for v in value]
     return value

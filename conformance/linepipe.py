@@ -31,6 +31,14 @@ class Eof(Exception):
     """The child closed its end of a pipe (it exited or crashed)."""
 
 
+class TooLong(Exception):
+    """A line grew past the reader's limit (``size`` bytes) before its newline came."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"a line longer than {size} bytes")
+        self.size = size
+
+
 class LinePipe:
     def __init__(self, proc: subprocess.Popen) -> None:
         self._in_fd = proc.stdin.fileno()
@@ -54,15 +62,20 @@ class LinePipe:
             except (BrokenPipeError, ConnectionResetError):
                 raise Eof from None
 
-    def read_line(self, deadline: float) -> bytes:
-        """The next line, without its newline."""
+    def read_line(self, deadline: float, limit: int | None = None) -> bytes:
+        """The next line, without its newline; TooLong past ``limit`` bytes (a child must not make
+        us buffer without end)."""
         buf = self._buf
+        searched = 0  # bytes of buf known to hold no newline: each chunk is searched once
         while True:
-            end = buf.find(b"\n")
+            end = buf.find(b"\n", searched)
             if end >= 0:
                 line = bytes(buf[:end])
                 del buf[:end + 1]
                 return line
+            searched = len(buf)
+            if limit is not None and searched > limit:
+                raise TooLong(limit)
             remaining = deadline - time.perf_counter()
             if remaining <= 0 or not self._readable.select(remaining):
                 raise Late

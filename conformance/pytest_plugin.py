@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 # Only pytest at import time: as an entry point this module is loaded by every pytest run, so the
-# certifier (deepdiff, jsonschema, the vectors) is imported only when --holdem-engine is given.
+# certifier (jsonschema, the vectors) is imported only when --holdem-engine is given.
 DEFAULT_TIMEOUT_MS = 10_000
 
 

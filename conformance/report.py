@@ -17,6 +17,12 @@ from .vectors import write_atomic
 STATUSES = ("passed", "failed", "divergent", "skipped")
 
 
+def printable(text: str) -> str:
+    """``text`` with lone surrogates escaped as ``\\udXXX``: an engine's message may hold one (a JS
+    string need not be valid UTF-16), and it can be neither printed nor written as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 @dataclass
 class Case:
     """One test's verdict. ``message`` is one line; ``diff`` may span many."""
@@ -74,7 +80,8 @@ def to_json(report: Report) -> dict:
 
 
 def write_json(path: Path, report: Report) -> None:
-    write_atomic(path, json.dumps(to_json(report), indent=2, ensure_ascii=False) + "\n")
+    # An escaped lone surrogate is the JSON escape \udXXX, as ensure_ascii would write it.
+    write_atomic(path, printable(json.dumps(to_json(report), indent=2, ensure_ascii=False)) + "\n")
 
 
 # ---- JUnit --------------------------------------------------------------------------------------
@@ -84,7 +91,7 @@ _XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010
 
 def _xml_text(text: str) -> str:
     """XML 1.0 cannot hold most control characters (an engine's message may): escape them visibly."""
-    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", printable(text))
 
 
 def to_junit(report: Report) -> ET.Element:
@@ -137,7 +144,7 @@ def _indent(text: str, prefix: str = "    ") -> str:
 def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[dict], str]) -> None:
     """The families table, every failure (id, clauses, message, diff), every divergence and skip
     in one line each, and the verdict."""
-    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p = lambda text: print(printable(text), file=out)  # noqa: E731
     p(f"{report.title}: {describe_subject(report.subject)}")
     if report.smoke:
         p("smoke: " + ", ".join(f"{c.id} {'ok' if c.status == 'passed' else 'FAILED'}" for c in report.smoke))

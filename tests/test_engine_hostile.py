@@ -1,0 +1,202 @@
+"""Hostile engines: whatever an engine returns, prints or does, ``holdem-cert engine`` gives a
+verdict in bounded time and writes its reports whole; it never crashes (issue #4)."""
+from __future__ import annotations
+
+import copy
+import json
+import sys
+import textwrap
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.engine_cert import certify, load_tests
+from conformance.engine_drivers import QuickJSDriver, Run
+from conformance.host import JSValue
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "reference" / "js" / "poker-engine.js"
+FAST = ["--timeout-ms", "2000"]
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """cli(*ARGS) runs ``holdem-cert engine ARGS``: (exit code, stdout + stderr), no traceback."""
+    monkeypatch.chdir(ROOT)
+
+    def run(*args: str) -> tuple[int, str]:
+        code = main(["engine", *map(str, args)])
+        out = capsys.readouterr()
+        assert "Traceback" not in out.out + out.err
+        return code, out.out + out.err
+
+    return run
+
+
+def js_engine(tmp_path: Path, patch: str) -> Path:
+    """The reference engine with ``patch`` appended (it may replace PokerEngine's functions)."""
+    path = tmp_path / "engine.js"
+    path.write_text(ENGINE.read_text(encoding="utf-8") + "\n;\nconst P0 = PokerEngine;\n" + patch, encoding="utf-8")
+    return path
+
+
+# A --cmd engine: the reference adapter, except that for rng.one it answers what ANSWER gives.
+CMD = """
+import json, sys
+from reference import adapter
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "stop":
+        break
+    reply = adapter.answer(request)
+    if request.get("vector", {}).get("test", {}).get("id") == "rng.one":
+        {answer}
+    print(json.dumps(reply), flush=True)
+"""
+
+
+def cmd_engine(tmp_path: Path, answer: str) -> str:
+    path = tmp_path / "engine.py"
+    path.write_text(textwrap.dedent(CMD).replace("{answer}", answer), encoding="utf-8")
+    return f"{sys.executable} {path}"
+
+
+def report_of(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# ---- 1. deeply nested or unknown results ------------------------------------------------------------
+
+DEEP_JS = "function deep(n) { const top = []; let x = top; for (let i = 0; i < n; i++) { const y = []; x.push(y); x = y; } return top; }\n"
+
+
+@pytest.mark.parametrize("depth", [500, 3000])
+def test_a_js_engine_returning_deeply_nested_data_fails_the_vector(tmp_path, cli, depth):
+    engine = js_engine(tmp_path, DEEP_JS + f"globalThis.PokerEngine = Object.assign({{}}, P0, "
+                                           f"{{rng: seed => () => deep({depth})}});")
+    code, text = cli(engine, "--family", "rng", "--json", tmp_path / "r.json", *FAST)
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and report["families"]["rng"]["passed"] == 0
+    assert "values[0] changed from float to list" in report["failures"][0]["diff"]
+    driver = QuickJSDriver(engine.read_text(encoding="utf-8"), engine_name="deep", timeout_ms=2000)
+    driver.start()
+    try:
+        value = driver.run("rng", {"input": {"seed": 1, "count": 1}}).value["values"][0]
+    finally:
+        driver.close()
+    for _ in range(32):
+        value = value[0]
+    assert value == [JSValue("truncated", "nested deeper than 32 levels")]
+
+
+@pytest.mark.parametrize("answer, message", [
+    ("reply['result'] = {'values': [json.loads('[' * 900 + ']' * 900)]}", "malformed result: nested deeper than 64 levels"),
+    ("reply['result'] = {'values': [{'$js': 'bogus'}]}", "malformed result: unknown $js tag 'bogus'"),
+    ("reply['result'] = {'values': [{'$js': ['NaN']}]}", "malformed result: unknown $js tag ['NaN']"),
+], ids=["nested-900", "unknown-tag", "unhashable-tag"])
+def test_a_cmd_engine_returning_undecodable_results_fails_the_vector(tmp_path, cli, answer, message):
+    code, text = cli("--cmd", cmd_engine(tmp_path, answer), "--family", "rng", "--json", tmp_path / "r.json", *FAST)
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and [f["id"] for f in report["failures"]] == ["rng.one"]
+    assert message in report["failures"][0]["message"]
+    assert report["families"]["rng"]["passed"] == 33
+
+
+class _Exploding:
+    """A driver with a bug: run raises on one vector."""
+
+    def __init__(self) -> None:
+        self.closed = 0
+
+    def start(self) -> dict:
+        return {"name": "x", "version": None, "language": None, "missing": []}
+
+    def run(self, family: str, test: dict) -> Run:
+        if test["id"] == "rng.one":
+            raise RecursionError("maximum recursion depth exceeded")
+        return Run("errored", "not implemented")
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_an_exception_escaping_the_driver_fails_only_that_vector():
+    driver = _Exploding()
+    deck = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+    driver.run = lambda family, test, run=driver.run: (Run("result", {"deck": deck}) if family == "deck"
+                                                       else run(family, test))
+    report = certify(driver, load_tests(["rng"]), {})
+    case = next(c for c in report.cases if c.id == "rng.one")
+    assert case.status == "failed" and "RecursionError: maximum recursion depth exceeded" in case.message
+    assert len(report.cases) == 34 and driver.closed >= 2  # restarted after the failure, closed at the end
+
+
+# ---- 2. text that is not valid UTF-16 ----------------------------------------------------------------
+
+def test_a_lone_surrogate_in_an_engine_s_message_is_printed_and_written_escaped(tmp_path, cli):
+    engine = js_engine(tmp_path, "globalThis.PokerEngine = Object.assign({}, P0, {version: 'v\\uDFFF', "
+                                 "rng: seed => { throw new Error('bad \\uD800'); }});")
+    code, text = cli(engine, "--family", "rng", "--json", tmp_path / "r.json", "--junit", tmp_path / "r.xml", *FAST)
+    assert code == 1 and "threw Error: bad \\ud800" in text and "v\\udfff" in text
+    report = report_of(tmp_path / "r.json")
+    assert report["failures"][0]["message"].endswith("threw Error: bad \ud800")  # the JSON escape \ud800
+    assert report["engine"]["version"] == "v\udfff"
+    junit = (tmp_path / "r.xml").read_text(encoding="utf-8")
+    assert "threw Error: bad \\ud800" in junit
+    assert ET.fromstring(junit).get("failures") == "34"
+
+
+# ---- 5. out of memory or stack is not a rejection ----------------------------------------------------
+
+@pytest.mark.parametrize("exhaust, message", [
+    ("const L = []; while (true) L.push(new Array(1e6).fill(1));", "the engine ran out of memory"),
+    ("const f = n => f(n + 1) + 1; f(0);", "InternalError: stack overflow"),
+], ids=["memory", "stack"])
+def test_an_engine_exhausting_memory_or_stack_fails_even_where_it_must_throw(tmp_path, cli, exhaust, message):
+    """An invalid hand number makes dealHand exhaust memory or stack: that is no rejection."""
+    engine = js_engine(tmp_path, "globalThis.PokerEngine = Object.assign({}, P0, {dealHand: (seed, hand) => {\n"
+                                 f"  if (!(Number.isSafeInteger(hand) && hand > 0)) {{ {exhaust} }}\n"
+                                 "  return P0.dealHand(seed, hand);\n}});")
+    code, text = cli(engine, "--family", "deck", "--json", tmp_path / "r.json", *FAST)
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and report["families"]["deck"]["passed"] == 80, text
+    assert report["failures"][0]["id"] == "deck.bad-hand-number.zero" and message in report["failures"][0]["message"]
+
+
+# ---- 3. the size of an answer and the cost of judging it ---------------------------------------------
+
+def test_an_oversized_answer_fails_the_vector(tmp_path, cli):
+    engine = js_engine(tmp_path, "globalThis.PokerEngine = Object.assign({}, P0, {rng: seed => seed === 1 ? "
+                                 "() => 'y'.repeat(9 << 20) : P0.rng(seed)});")
+    code, text = cli(engine, "--family", "rng", "--json", tmp_path / "r.json", *FAST)
+    failures = report_of(tmp_path / "r.json")["failures"]
+    assert code == 1 and [f["id"] for f in failures] == ["rng.one"]
+    assert failures[0]["message"].startswith("answer too large: ") and "limit 8388608" in failures[0]["message"]
+
+
+def test_an_endless_line_from_a_cmd_engine_fails_the_vector(tmp_path, cli):
+    answer = "sys.stdout.write('x' * (9 << 20)); sys.stdout.flush(); import time; time.sleep(30)"
+    code, text = cli("--cmd", cmd_engine(tmp_path, answer), "--family", "rng", "--json", tmp_path / "r.json", *FAST)
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and [f["id"] for f in report["failures"]] == ["rng.one"]
+    assert "answer too large: more than 8388608 bytes of JSON" in report["failures"][0]["message"]
+    assert report["families"]["rng"]["passed"] == 33
+
+
+def test_judging_a_huge_or_much_changed_outcome_is_fast():
+    from conformance import vectors
+    from conformance.engine_cert import DIFF_LINES, judge
+    deck_test = vectors.load("deck")["tests"][0]
+    padded = deck_test["expected"]["deck"] + [f"x{i}" for i in range(1_000_000)]
+    t0 = time.perf_counter()
+    j = judge("deck", deck_test, Run("result", {"deck": padded, "again": padded}))
+    assert j.status == "failed" and "deck has 1000052 items, expected 52" in j.diff
+    test = next(t for t in vectors.load("sng3v4")["tests"] if t["id"] == "sng3v4.recovery-unavailable-without-chips")
+    shifted = copy.deepcopy(test["expected"])
+    del shifted["log"][5]  # every later hand differs
+    j = judge("sng3v4", test, Run("result", shifted))
+    assert j.status != "passed" and len(j.diff.splitlines()) == DIFF_LINES + 2
+    assert time.perf_counter() - t0 < 5
