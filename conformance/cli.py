@@ -8,14 +8,18 @@ command touches no shared file. Exit codes: 0 success, 1 a verdict of failure,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import pkgutil
+import signal
 import sys
+import threading
 
 from reference.errors import HoldemError
 
 from . import commands
 from .errors import UsageError
+from .linepipe import kill_all
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,10 +40,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived. A BaseException, like KeyboardInterrupt: it unwinds through every
+    ``finally`` and ``with`` (drivers and workers close there, and their finalizers kill what is
+    left), and no ``except Exception`` takes it for an engine's fault."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum: int, frame) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminable():
+    """SIGTERM and SIGHUP raise Terminated while the command runs (the default action would kill
+    us at once and leave engine and worker processes behind)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, _terminate) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
-        return int(args._run(args))
+        with _terminable():
+            args = build_parser().parse_args(argv)
+            return int(args._run(args))
+    except Terminated as exc:
+        kill_all()  # closing has already stopped them; this is in case something held on
+        print(f"holdem-cert: stopped by {signal.Signals(exc.signum).name}; the engines and workers it ran "
+              "were stopped", file=sys.stderr)
+        return 128 + exc.signum
     except (UsageError, HoldemError) as exc:
         print(f"holdem-cert: {exc}", file=sys.stderr)
         return 2

@@ -31,7 +31,12 @@ FAMILY_RULESET = {"sng3v4": "holdem-sng-3-v4"}
 RULESET_NOT_SUPPORTED = "ruleset not supported"
 OPTIONAL = frozenset({"pots"})  # an extension: an engine without it has the family skipped
 GAME_FAMILIES = frozenset({"legality", "hands", "tournaments", "sng3v4"})
-ABANDON_AFTER = 3  # consecutive hangs/crashes in one family before its remaining vectors are not run
+# Fatal errors (hangs, crashes, garbage: each costs a timeout or a restart) before vectors are not
+# run: in a row in one family, in all in one family, in the whole run. An engine that hangs on every
+# other vector must cost a bounded number of timeouts too.
+ABANDON_AFTER = 3
+ABANDON_FAMILY_AFTER = 5
+ABANDON_RUN_AFTER = 10
 DEFAULT_STARTING_STACK = {"contract-v1": 10_000, "holdem-sng-3-v4": 500}  # by the game's ruleset option
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
@@ -780,13 +785,26 @@ def _cut(text: str) -> str:
 
 
 class Runner:
-    """Runs vectors through a driver, one Case each. After ABANDON_AFTER consecutive fatal errors
-    (hang, crash, garbage) in a family, that family's remaining vectors are skipped, so a hanging
-    engine costs a few timeouts, not one per vector."""
+    """Runs vectors through a driver, one Case each. After ABANDON_AFTER consecutive or
+    ABANDON_FAMILY_AFTER in all fatal errors (hang, crash, garbage) in a family, that family's
+    remaining vectors are skipped; after ABANDON_RUN_AFTER in the run, every remaining vector is.
+    A hanging engine costs a few timeouts, not one per vector."""
 
     def __init__(self, driver) -> None:
         self.driver = driver
         self.streak: Counter = Counter()
+        self.fatal: Counter = Counter()
+
+    def abandoned(self, family: str) -> str | None:
+        """Why ``family``'s next vector is not run, or None."""
+        why = "not run: the engine hung or died on"
+        if self.streak[family] >= ABANDON_AFTER:
+            return f"{why} {ABANDON_AFTER} consecutive {family} vectors"
+        if self.fatal[family] >= ABANDON_FAMILY_AFTER:
+            return f"{why} {ABANDON_FAMILY_AFTER} {family} vectors"
+        if sum(self.fatal.values()) >= ABANDON_RUN_AFTER:
+            return f"{why} {ABANDON_RUN_AFTER} vectors of this run"
+        return None
 
     def run(self, family: str, test: dict) -> Run:
         """The driver's run; an exception it lets escape (a bug, or something no one foresaw from an
@@ -809,12 +827,12 @@ class Runner:
                     seconds=time.perf_counter() - t0)
 
     def vector(self, family: str, test: dict) -> Case:
-        if self.streak[family] >= ABANDON_AFTER:
-            return Case(test["id"], family, "skipped", test["clauses"],
-                        f"not run: the engine hung or died on {ABANDON_AFTER} consecutive {family} vectors")
+        if reason := self.abandoned(family):
+            return Case(test["id"], family, "skipped", test["clauses"], reason)
         t0 = time.perf_counter()
         run = self.run(family, test)
         self.streak[family] = self.streak[family] + 1 if run.fatal else 0
+        self.fatal[family] += run.fatal
         try:
             j = judge(family, test, run)
         except Exception as exc:  # noqa: BLE001 - results come from the engine: any shape at all

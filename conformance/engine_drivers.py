@@ -16,19 +16,18 @@ spoke garbage: the driver then starts a fresh engine for the next vector). Judgi
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 import subprocess
-import tempfile
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import jsvalue
 from .host import Worker, decode as decode_wire
-from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
+from .linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group
 from .schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
@@ -580,14 +579,15 @@ class CommandDriver:
         return self.info
 
     def _spawn(self) -> dict:
-        self._stderr = tempfile.TemporaryFile()
         try:
             self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=self._stderr, start_new_session=True, bufsize=0)
+                                          stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
         except OSError as exc:
-            self._stderr.close()
             self._proc = None
             raise EngineLoadError(f"cannot run {self.argv[0]!r}: {exc.strerror or exc}") from None
+        # Killed however we end (an exception, a signal turned into one, interpreter exit).
+        self._finalizer = weakref.finalize(self, kill_group, self._proc)
+        self._stderr = Tail(self._proc.stderr, STDERR_TAIL)  # only its end is shown: only its end is kept
         self._pipe = LinePipe(self._proc)
         try:
             reply = self._exchange({"cmd": "start", "version": PROTOCOL_VERSION}, self.start_timeout_ms)
@@ -680,20 +680,17 @@ class CommandDriver:
         return how + (f"; stderr: {tail}" if tail else "")
 
     def _stderr_tail(self) -> str:
-        self._stderr.seek(0, os.SEEK_END)
-        self._stderr.seek(max(0, self._stderr.tell() - STDERR_TAIL))
-        return self._stderr.read().decode("utf-8", "replace").strip()
+        return self._stderr.text(wait=0.5).strip()
 
     def _kill(self) -> None:
         """SIGKILL the engine's process group (it leads its own session) and release everything."""
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        kill_group(proc)
+        self._finalizer()  # kill_group, once
         self._pipe.close()
         proc.stdin.close()
-        proc.stdout.close()
-        self._stderr.close()
+        proc.stdout.close()  # stderr: the Tail's thread closes it at its end
 
 
 def read_source(path: Path, what: str) -> str:

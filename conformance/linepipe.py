@@ -10,17 +10,63 @@ import os
 import selectors
 import signal
 import subprocess
+import threading
 import time
 
 
+# Every child a LinePipe talks to, until kill_group reaps it: what kill_all stops.
+_CHILDREN: set[subprocess.Popen] = set()
+
+
 def kill_group(proc: subprocess.Popen) -> None:
-    """SIGKILL the child's process group (it leads its own session) and reap it."""
-    if proc.poll() is None:
+    """SIGKILL the child's process group (it leads its own session) and reap it. Even when the
+    child itself has exited: a process it forked may still be running in the group."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:  # nobody is left in the group
+        pass
+    proc.wait()
+    _CHILDREN.discard(proc)
+
+
+def kill_all() -> None:
+    """SIGKILL the group of every child not yet reaped, waiting for nothing: for a process that is
+    being stopped by a signal (a handler must not wait on a lock the code it interrupted holds)."""
+    for proc in list(_CHILDREN):
         try:
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
+        except OSError:
             pass
-    proc.wait()
+
+
+class Tail:
+    """The last ``size`` bytes a child writes to ``pipe`` (its stderr), read by a thread until the
+    end of the pipe: the child never blocks on a full pipe, and however much it writes, no more
+    than ``size`` bytes are kept."""
+
+    def __init__(self, pipe, size: int) -> None:
+        self._pipe, self._size = pipe, size
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, name="child-stderr", daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        try:
+            while chunk := os.read(self._pipe.fileno(), 1 << 16):
+                with self._lock:
+                    self._buf += chunk
+                    del self._buf[:-self._size]
+        except OSError:
+            pass
+        finally:
+            self._pipe.close()
+
+    def text(self, wait: float = 0.0) -> str:
+        """What is kept, decoded; ``wait`` seconds at most for the rest (of a child that has ended)."""
+        self._thread.join(wait)
+        with self._lock:
+            return self._buf.decode("utf-8", "replace")
 
 
 class Late(Exception):
@@ -41,6 +87,7 @@ class TooLong(Exception):
 
 class LinePipe:
     def __init__(self, proc: subprocess.Popen) -> None:
+        _CHILDREN.add(proc)
         self._in_fd = proc.stdin.fileno()
         self._out_fd = proc.stdout.fileno()
         os.set_blocking(self._in_fd, False)  # a child that stops reading must not block our writes

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from reference.errors import OptionError
 
+from .linepipe import kill_all
 from .runner import CATEGORIES, BotSpec, RunnerOptions, run_tournament
 from .transcript import options_json
 
@@ -127,6 +130,17 @@ def play_task(task: Task) -> dict:
     }
 
 
+def _pool_process() -> None:
+    """A pool process stops its QuickJS workers before it dies of SIGTERM or SIGHUP (the parent
+    sends SIGTERM when it is stopped itself): they run in sessions of their own."""
+    def stop(signum: int, frame) -> None:
+        kill_all()
+        os._exit(128 + signum)
+
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, stop)
+
+
 def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] | None = None) -> list[dict]:
     """Every task's summary, in task order whatever order they finish in."""
     done: list[dict | None] = [None] * len(tasks)
@@ -137,7 +151,8 @@ def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] 
                 on_done(done[task.number])
         return done  # type: ignore[return-value]
     # spawn, not fork: the parent may run threads (a progress display), which fork would copy mid-flight.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_pool_process) as pool:
         futures = [pool.submit(play_task, task) for task in tasks]
         try:
             for future in as_completed(futures):
@@ -148,6 +163,8 @@ def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] 
         except BaseException:
             for future in futures:
                 future.cancel()
+            for process in multiprocessing.active_children():  # the pool's: running tasks stop now
+                process.terminate()
             raise
     return done  # type: ignore[return-value]
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import signal
+import stat
+import subprocess
 import sys
 import textwrap
 import time
@@ -200,3 +204,187 @@ def test_judging_a_huge_or_much_changed_outcome_is_fast():
     j = judge("sng3v4", test, Run("result", shifted))
     assert j.status != "passed" and len(j.diff.splitlines()) == DIFF_LINES + 2
     assert time.perf_counter() - t0 < 5
+
+
+# ---- 4. an engine that hangs now and then is abandoned too -------------------------------------------
+
+def test_a_cmd_engine_hanging_on_every_other_vector_is_abandoned(tmp_path, cli):
+    path = tmp_path / "engine.py"
+    path.write_text(textwrap.dedent(CMD).replace("{answer}", "pass").replace(
+        "    reply = adapter.answer(request)\n",
+        "    reply = adapter.answer(request)\n"
+        "    if request['cmd'] == 'run' and request['seq'] % 2 == 0:\n"
+        "        import time; time.sleep(30)\n"), encoding="utf-8")
+    t0 = time.monotonic()
+    code, text = cli("--cmd", f"{sys.executable} {path}", "--family", "rng", "--json", tmp_path / "r.json",
+                     "--timeout-ms", "300")
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and report["families"]["rng"]["failed"] == 5 and time.monotonic() - t0 < 20
+    assert report["skipped"][0]["reason"] == "not run: the engine hung or died on 5 rng vectors"
+
+
+class _Alternating:
+    """A driver whose engine dies on every other vector."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def start(self) -> dict:
+        return {"name": "x", "version": None, "language": None, "missing": []}
+
+    def run(self, family: str, test: dict) -> Run:
+        self.calls += 1
+        if family == "deck" and test["id"].startswith("smoke."):
+            return Run("result", {"deck": [r + s for s in "cdhs" for r in "23456789TJQKA"]})
+        return Run("errored", "the engine process died", fatal=True) if self.calls % 2 else Run("errored", "no")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_run_gives_up_after_ten_fatal_errors_in_all():
+    report = certify(_Alternating(), load_tests(["rng", "deck", "evaluate", "equity"]), {})
+    fatal = [c for c in report.cases if c.message == "the engine process died"]
+    assert len(fatal) == 10 and {c.group for c in fatal} == {"rng", "deck"}
+    later = [c for c in report.cases if c.group in ("evaluate", "equity")]
+    assert {(c.status, c.message) for c in later} == {
+        ("skipped", "not run: the engine hung or died on 10 vectors of this run")}
+    assert "required family evaluate was skipped entirely (not run: the engine hung" in report.verdict
+
+
+# ---- 6. no process outlives the certifier -------------------------------------------------------------
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its new parent to reap it has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _wait_until(condition, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_kill_group_kills_what_an_exited_child_forked():
+    from conformance.linepipe import kill_group
+    code = ("import os, sys, time\npid = os.fork()\nif pid == 0:\n    time.sleep(60)\n"
+            "print(pid, flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, start_new_session=True, text=True)
+    grandchild = int(proc.stdout.readline())
+    proc.stdout.close()
+    proc.wait()  # the child is gone; what it forked lives on in its group
+    assert _alive(grandchild)
+    kill_group(proc)
+    assert _wait_until(lambda: not _alive(grandchild), 5)
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_terminated_certifier_stops_its_engine_workers(tmp_path, signum):
+    engine = js_engine(tmp_path, "globalThis.PokerEngine = Object.assign({}, P0, {rng: seed => { while (true) {} }});")
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "engine", str(engine), "--family", "rng",
+                             "--timeout-ms", "60000", "--json", str(tmp_path / "r.json")], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_until(lambda: _children(proc.pid), 20)
+        worker = _children(proc.pid)[0]
+        time.sleep(1)  # into the hanging rng vector
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signum and "Traceback" not in err
+    assert f"holdem-cert: stopped by {signal.Signals(signum).name}" in err
+    assert _wait_until(lambda: not _alive(worker), 5)
+    assert not (tmp_path / "r.json").exists()  # no report rather than a partial one
+
+
+# ---- 7. what an engine writes on stderr is not stored without limit -----------------------------------
+
+def _largest_open_file() -> int:
+    sizes = [0]
+    for fd in Path("/proc/self/fd").iterdir():
+        try:
+            st = os.stat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            sizes.append(st.st_size)
+    return max(sizes)
+
+
+def test_a_stderr_flood_keeps_only_its_tail(tmp_path):
+    from conformance.engine_drivers import STDERR_TAIL, CommandDriver
+    from conformance import vectors
+    answer = ("sys.stderr.write('E' * (50 << 20) + 'the end'); sys.stderr.flush()\n"
+              "        if request['seq'] == 2: sys.exit(3)")
+    driver = CommandDriver(cmd_engine(tmp_path, answer), timeout_ms=5000)
+    driver.start()
+    try:
+        test = next(t for t in vectors.load("rng")["tests"] if t["id"] == "rng.one")
+        assert driver.run("rng", test).kind == "result"  # 50 MB on stderr, then the answer
+        assert _largest_open_file() < (1 << 20)
+        died = driver.run("rng", test)  # again, and then it exits
+        assert died.fatal and died.value.endswith("EEEEthe end") and len(died.value) < STDERR_TAIL + 200
+    finally:
+        driver.close()
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        kids = _children(todo.pop())
+        out += kids
+        todo += kids
+    return out
+
+
+def _workers(pid: int) -> list[int]:
+    found = []
+    for p in _descendants(pid):
+        try:
+            if b"conformance.worker" in Path(f"/proc/{p}/cmdline").read_bytes():
+                found.append(p)
+        except OSError:
+            pass
+    return found
+
+
+def test_a_terminated_match_stops_the_bot_workers_of_its_pool_processes(tmp_path):
+    """Bots' workers run in --jobs pool processes (the same host): they are stopped as well."""
+    from cli_helpers import make_roster
+    roster = make_roster(tmp_path, {"stuck-a": "module.exports = function stuck(state) { while (true) {} };",
+                                    "stuck-b": "module.exports = function stuck(state) { while (true) {} };"})
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "match", "--roster", str(roster),
+                             "--bots", "stuck-a,stuck-b", "--tournaments", "2", "--jobs", "2", "--hands", "1",
+                             "--decision-ms", "60000"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert _wait_until(lambda: len(_workers(proc.pid)) >= 4, 30)
+        workers = _workers(proc.pid)
+        time.sleep(1)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and "holdem-cert: stopped by SIGTERM" in err, err
+    assert _wait_until(lambda: not any(map(_alive, workers)), 5)
