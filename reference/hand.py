@@ -19,13 +19,38 @@ STREETS = ("preflop", "flop", "turn", "river")
 _CATEGORY = 15**5
 
 
+_FULL_DECK = frozenset(CANONICAL_DECK)
+
+
 def complete_deck(cards: Sequence[str], field: str = "deck") -> list[str]:
     """A pinned deck: the given distinct cards first, then the unused ones in canonical order."""
-    given = check_cards(list(cards), field)
+    given = check_cards(cards, field)
     if not 1 <= len(given) <= 52:
         raise OptionError(field, f"expected 1 to 52 cards, got {len(given)}")
     used = set(given)
     return given + [c for c in CANONICAL_DECK if c not in used]
+
+
+def _is_whole_deck(deck: object) -> bool:
+    """A list of the 52 distinct cards (so nothing to complete or check further)."""
+    try:
+        return isinstance(deck, list) and len(deck) == 52 and set(deck) == _FULL_DECK
+    except TypeError:  # an unhashable item: complete_deck names it
+        return False
+
+
+def _check_seats(ids: object, stacks: object, blinds: object) -> None:
+    """Hand's own arguments, named in OptionError (the tournament checks its options likewise)."""
+    if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence) or not all(isinstance(i, str) for i in ids):
+        raise OptionError("ids", f"expected a list of id strings, got {ids!r}")
+    if isinstance(stacks, (str, bytes)) or not isinstance(stacks, Sequence) or len(stacks) != len(ids):
+        raise OptionError("stacks", f"expected {len(ids)} stacks, one per seat, got {stacks!r}")
+    for i, c in enumerate(stacks):
+        if isinstance(c, bool) or not isinstance(c, int) or c < 0:
+            raise OptionError(f"stacks[{i}]", f"expected a non-negative integer, got {c!r}")
+    if (not isinstance(blinds, (list, tuple)) or len(blinds) != 2
+            or any(isinstance(b, bool) or not isinstance(b, int) or b <= 0 for b in blinds) or blinds[0] > blinds[1]):
+        raise OptionError("blinds", f"expected (small, big) positive integers with small <= big, got {blinds!r}")
 
 
 class Hand:
@@ -51,6 +76,7 @@ class Hand:
         ruleset: Ruleset = CONTRACT_V1,
         auto_folded: Sequence[int] = (),
     ):
+        _check_seats(ids, stacks, blinds)
         n = len(ids)
         self.n = n
         self.ids = list(ids)
@@ -70,7 +96,8 @@ class Hand:
         self.sb_seat = small_blind_seat
         self.bb_seat = big_blind_seat
         self.sb, self.bb = blinds
-        self.deck = deck if len(deck) == 52 else complete_deck(deck)
+        # A whole deck (the tournament deals deal_hand's) is checked by one set comparison.
+        self.deck = deck if _is_whole_deck(deck) else complete_deck(deck)
         self.pos = 0
         # Seats in the hand, clockwise from the first seat left of the button:
         # the dealing order (R3), the odd-chip order (R13), the elimination order (R17).

@@ -71,8 +71,9 @@ class Tournament:
         if stacks is None:
             self.stacks = [rules.starting_stack] * n
         else:
-            if len(stacks) != n:
-                raise OptionError("stacks", f"expected {n} stacks, one per seat, got {len(stacks)}")
+            if isinstance(stacks, (str, bytes)) or not isinstance(stacks, (list, tuple)) or len(stacks) != n:
+                got = len(stacks) if isinstance(stacks, (list, tuple)) else repr(stacks)
+                raise OptionError("stacks", f"expected {n} stacks, one per seat, got {got}")
             for i, c in enumerate(stacks):
                 if isinstance(c, bool) or not isinstance(c, int) or c <= 0:
                     raise OptionError(f"stacks[{i}]", f"expected a positive integer, got {c!r}")

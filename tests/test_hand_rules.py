@@ -360,3 +360,56 @@ def test_fallback_is_check_if_legal_else_fold_and_counts_an_error():
     record, code = t.submit({"type": "bet"})  # the big blind can check
     assert code == "unknown-type" and record["type"] == "check" and t.errors == [1, 0, 1]
     assert t.street == "flop"
+
+
+# -- reference.Hand's own arguments ----------------------------------------------------------
+def _hand_args(**changes):
+    from reference.rng import deal_hand
+
+    args = dict(ids=["a", "b", "c"], stacks=[100, 100, 100], button=0, small_blind_seat=1, big_blind_seat=2,
+                blinds=(5, 10), deck=deal_hand(1, 1))
+    args.update(changes)
+    return args
+
+
+def _repeated_card_deck():
+    from reference.rng import deal_hand
+
+    deck = deal_hand(1, 1)
+    deck[5] = deck[6]
+    return deck
+
+
+@pytest.mark.parametrize("changes, field", [
+    ({"deck": _repeated_card_deck()}, "deck[6]"),  # a whole-length deck with a repeat: no card dealt twice
+    ({"deck": ["Ah"] * 52}, "deck[1]"),
+    ({"deck": None}, "deck"),
+    ({"deck": "AhKd"}, "deck"),
+    ({"blinds": (-5, 10)}, "blinds"),
+    ({"blinds": (50, 10)}, "blinds"),
+    ({"blinds": (0, 0)}, "blinds"),
+    ({"blinds": 10}, "blinds"),
+    ({"stacks": [100, 100]}, "stacks"),
+    ({"stacks": 100}, "stacks"),
+    ({"stacks": [100, "x", 100]}, "stacks[1]"),
+    ({"stacks": [100, -5, 100]}, "stacks[1]"),
+    ({"ids": "abc"}, "ids"),
+    ({"button": 3}, "button"),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_hand_rejects_bad_arguments_naming_them(changes, field):
+    from reference import Hand
+    from reference.errors import HoldemError
+
+    with pytest.raises(HoldemError) as exc:
+        Hand(**_hand_args(**changes))
+    assert exc.value.field == field
+
+
+def test_hand_accepts_a_whole_deck_as_given_and_completes_a_partial_one():
+    from reference import Hand
+    from reference.cards import CANONICAL_DECK
+
+    whole = list(reversed(CANONICAL_DECK))
+    assert Hand(**_hand_args(deck=whole)).deck == whole
+    partial = Hand(**_hand_args(deck=["Ah", "Kd"])).deck
+    assert partial[:2] == ["Ah", "Kd"] and sorted(partial) == sorted(CANONICAL_DECK)

@@ -61,11 +61,22 @@ def test_seat_count_and_names_are_checked(names):
         ({"decks": {0: ["Ah"]}}, "decks"),
         ({"colour": "red"}, "colour"),
         ({"ruleset": "poker-v9"}, "ruleset"),
+        ({"stacks": 5}, "stacks"),
+        ({"stacks": "ab"}, "stacks"),
+        ({"decks": {1: None}}, "decks[1]"),
+        ({"decks": {1: "AhKd"}}, "decks[1]"),
     ],
 )
 def test_bad_options_name_the_field(options, field):
     with pytest.raises(HoldemError) as exc:  # OptionError, or CardError for a pinned deck
         Tournament(["a", "b"], **options)
+    assert exc.value.field == field
+
+
+@pytest.mark.parametrize("deck, field", [(None, "decks[1]"), (["Ah", "Ah"], "decks[1][1]"), (5, "decks[1]")])
+def test_a_deck_function_returning_a_bad_deck_names_the_hand(deck, field):
+    with pytest.raises(HoldemError) as exc:
+        Tournament(["a", "b"], decks=lambda number: deck)
     assert exc.value.field == field
 
 
