@@ -4,11 +4,15 @@ say what the engine did; this module decides what that means."""
 from __future__ import annotations
 
 import json
+import logging
 import math
+import re
 import reprlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
+
+from deepdiff import DeepDiff
 
 from reference.cards import CANONICAL_DECK
 
@@ -41,6 +45,8 @@ DEFAULT_STARTING_STACK = {"contract-v1": 10_000, "holdem-sng-3-v4": 500}  # by t
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
 DIFF_LINES = 40
+# DeepDiff logs a warning whenever max_diffs stops it; we stop it on purpose (readable_diff).
+logging.getLogger("deepdiff").setLevel(logging.ERROR)
 MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
 
 
@@ -97,6 +103,14 @@ def compare(actual: object, expected: object) -> tuple[str, list[str]]:
     return "differ", []
 
 
+_ROOT_KEY = re.compile(r"\['([^'\]]*)'\]")
+
+
+def _path(text: str) -> str:
+    """deepdiff's root['a'][0]['b'] as a[0].b."""
+    return _ROOT_KEY.sub(r".\1", text).replace("root.", "").replace("root[", "[")
+
+
 # Bounded renderings of engine values: an outcome may be megabytes, a report line may not.
 _SHOW = reprlib.Repr()
 _SHOW.maxlevel, _SHOW.maxlist, _SHOW.maxdict, _SHOW.maxstring, _SHOW.maxother = 3, 8, 8, 120, 120
@@ -150,13 +164,46 @@ def _changes(expected: object, actual: object, path: str, out: list[str]) -> Non
             out.append(f"Value of {where} changed from {show(expected)} to {show(actual)}")
 
 
-def readable_diff(expected: object, actual: object) -> str:
-    """What changed from the expected to the actual outcome, one change a line (at most DIFF_LINES)."""
-    lines: list[str] = []
+def _nodes(value: object, limit: int) -> int:
+    """How many values ``value`` holds, counting no further than ``limit``."""
+    count, todo = 0, [value]
+    while todo and count <= limit:
+        v = todo.pop()
+        count += 1
+        if isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, list):
+            todo.extend(v)
+    return count
+
+
+def _deepdiff_lines(expected: object, actual: object) -> list[str]:
+    """DeepDiff's report, paths shown as a[0].b; stopped after a few more than DIFF_LINES changes,
+    which keeps it fast on outcomes the size of the expected ones."""
     try:
-        _changes(expected, actual, "", lines)
-    except RecursionError:  # decoding bounds depth; this is only a backstop
-        lines.append("(the outcome is nested too deeply to compare further)")
+        text = DeepDiff(expected, actual, ignore_numeric_type_changes=True, verbose_level=2,
+                        max_diffs=25 * DIFF_LINES).pretty()
+    except Exception:  # noqa: BLE001 - an exotic value: the bounded walk below still reports
+        return []
+    return [_path(line) if len(line) <= 300 else _path(line[:300]) + " …" for line in text.splitlines() if line]
+
+
+def readable_diff(expected: object, actual: object) -> str:
+    """What changed from the expected to the actual outcome, one change a line (at most DIFF_LINES).
+
+    DeepDiff writes it when the engine's outcome is of the expected outcome's order of size;
+    DeepDiff's time grows with the outcome's size whatever its max_diffs, so anything larger, or a
+    value DeepDiff cannot report on, goes to our in-step walk, which is bounded by DIFF_LINES.
+    """
+    lines: list[str] = []
+    budget = 4 * _nodes(expected, 1 << 20) + 1000
+    if _nodes(actual, budget) <= budget:
+        lines = _deepdiff_lines(expected, actual)
+    if not lines:
+        try:
+            _changes(expected, actual, "", lines)
+        except RecursionError:  # decoding bounds depth; this is only a backstop
+            lines.append("(the outcome is nested too deeply to compare further)")
     if not lines:
         return ""
     if len(lines) > DIFF_LINES:

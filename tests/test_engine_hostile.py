@@ -203,7 +203,34 @@ def test_judging_a_huge_or_much_changed_outcome_is_fast():
     del shifted["log"][5]  # every later hand differs
     j = judge("sng3v4", test, Run("result", shifted))
     assert j.status != "passed" and len(j.diff.splitlines()) == DIFF_LINES + 2
-    assert time.perf_counter() - t0 < 5
+    assert time.perf_counter() - t0 < 20  # a liveness bound: unbounded, this took minutes
+
+
+def test_diffs_come_from_deepdiff_and_from_the_bounded_walk_when_deepdiff_cannot(monkeypatch):
+    """Issue #4 asks for a readable deepdiff diff: DeepDiff writes it for an outcome of the expected's
+    order of size; a far larger outcome, or a value DeepDiff fails on, gets the bounded walk."""
+    from conformance import engine_cert
+
+    calls = []
+    real = engine_cert.DeepDiff
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("max_diffs"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine_cert, "DeepDiff", spy)
+    diff = engine_cert.readable_diff({"values": [0.25, 0.5]}, {"values": [0.25, 0.75]})
+    assert calls == [25 * engine_cert.DIFF_LINES]
+    assert "Value of values[1] changed from 0.5 to 0.75." in diff  # DeepDiff's wording, our paths
+    engine_cert.readable_diff({"deck": ["Ah"]}, {"deck": ["Ah"] * 10_000})
+    assert len(calls) == 1  # 10,000 values against 2: not given to DeepDiff
+
+    def broken(*args, **kwargs):
+        raise ValueError("no")
+
+    monkeypatch.setattr(engine_cert, "DeepDiff", broken)
+    assert "Value of values[1] changed from 0.5 to 0.75" in engine_cert.readable_diff(
+        {"values": [0.25, 0.5]}, {"values": [0.25, 0.75]})
 
 
 # ---- 4. an engine that hangs now and then is abandoned too -------------------------------------------
