@@ -21,6 +21,7 @@ from reference.errors import OptionError
 from . import report as engine_report
 from .bot_cert import CertOptions, certify_file
 from .engine_cert import FAMILIES, certify as certify_engine, load_tests
+from . import fresh_vectors
 from .engine_drivers import QuickJSDriver, read_source
 from .html_report import PALETTE, render
 from .resources import default_roster
@@ -52,7 +53,10 @@ def run(options: CertifyOptions, say: Say = lambda _: None) -> dict:
 
     say(f"engine: {engine_name}")
     driver = QuickJSDriver(engine_source, engine_name=engine_name, timeout_ms=10_000)
-    engine = certify_engine(driver, load_tests(options.families), {"driver": "quickjs", "source": engine_name})
+    fresh_seed = fresh_vectors.seed_from(engine_source, "")  # as holdem-cert engine derives it for this engine alone
+    tests = load_tests(options.families, fresh_seed)
+    fresh = {"seed": fresh_seed, "tests": fresh_vectors.count(tests)}
+    engine = certify_engine(driver, tests, {"driver": "quickjs", "source": engine_name, "fresh": fresh})
     say(f"engine: {engine.verdict or ('certified' if engine.certified else 'not certified')}")
 
     roster = lint_roster(options.roster)

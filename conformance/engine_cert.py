@@ -16,7 +16,7 @@ from deepdiff import DeepDiff
 
 from reference.cards import CANONICAL_DECK
 
-from . import schemas, vectors
+from . import fresh_vectors, schemas, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
 
@@ -889,10 +889,15 @@ class Runner:
                     [_cut(n) for n in j.notes], time.perf_counter() - t0)
 
 
-def load_tests(families: Iterable[str]) -> dict[str, list[dict]]:
-    """The committed vectors of ``families``, in the canonical family order."""
+def load_tests(families: Iterable[str], fresh_seed: int | None = None) -> dict[str, list[dict]]:
+    """The committed vectors of ``families``, in the canonical family order; with ``fresh_seed``,
+    each family that has them is followed by its fresh tests for that seed (fresh_vectors.py)."""
     chosen = set(families)
-    return {f: vectors.load(f)["tests"] for f in FAMILIES if f in chosen}
+    tests = {f: vectors.load(f)["tests"] for f in FAMILIES if f in chosen}
+    if fresh_seed is not None:
+        for family, fresh in fresh_vectors.generate(fresh_seed, chosen).items():
+            tests[family] = tests[family] + fresh
+    return tests
 
 
 def conclude(report: Report) -> None:

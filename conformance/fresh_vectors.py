@@ -56,6 +56,11 @@ def generate(seed: int, families=FAMILIES) -> dict[str, list[dict]]:
     return out
 
 
+def count(tests: dict[str, list[dict]]) -> int:
+    """How many fresh tests a family -> tests mapping (engine_cert.load_tests's) holds."""
+    return sum(1 for family in tests.values() for t in family if t["id"].split(".")[1:2] == ["fresh"])
+
+
 def _set_id(test: dict, test_id: str, seed: int) -> dict:
     test["id"] = test_id
     test["comment"] = f"fresh (seed {seed}): {test['comment']}"

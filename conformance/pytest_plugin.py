@@ -32,6 +32,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--holdem-family", action="append", metavar="F",
                     help="only this vector family (repeatable): rng, deck, evaluate, equity, pots, legality, "
                          "hands, tournaments")
+    group.addoption("--holdem-fresh-seed", type=int, metavar="SEED",
+                    help="seed of the fresh tests (default: derived from the engine's and adapter's bytes)")
+    group.addoption("--holdem-no-fresh", action="store_true", help="run the golden vectors only")
     group.addoption("--holdem-timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, metavar="N",
                     help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS})")
 
@@ -62,14 +65,41 @@ class HoldemSession:
         if unknown:
             raise pytest.UsageError(f"--holdem-family: unknown {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
         self.families = config.getoption("holdem_family") or list(FAMILIES)
+        fresh_seed = None if config.getoption("holdem_no_fresh") else config.getoption("holdem_fresh_seed")
+        if fresh_seed is None and not config.getoption("holdem_no_fresh"):
+            fresh_seed = self._derived_fresh_seed()
+        if fresh_seed is not None and not 0 <= fresh_seed <= 0xFFFFFFFF:
+            raise pytest.UsageError(f"--holdem-fresh-seed: expected 0..4294967295, got {fresh_seed}")
         try:
-            self.tests = load_tests(self.families)
+            self.tests = load_tests(self.families, fresh_seed)
         except OSError as exc:  # an install without the repository's vectors/ folder
             raise pytest.UsageError(f"holdem: cannot read the golden vectors: {exc.filename}: {exc.strerror}") from None
         self.driver = None
         self.runner = None
         self.smoke: dict | None = None
         self.divergent: list = []
+
+    def _read_sources(self) -> tuple[list[str], str | None]:
+        """The preludes and engine, and the adapter, as holdem-cert engine reads them."""
+        from .engine_drivers import read_source
+
+        opt = self.config.getoption
+        base = Path(self.config.invocation_params.dir)
+        adapter = opt("holdem_adapter")
+        sources = [read_source(base / p, "prelude") for p in opt("holdem_prelude")]
+        sources.append(read_source(base / opt("holdem_engine"), "engine"))
+        return sources, read_source(base / adapter, "adapter") if adapter else None
+
+    def _derived_fresh_seed(self) -> int:
+        """The seed holdem-cert engine derives for the same files (0 if they cannot be read: the
+        smoke tier then fails on loading, and no vector runs)."""
+        from .fresh_vectors import seed_from
+
+        try:
+            sources, adapter_source = self._read_sources()
+        except (OSError, ValueError):
+            return 0
+        return seed_from(*sources, adapter_source or "")
 
     # -- hooks --------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so that they apply to vectors too
@@ -101,18 +131,14 @@ class HoldemSession:
     def smoke_cases(self) -> dict:
         """Load the engine and run the smoke tier, once."""
         from .engine_cert import start
-        from .engine_drivers import QuickJSDriver, read_source
+        from .engine_drivers import QuickJSDriver
         from .report import Case
 
         if self.smoke is not None:
             return self.smoke
         opt = self.config.getoption
-        base = Path(self.config.invocation_params.dir)
-        adapter = opt("holdem_adapter")
         try:
-            sources = [read_source(base / p, "prelude") for p in opt("holdem_prelude")]
-            sources.append(read_source(base / opt("holdem_engine"), "engine"))
-            adapter_source = read_source(base / adapter, "adapter") if adapter else None
+            sources, adapter_source = self._read_sources()
         except (OSError, ValueError) as exc:
             message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
             self.smoke = {"smoke.load": Case("smoke.load", "smoke", "failed", [], f"cannot read the engine: {message}")}

@@ -5,6 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
+from conformance import fresh_vectors, vectors
 from conformance.cli import main
 
 
@@ -32,3 +33,9 @@ def run_cli(capsys, *argv) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
+
+
+def vectors_run(family: str, fresh: bool = True) -> int:
+    """How many tests ``holdem-cert engine`` runs in a family: its golden vectors, and by default its
+    fresh tests (their number per family is fixed; only their inputs depend on the seed)."""
+    return len(vectors.load(family)["tests"]) + (fresh_vectors.COUNTS.get(family, 0) if fresh else 0)

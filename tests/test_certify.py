@@ -5,7 +5,9 @@ from pathlib import Path
 
 from conformance.bot_cert import CertOptions
 from conformance.certify import CertifyOptions, run
+from conformance import fresh_vectors
 from conformance.cli import main
+from cli_helpers import vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = CertOptions(generated_states=10, vector_states=10, smoke_seats=(2,), smoke_max_hands=5, decision_ms=2000)
@@ -42,7 +44,8 @@ def test_certify_writes_a_whole_report(tmp_path):
     assert summary["showcase"]["hands"] == len(summary["showcase"]["seats"][0]["chips"]) <= 15
     html = (tmp_path / "report/index.html").read_text()
     assert "caller" in html and "<polyline" in html
-    assert summary["engine"]["families"]["rng"]["passed"] == 34
+    assert summary["engine"]["families"]["rng"]["passed"] == vectors_run("rng")  # golden and fresh
+    assert summary["engine"]["engine"]["fresh"]["tests"] == fresh_vectors.COUNTS["rng"] + fresh_vectors.COUNTS["pots"]
     # Same seeds, same showcase.
     again = run(options(tmp_path, path))
     assert again["showcase"]["digest"] == summary["showcase"]["digest"]

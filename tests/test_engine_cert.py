@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance import schemas, vectors
+from conformance import fresh_vectors, schemas, vectors
 from conformance.cli import main
 from conformance.engine_cert import (FAMILIES, RULESETS, certify, compare, conclude, judge, load_tests, same,
                                      sng3v4_problem)
 from conformance.engine_drivers import QuickJSDriver, Run
 from conformance.report import Case, Report
 from reference import adapter
+from cli_helpers import vectors_run
 
 V4_TESTS = vectors.load("sng3v4")["numberOfTests"]
 
@@ -96,7 +97,7 @@ def test_reference_adapter_certifies_every_family(full_runs):
     assert report["ruleset"] == "contract-v1" and list(report["families"]) == list(CONTRACT)
     assert report["engine"]["name"] == "holdem-reference" and report["engine"]["language"] == "python"
     for family in CONTRACT:
-        assert report["families"][family] == {"passed": len(vectors.load(family)["tests"]), "failed": 0,
+        assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
                                               "divergent": 0, "skipped": 0}, family
     assert report["failures"] == [] and report["divergences"] == []
     assert [s["id"] for s in report["smoke"]] == ["smoke.load", "smoke.deal-hand", "smoke.showdown", "smoke.fold-out"]
@@ -112,7 +113,8 @@ def test_junit_report_parses_and_counts_match(full_runs):
         cases = suites[family].findall("testcase")
         counts = report["families"][family]
         assert len(cases) == int(suites[family].get("tests")) == sum(counts.values())
-        assert {c.get("name") for c in cases} == {t["id"] for t in vectors.load(family)["tests"]}
+        fresh_seed = report["engine"]["fresh"]["seed"]
+        assert {c.get("name") for c in cases} == {t["id"] for t in load_tests([family], fresh_seed)[family]}
     assert int(root.get("tests")) == sum(int(s.get("tests")) for s in suites.values())
     assert root.get("failures") == "0"
 
@@ -137,7 +139,7 @@ def test_both_engines_certify_holdem_sng_3_v4(full_runs, name, file):
     assert report["verdict"].startswith(f"CERTIFIED for {V4} (families: ")
     assert list(report["families"]) == V4_RUN
     for family in V4_RUN:
-        assert report["families"][family] == {"passed": len(vectors.load(family)["tests"]), "failed": 0,
+        assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
                                               "divergent": 0, "skipped": 0}, family
 
 
@@ -298,7 +300,7 @@ def test_an_engine_without_v4_is_not_certified_for_it_but_is_for_contract_v1(tmp
     report = report_of(tmp_path / "r.json")
     assert code == 1 and report["certified"] is False and report["ruleset"] == V4
     assert report["families"]["sng3v4"] == {"passed": 0, "failed": 0, "divergent": 0, "skipped": V4_TESTS}
-    assert report["families"]["rng"]["passed"] == 34
+    assert report["families"]["rng"]["passed"] == vectors_run("rng")
     assert (f"NOT CERTIFIED for {V4} (families: rng, sng3v4): required family sng3v4 was skipped entirely (ruleset "
             "not supported: create threw Error: ruleset: only contract-v1 is supported)") in text
     # Under contract-v1 the family is not required: run through the API, it is skipped and the engine certified.
@@ -355,7 +357,7 @@ def test_an_engine_hanging_in_evaluate_fails_evaluate_within_bounded_time(tmp_pa
     assert code == 1 and time.monotonic() - t0 < 30, text
     families = report_of(tmp_path / "r.json")["families"]
     assert families["rng"]["failed"] == 0 and families["evaluate"]["failed"] == 3
-    assert families["evaluate"]["skipped"] == len(vectors.load("evaluate")["tests"]) - 3
+    assert families["evaluate"]["skipped"] == vectors_run("evaluate") - 3
     assert "no answer within 800 ms" in text and "3 failed in evaluate" in text
 
 
@@ -409,7 +411,7 @@ def test_a_cmd_engine_that_crashes_or_hangs_is_restarted(tmp_path, action, messa
     report = report_of(tmp_path / "r.json")
     assert code == 1 and time.monotonic() - t0 < 30
     assert [f["id"] for f in report["failures"]] == ["rng.abc"] and message in report["failures"][0]["message"]
-    assert report["families"]["rng"] == {"passed": 33, "failed": 1, "divergent": 0, "skipped": 0}
+    assert report["families"]["rng"] == {"passed": vectors_run("rng") - 1, "failed": 1, "divergent": 0, "skipped": 0}
 
 
 def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path, cli):
@@ -460,7 +462,7 @@ def test_the_example_engine_certifies_through_its_adapter(tmp_path, cli):
     code, text = cli(*OTHER, *[a for f in families for a in ("--family", f)], "--json", str(tmp_path / "r.json"))
     report = report_of(tmp_path / "r.json")
     assert code == 0, text
-    assert report["families"]["pots"]["skipped"] == len(vectors.load("pots")["tests"])  # no side-pot builder
+    assert report["families"]["pots"]["skipped"] == vectors_run("pots")  # no side-pot builder
     assert report["engine"]["missing"] == ["PokerEngine.buildPots"]
     tests = {"evaluate": [t for t in vectors.load("evaluate")["tests"] if "digest" not in t["input"]]}
     source = "\n;\n".join((ROOT / p).read_text() for p in ("reference/js/poker-engine.js", OTHER[0]))
@@ -501,8 +503,14 @@ def test_pytest_plugin_runs_one_item_per_vector(tmp_path):
     run = pytest_run(tmp_path, "--holdem-engine", str(ENGINE), "--holdem-family", "rng", "-v")
     ids = [line.split()[0] for line in run.stdout.splitlines() if line.startswith("holdem/")]
     assert ids[:2] == ["holdem/smoke::smoke.load", "holdem/smoke::smoke.deal-hand"]
-    assert ids[2:] == [f"holdem/rng::{t['id']}" for t in vectors.load("rng")["tests"]]
-    assert run.returncode == 0 and "36 passed" in run.stdout, run.stdout
+    fresh = [f"rng.fresh.{k + 1}" for k in range(fresh_vectors.COUNTS["rng"])]
+    assert ids[2:] == [f"holdem/rng::{t['id']}" for t in vectors.load("rng")["tests"]] + [f"holdem/rng::{i}" for i in fresh]
+    assert run.returncode == 0 and f"{2 + vectors_run('rng')} passed" in run.stdout, run.stdout
+    # The fresh tests are those holdem-cert engine runs for the same file, or for --holdem-fresh-seed.
+    run = pytest_run(tmp_path, "--holdem-engine", str(ENGINE), "--holdem-family", "pots", "--holdem-fresh-seed", "9", "-q")
+    assert run.returncode == 0 and f"{2 + vectors_run('pots')} passed" in run.stdout, run.stdout
+    run = pytest_run(tmp_path, "--holdem-engine", str(ENGINE), "--holdem-family", "pots", "--holdem-no-fresh", "-q")
+    assert run.returncode == 0 and f"{2 + vectors_run('pots', fresh=False)} passed" in run.stdout, run.stdout
 
 
 def test_pytest_plugin_reports_failures_and_is_inert_without_an_engine(tmp_path):
@@ -513,3 +521,52 @@ def test_pytest_plugin_reports_failures_and_is_inert_without_an_engine(tmp_path)
     run = pytest_run(tmp_path, "--holdem-engine", broken, "--holdem-family", "rng", "-q")
     assert run.returncode == 1 and "the smoke tier failed, so no vector was run" in run.stdout + run.stderr
     assert pytest_run(tmp_path, "-q").returncode == 5  # no tests collected: the plugin added none
+
+
+# ---- fresh tests: an engine that memorised the golden vectors is not certified ----------------------
+
+MEMORISER = """
+import json, sys
+from reference import adapter
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["cmd"] == "stop":
+        break
+    test_id = request.get("vector", {}).get("test", {}).get("id", "")
+    if request["cmd"] == "run" and ".fresh." in test_id:
+        # Stands for an engine that echoes memorised answers: it has none for a test it never saw.
+        print(json.dumps({"seq": request["seq"], "result": {}}), flush=True)
+        continue
+    print(json.dumps(adapter.answer(request)), flush=True)
+"""
+
+
+def test_an_engine_knowing_only_the_golden_vectors_fails_the_fresh_tests(tmp_path, cli):
+    script = write(tmp_path, "memoriser.py", MEMORISER)
+    args = ("--cmd", f"{sys.executable} {script}", "--family", "rng", "--family", "pots", *FAST)
+    code, text = cli(*args, "--json", str(tmp_path / "r.json"))
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and report["certified"] is False
+    assert {f["id"] for f in report["failures"]} == {f"{family}.fresh.{k + 1}" for family in ("rng", "pots")
+                                                    for k in range(fresh_vectors.COUNTS[family])}
+    assert report["engine"]["fresh"] == {"seed": fresh_vectors.seed_from(f"{sys.executable} {script}"),
+                                         "tests": fresh_vectors.COUNTS["rng"] + fresh_vectors.COUNTS["pots"]}
+    code, text = cli(*args, "--no-fresh", "--json", str(tmp_path / "golden.json"))
+    assert code == 0 and report_of(tmp_path / "golden.json")["engine"]["fresh"] is None
+
+
+def test_the_fresh_seed_comes_from_the_engine_bytes_unless_given(tmp_path, cli):
+    engine = write(tmp_path, "engine.js", ENGINE.read_text())
+    seeds = []
+    for extra in ([], [], ["--fresh-seed", "12345"]):
+        code, text = cli(engine, "--family", "deck", *extra, "--json", str(tmp_path / "r.json"))
+        assert code == 0, text
+        seeds.append(report_of(tmp_path / "r.json")["engine"]["fresh"]["seed"])
+    with open(engine, "a") as f:
+        f.write("\n// one more line\n")
+    code, text = cli(engine, "--family", "deck", "--json", str(tmp_path / "r.json"))
+    changed = report_of(tmp_path / "r.json")["engine"]["fresh"]["seed"]
+    assert seeds[0] == seeds[1] == fresh_vectors.seed_from(ENGINE.read_text(), "") and seeds[2] == 12345
+    assert changed != seeds[0] and f"{fresh_vectors.COUNTS['deck']} fresh tests, seed {changed}" in text
+    code, text = cli(engine, "--fresh-seed", "-1")
+    assert code == 2 and "--fresh-seed" in text

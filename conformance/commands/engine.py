@@ -13,9 +13,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..argtypes import milliseconds
+from ..argtypes import milliseconds, uint32
 from ..engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, certify, load_tests
 from ..engine_drivers import CommandDriver, QuickJSDriver, read_source
+from .. import fresh_vectors
 from ..errors import UsageError
 from ..report import print_summary, progress, write_json, write_junit
 
@@ -40,6 +41,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="run only this vector family of the ruleset (repeatable)")
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the report as JSON")
     parser.add_argument("--junit", dest="junit_out", type=Path, metavar="OUT", help="write the report as JUnit XML")
+    fresh = parser.add_mutually_exclusive_group()
+    fresh.add_argument("--fresh-seed", type=uint32, metavar="SEED",
+                       help="seed of the fresh tests run after the golden vectors (default: derived from the "
+                            "engine's and adapter's bytes, or from the --cmd text; docs/INTERPRETING.md)")
+    fresh.add_argument("--no-fresh", action="store_true",
+                       help="run the golden vectors only (an engine that memorised them would then pass)")
     parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
                         help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); the five-card digest "
                              "gets max(180 s, 30 N)")
@@ -55,7 +62,7 @@ def _driver(args: argparse.Namespace):
             driver = CommandDriver(args.cmd, timeout_ms=args.timeout_ms)
         except ValueError as exc:  # shlex: unbalanced quotes; or an empty command
             raise UsageError(f"--cmd: {exc}") from None
-        return driver, {"driver": "command", "command": args.cmd}
+        return driver, {"driver": "command", "command": args.cmd}, fresh_vectors.seed_from(args.cmd)
     try:
         sources = [read_source(p, "prelude") for p in args.prelude] + [read_source(args.engine, "engine")]
         adapter = read_source(args.adapter, "adapter") if args.adapter else None
@@ -65,7 +72,7 @@ def _driver(args: argparse.Namespace):
                            timeout_ms=args.timeout_ms)
     subject = {"driver": "quickjs", "source": str(args.engine),
                "adapter": str(args.adapter) if args.adapter else None, "preludes": [str(p) for p in args.prelude]}
-    return driver, subject
+    return driver, subject, fresh_vectors.seed_from(*sources, adapter or "")
 
 
 def describe(subject: dict) -> str:
@@ -73,13 +80,18 @@ def describe(subject: dict) -> str:
     language = f", {subject['language']}" if subject.get("language") else ""
     if subject["driver"] == "command":
         name = f"{subject['name']}{version}{language} via " if subject.get("name") else ""
-        return f"{name}--cmd {subject['command']!r}"
+        return f"{name}--cmd {subject['command']!r}{_fresh_text(subject)}"
     text = f"{subject['source']}{version}{language} in QuickJS"
     if subject.get("adapter"):
         text += f", adapter {subject['adapter']}"
     if subject.get("missing"):
         text += f"; lacks {', '.join(subject['missing'])}"
-    return text
+    return text + _fresh_text(subject)
+
+
+def _fresh_text(subject: dict) -> str:
+    fresh = subject.get("fresh")
+    return f"; {fresh['tests']} fresh tests, seed {fresh['seed']}" if fresh else ""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,8 +103,10 @@ def run(args: argparse.Namespace) -> int:
     if other:
         raise UsageError(f"--family {other[0]} is not certified under --ruleset {args.ruleset} "
                          f"(its families: {', '.join(families)})")
-    driver, subject = _driver(args)
-    tests = load_tests(args.family or families)
+    driver, subject, derived_seed = _driver(args)
+    fresh_seed = None if args.no_fresh else derived_seed if args.fresh_seed is None else args.fresh_seed
+    tests = load_tests(args.family or families, fresh_seed)
+    subject["fresh"] = None if fresh_seed is None else {"seed": fresh_seed, "tests": fresh_vectors.count(tests)}
     with progress(sum(map(len, tests.values())), enabled=sys.stderr.isatty()) as advance:
         report = certify(driver, tests, subject, ruleset=args.ruleset, on_case=lambda case: advance(case.group))
     print_summary(report, sys.stdout, describe_subject=describe)
