@@ -652,6 +652,21 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
     chips = _chips(standings)
     if problem := _conserved(game, chips):
         return problem
+    # The log is every hand played, in order, each ending with every chip in play, the last as the
+    # standings end (a ruling may change who sits where, never drop or misstate a hand).
+    numbers = [e.get("handNumber") for e in log]
+    if numbers != list(range(1, len(log) + 1)):
+        return f"log() hand numbers are {show(numbers)}: expected every hand from 1 in order"
+    for entry in log:
+        if problem := _conserved(game, entry.get("chips")):
+            return f"log() hand {entry['handNumber']}: {problem.replace('standings', 'chips after the hand')}"
+    if log and log[-1]["chips"] != chips:
+        return f"the last hand ends with chips {log[-1]['chips']}, the standings with {chips}"
+    if len(log) < seats.last_hand:
+        return f"log() has {len(log)} hands; the steps were played in hand {seats.last_hand}"
+    out_in = [s.get("eliminatedInHand") for s in standings if isinstance(s.get("eliminatedInHand"), int)]
+    if out_in and max(out_in) > len(log):
+        return f"a seat was eliminated in hand {max(out_in)}; log() has {len(log)} hands"
     if "maxHands" not in game["options"]:  # no hand cap: the game ends with one participant
         if sorted(chips)[-2] != 0:
             return f"the game ended with chips {chips}: exactly one participant must have chips"

@@ -264,6 +264,25 @@ def test_sng3v4_outcomes_on_other_rulings_are_divergent_and_contract_breaches_fa
     assert j.status == "failed" and "s3's consecutive timeout 3 checks; it must fold" in j.message
 
 
+@pytest.mark.parametrize("slug", [t["id"] for t in vectors.load("sng3v4")["tests"]])
+def test_a_sng3v4_log_that_drops_or_misstates_a_hand_fails_whatever_the_ruling(slug):
+    """Seating (R23) makes a different outcome divergent, but no ruling drops a hand from the log,
+    renumbers it or ends it with chips that differ from the standings."""
+    test, result = sng3v4_result(slug)
+    broken = []
+    for k in sorted({0, len(result["log"]) // 2, len(result["log"]) - 1}):
+        dropped = copy.deepcopy(result)
+        del dropped["log"][k]
+        broken.append(dropped)
+    misstated = copy.deepcopy(result)
+    misstated["log"][-1]["chips"] = misstated["log"][-1]["chips"][::-1]
+    if misstated["log"][-1]["chips"] != result["log"][-1]["chips"]:
+        broken.append(misstated)
+    for outcome in broken:
+        j = judge("sng3v4", test, Run("result", outcome))
+        assert j.status == "failed" and "not well formed" in j.message, (j.status, j.message)
+
+
 @pytest.mark.parametrize("error, status", [
     ({"at": "create", "name": "OptionError", "message": "ruleset: unknown ruleset", "field": "ruleset"}, "skipped"),
     ({"at": "create", "name": "Error", "message": "unsupported ruleset holdem-sng-3-v4"}, "skipped"),
