@@ -7,23 +7,26 @@ reproducible; by default it is derived from the engine's own bytes (docs/INTERPR
 an engine cannot carry the answers to its own fresh tests, and an operator may pass any other.
 
 Ids are ``FAMILY.fresh.K``. Rulings are flagged as in the golden families (R2 for deck orders,
-R4 for values, R7 for dead layers, R8 and R13 in tournaments), so an engine taking another
-reasonable option on a ruling is divergent on it here too, not broken.
+R4 for values, R6 for the exact equity stream, R7 for dead layers, R8 and R13 in tournaments),
+so an engine taking another reasonable option on a ruling is divergent on it here too, not broken.
 """
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 
 from reference.cards import CANONICAL_DECK
+from reference.equity import equity, exact_equity
 from reference.evaluator import evaluate
 from reference.pots import build_pots
-from reference.rng import deal_hand, rng
+from reference.rng import deal_hand, mulberry32, rng
 
 from .gamespec import STRATEGIES, game, tournament
 from .jsvalue import encode
 from .vectorfile import make_test
 from .vectorgen import deck as deck_family
+from .vectorgen import equity as equity_family
 from .vectorgen import evaluate as evaluate_family
 from .vectorgen import legality as legality_family
 from .vectorgen import pots as pots_family
@@ -32,7 +35,7 @@ from .vectorgen import tournaments as tournaments_family
 
 # Tests per family and run: enough that echoing memorised answers cannot pass, few enough to
 # add only seconds to a certification.
-COUNTS = {"rng": 6, "deck": 6, "evaluate": 24, "pots": 8, "legality": 16, "tournaments": 3}
+COUNTS = {"rng": 6, "deck": 6, "evaluate": 24, "equity": 4, "pots": 8, "legality": 16, "tournaments": 3}
 FAMILIES = tuple(COUNTS)
 
 
@@ -121,6 +124,34 @@ def _evaluate(rnd: random.Random, count: int) -> list[dict]:
     return tests
 
 
+def _equity(rnd: random.Random, count: int) -> list[dict]:
+    """Statistical spots whose exact equity enumerates quickly (river against one or two
+    opponents, turn against one), and one exact stream under R6 from a preflop spot."""
+    tests = []
+    for k in range(count):
+        cards = rnd.sample(CANONICAL_DECK, 7)
+        hole = cards[:2]
+        if k == count - 1:  # R6: the same stream gives the same double
+            opponents, seed = rnd.randrange(1, 9), rnd.randrange(1, 2**32)
+            value = equity(hole, [], opponents, 300, mulberry32(seed))
+            tests.append(make_test(equity_family.NOTES, "", f"{' '.join(hole)} vs {opponents}, 300 iterations, "
+                                   f"mulberry32({seed})", ["helper.equity"],
+                                   {"hole": hole, "board": [], "opponents": opponents, "iterations": 300,
+                                    "random": {"kind": "mulberry32", "seed": seed}}, {"value": value}, ["ExactStream"]))
+            continue
+        board, opponents = (cards[2:], 1 + k % 2) if k % 3 != 2 else (cards[2:6], 1)
+        exact = exact_equity(hole, board, opponents)
+        iterations = equity_family.ITERATIONS
+        tolerance = equity_family.Z * math.sqrt(exact["variance"] / iterations)
+        tests.append(make_test(equity_family.NOTES, "", f"{' '.join(hole)} on [{' '.join(board)}] vs {opponents}",
+                               ["helper.equity"], {"hole": hole, "board": board, "opponents": opponents,
+                                                   "iterations": iterations,
+                                                   "random": {"kind": "mulberry32", "seed": rnd.randrange(1, 2**32)}},
+                               {"equity": exact["equity"], "variance": exact["variance"], "tolerance": tolerance},
+                               ["Statistical"]))
+    return tests
+
+
 def _pots(rnd: random.Random, count: int) -> list[dict]:
     tests = []
     for _ in range(count):
@@ -203,5 +234,5 @@ def _tournaments(rnd: random.Random, count: int) -> list[dict]:
     return tests
 
 
-_MAKERS = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "pots": _pots, "legality": _legality,
+_MAKERS = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots, "legality": _legality,
            "tournaments": _tournaments}
