@@ -19,7 +19,7 @@ from reference.errors import HoldemError
 
 from . import commands
 from .errors import UsageError
-from .linepipe import kill_all
+from .linepipe import kill_all, signal_name
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(args._run(args))
     except Terminated as exc:
         kill_all()  # closing has already stopped them; this is in case something held on
-        print(f"holdem-cert: stopped by {signal.Signals(exc.signum).name}; the engines and workers it ran "
+        print(f"holdem-cert: stopped by {signal_name(exc.signum)}; the engines and workers it ran "
               "were stopped", file=sys.stderr)
         return 128 + exc.signum
     except (UsageError, HoldemError) as exc:

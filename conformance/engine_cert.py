@@ -165,15 +165,19 @@ def _changes(expected: object, actual: object, path: str, out: list[str]) -> Non
 
 
 def _nodes(value: object, limit: int) -> int:
-    """How many values ``value`` holds, counting no further than ``limit``."""
+    """How many values ``value`` holds, a string counting one per 64 characters (DeepDiff line-diffs
+    long strings), counting no further than ``limit``."""
     count, todo = 0, [value]
     while todo and count <= limit:
         v = todo.pop()
         count += 1
         if isinstance(v, dict):
+            todo.extend(v.keys())
             todo.extend(v.values())
         elif isinstance(v, list):
             todo.extend(v)
+        elif isinstance(v, str):
+            count += len(v) // 64
     return count
 
 

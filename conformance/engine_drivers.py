@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import signal
 import subprocess
 import time
 import weakref
@@ -27,7 +26,7 @@ from typing import Any
 
 from . import jsvalue
 from .host import Worker, decode as decode_wire
-from .linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group
+from .linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
 from .schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
@@ -674,7 +673,7 @@ class CommandDriver:
         except subprocess.TimeoutExpired:
             code = None
         how = ("it closed its output" if code is None else
-               f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}")
+               f"killed by {signal_name(-code)}" if code < 0 else f"exit status {code}")
         tail = self._stderr_tail()
         self._kill()
         return how + (f"; stderr: {tail}" if tail else "")

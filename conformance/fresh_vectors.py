@@ -124,31 +124,49 @@ def _evaluate(rnd: random.Random, count: int) -> list[dict]:
     return tests
 
 
+# A statistical spot is drawn again unless each outcome against one opponent (loss, tie, win) is
+# impossible or expected at least this many times in the iterations: the tolerance (Z standard
+# errors) assumes a near-normal sum, which a rare outcome's few occurrences are not.
+MIN_EXPECTED_OUTCOMES = 20
+
+
+def _outcome_probabilities(exact: dict) -> tuple[float, float, float]:
+    """(loss, tie, win) against one opponent from the mean and variance of the share (0, 1/2, 1):
+    E[share] - E[share^2] = tie / 4."""
+    mean, second = exact["equity"], exact["variance"] + exact["equity"] ** 2
+    tie = 4 * (mean - second)
+    tie = 0.0 if abs(tie) < 1e-12 else tie
+    win = mean - tie / 2
+    win = 0.0 if abs(win) < 1e-12 else win
+    loss = 1 - win - tie
+    return (0.0 if abs(loss) < 1e-12 else loss), tie, win
+
+
 def _equity(rnd: random.Random, count: int) -> list[dict]:
-    """Statistical spots whose exact equity enumerates quickly (river against one or two
-    opponents, turn against one), and one exact stream under R6 from a preflop spot."""
+    """Statistical spots against one opponent whose exact equity enumerates quickly (river or
+    turn) and whose Monte Carlo sum is near normal, and one exact stream under R6 (preflop)."""
     tests = []
-    for k in range(count):
+    iterations = equity_family.ITERATIONS
+    while len(tests) < count - 1:
         cards = rnd.sample(CANONICAL_DECK, 7)
-        hole = cards[:2]
-        if k == count - 1:  # R6: the same stream gives the same double
-            opponents, seed = rnd.randrange(1, 9), rnd.randrange(1, 2**32)
-            value = equity(hole, [], opponents, 300, mulberry32(seed))
-            tests.append(make_test(equity_family.NOTES, "", f"{' '.join(hole)} vs {opponents}, 300 iterations, "
-                                   f"mulberry32({seed})", ["helper.equity"],
-                                   {"hole": hole, "board": [], "opponents": opponents, "iterations": 300,
-                                    "random": {"kind": "mulberry32", "seed": seed}}, {"value": value}, ["ExactStream"]))
-            continue
-        board, opponents = (cards[2:], 1 + k % 2) if k % 3 != 2 else (cards[2:6], 1)
-        exact = exact_equity(hole, board, opponents)
-        iterations = equity_family.ITERATIONS
+        hole, board = cards[:2], cards[2:7 if len(tests) % 3 != 2 else 6]
+        exact = exact_equity(hole, board, 1)
+        if not all(p == 0 or p * iterations >= MIN_EXPECTED_OUTCOMES for p in _outcome_probabilities(exact)) \
+                or exact["variance"] <= 0:
+            continue  # a lopsided or certain spot: another one
         tolerance = equity_family.Z * math.sqrt(exact["variance"] / iterations)
-        tests.append(make_test(equity_family.NOTES, "", f"{' '.join(hole)} on [{' '.join(board)}] vs {opponents}",
-                               ["helper.equity"], {"hole": hole, "board": board, "opponents": opponents,
+        tests.append(make_test(equity_family.NOTES, "", f"{' '.join(hole)} on [{' '.join(board)}] vs 1",
+                               ["helper.equity"], {"hole": hole, "board": board, "opponents": 1,
                                                    "iterations": iterations,
                                                    "random": {"kind": "mulberry32", "seed": rnd.randrange(1, 2**32)}},
                                {"equity": exact["equity"], "variance": exact["variance"], "tolerance": tolerance},
                                ["Statistical"]))
+    hole, opponents, seed = rnd.sample(CANONICAL_DECK, 2), rnd.randrange(1, 9), rnd.randrange(1, 2**32)
+    value = equity(hole, [], opponents, 300, mulberry32(seed))  # R6: the same stream gives the same double
+    tests.append(make_test(equity_family.NOTES, "", f"{' '.join(hole)} vs {opponents}, 300 iterations, "
+                           f"mulberry32({seed})", ["helper.equity"],
+                           {"hole": hole, "board": [], "opponents": opponents, "iterations": 300,
+                            "random": {"kind": "mulberry32", "seed": seed}}, {"value": value}, ["ExactStream"]))
     return tests
 
 

@@ -46,7 +46,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -59,7 +58,7 @@ from typing import Any
 
 import orjson
 
-from .linepipe import Eof, Late, LinePipe, kill_group
+from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
 from .jsvalue import UNDEFINED  # one sentinel for JS undefined across vectors, host and reference
 
@@ -378,7 +377,7 @@ class Worker:
         if code is None:
             how = "closed its output"
         elif code < 0:
-            how = f"was killed by {signal.Signals(-code).name}"
+            how = f"was killed by {signal_name(-code)}"
         else:
             how = f"exited with status {code}"
         message = f"the worker {how}{' ' + when if when else ''}"

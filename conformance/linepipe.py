@@ -18,6 +18,14 @@ import time
 _CHILDREN: set[subprocess.Popen] = set()
 
 
+def signal_name(number: int) -> str:
+    """SIGKILL for 9; real-time signals (SIGRTMIN+n) have no name in signal.Signals."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def kill_group(proc: subprocess.Popen) -> None:
     """SIGKILL the child's process group (it leads its own session) and reap it. Even when the
     child itself has exited: a process it forked may still be running in the group."""

@@ -143,6 +143,8 @@ def replay_file(path: "str | Path") -> HandResult:
         return HandResult(name, UNSUPPORTED, f"not valid TOML: {exc}", "toml")
     except RecursionError:  # tomllib parses nested arrays recursively
         return HandResult(name, UNSUPPORTED, "not valid TOML here: nested too deeply", "toml")
+    except ValueError as exc:  # e.g. a decimal integer past Python's digit limit
+        return HandResult(name, UNSUPPORTED, f"not valid TOML here: {exc}", "toml")
     try:
         return _replay(name, data)
     except _Unsupported as exc:
@@ -176,7 +178,10 @@ def _number(value: object, where: str) -> int | float:
     if (isinstance(value, bool) or not isinstance(value, (int, float))
             or isinstance(value, int) and abs(value) > MAX_SAFE_INTEGER
             or isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_SAFE_INTEGER)):
-        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        if isinstance(value, int):  # repr of a huge int may itself fail (the digit limit)
+            shown = f"an integer of {value.bit_length()} bits"
+        else:
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise _Unsupported("bad-field", f"{where}: expected a finite number of at most 2**53 - 1, got {shown}")
     return value
 

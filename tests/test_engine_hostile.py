@@ -139,6 +139,25 @@ def test_an_exception_escaping_the_driver_fails_only_that_vector():
     assert len(report.cases) == 34 and driver.closed >= 2  # restarted after the failure, closed at the end
 
 
+def test_a_cmd_engine_killed_by_a_real_time_signal_is_reported_by_number(tmp_path, cli):
+    """Signals such as SIGRTMIN+6 have no name in signal.Signals: still a verdict, not a crash."""
+    code, text = cli("--cmd", cmd_engine(tmp_path, "import os; os.kill(os.getpid(), 40)"), "--family", "rng",
+                     "--no-fresh", "--json", tmp_path / "r.json", *FAST)
+    report = report_of(tmp_path / "r.json")
+    assert code == 1 and [f["id"] for f in report["failures"]] == ["rng.one"]
+    assert "the engine process died: killed by signal 40" in report["failures"][0]["message"]
+
+
+def test_a_huge_string_in_an_outcome_is_diffed_quickly_without_deepdiff(monkeypatch):
+    from conformance import engine_cert
+
+    calls = []
+    real = engine_cert.DeepDiff
+    monkeypatch.setattr(engine_cert, "DeepDiff", lambda *a, **k: calls.append(1) or real(*a, **k))
+    diff = engine_cert.readable_diff({"name": "Full house", "rank": 6}, {"name": "a\n" * 2_700_000, "rank": 6})
+    assert calls == [] and diff.count("\n") == 1 and "Value of name changed from 'Full house'" in diff
+
+
 # ---- 2. text that is not valid UTF-16 ----------------------------------------------------------------
 
 def test_a_lone_surrogate_in_an_engine_s_message_is_printed_and_written_escaped(tmp_path, cli):

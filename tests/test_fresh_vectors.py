@@ -58,3 +58,36 @@ def test_the_bundled_javascript_engine_passes_fresh_tests(seed):
     report = certify(QuickJSDriver(ENGINE.read_text(), engine_name="poker-engine.js"), fresh_vectors.generate(seed), {})
     assert report.certified, [(c.id, c.message) for c in report.cases if c.status != "passed"]
     assert {g: c["passed"] for g, c in report.counts().items()} == fresh_vectors.COUNTS
+
+
+def test_statistical_equity_spots_have_no_rare_or_certain_outcome():
+    """The tolerance assumes a near-normal Monte Carlo sum: every outcome against the one opponent is
+    impossible or expected at least MIN_EXPECTED_OUTCOMES times, and the share is not certain (a
+    zero tolerance would fail a correct engine's rounding)."""
+    for seed in range(40):
+        for test in fresh_vectors.generate(seed, ["equity"])["equity"]:
+            if "Statistical" not in test["flags"]:
+                continue
+            expected, n = test["expected"], test["input"]["iterations"]
+            assert test["input"]["opponents"] == 1 and expected["variance"] > 0 and expected["tolerance"] > 0
+            probabilities = fresh_vectors._outcome_probabilities(expected)
+            assert abs(sum(probabilities) - 1) < 1e-9
+            assert all(p == 0 or p * n >= fresh_vectors.MIN_EXPECTED_OUTCOMES for p in probabilities), (seed, test)
+
+
+def test_outcome_probabilities_match_a_count_of_opponent_hands():
+    from itertools import combinations
+
+    from reference.cards import CANONICAL_DECK
+    from reference.equity import exact_equity
+    from reference.evaluator import hand_value
+
+    hole, board = ["Ah", "Kd"], ["Ac", "Kc", "7h", "7s", "2d"]
+    ours = hand_value(hole + board)
+    counts = [0, 0, 0]  # loss, tie, win
+    rest = [c for c in CANONICAL_DECK if c not in hole + board]
+    for a, b in combinations(rest, 2):
+        theirs = hand_value([a, b] + board)
+        counts[(theirs < ours) * 2 + (theirs == ours)] += 1
+    got = fresh_vectors._outcome_probabilities(exact_equity(hole, board, 1))
+    assert [round(p * sum(counts)) for p in got] == counts

@@ -191,6 +191,15 @@ def test_a_huge_number_is_a_bad_field_not_a_crash(tmp_path, field, value):
     assert result.reason.startswith(f"{field}") and "2**53 - 1" in result.reason
 
 
+@pytest.mark.parametrize("value, code", [("9" * 5000, "toml"), ("0x" + "f" * 4000, "bad-field")],
+                         ids=["past-the-digit-limit", "huge-hex"])
+def test_integers_python_cannot_print_are_unsupported_not_a_crash(tmp_path, value, code):
+    text = "\n".join(f"starting_stacks = [1000, 1000, {value}]" if line.startswith("starting_stacks") else line
+                     for line in phh(DEAL + CHECKED_DOWN).splitlines())
+    result = replay_file(write(tmp_path, text))
+    assert (result.status, result.code) == (UNSUPPORTED, code), result.reason
+
+
 def test_a_huge_raise_amount_is_a_bad_field_not_a_crash(tmp_path):
     result = replay_file(write(tmp_path, phh(DEAL + ["p3 cbr " + "9" * 400])))
     assert (result.status, result.code) == (UNSUPPORTED, "bad-field"), result.reason
