@@ -53,10 +53,10 @@ def run(options: CertifyOptions, say: Say = lambda _: None) -> dict:
 
     say(f"engine: {engine_name}")
     driver = QuickJSDriver(engine_source, engine_name=engine_name, timeout_ms=10_000)
-    fresh_seed = fresh_vectors.seed_from(engine_source, "")  # as holdem-cert engine derives it for this engine alone
+    fresh_seed = fresh_vectors.engine_seed([engine_source], None)
     tests = load_tests(options.families, fresh_seed)
-    fresh = {"seed": fresh_seed, "tests": fresh_vectors.count(tests)}
-    engine = certify_engine(driver, tests, {"driver": "quickjs", "source": engine_name, "fresh": fresh})
+    subject = {"driver": "quickjs", "source": engine_name, "fresh": fresh_vectors.summary(fresh_seed, tests)}
+    engine = certify_engine(driver, tests, subject)
     say(f"engine: {engine.verdict or ('certified' if engine.certified else 'not certified')}")
 
     roster = lint_roster(options.roster)

@@ -59,9 +59,19 @@ def generate(seed: int, families=FAMILIES) -> dict[str, list[dict]]:
     return out
 
 
-def count(tests: dict[str, list[dict]]) -> int:
-    """How many fresh tests a family -> tests mapping (engine_cert.load_tests's) holds."""
-    return sum(1 for family in tests.values() for t in family if t["id"].split(".")[1:2] == ["fresh"])
+def engine_seed(sources: list[str], adapter: str | None) -> int:
+    """The default seed for a JavaScript engine: its preludes and engine text, and its adapter's
+    (the one rule holdem-cert engine, certify and the pytest plugin share)."""
+    return seed_from(*sources, adapter or "")
+
+
+def summary(seed: int | None, tests: dict[str, list[dict]]) -> dict | None:
+    """The report's ``fresh`` entry: the seed and how many fresh tests ``tests`` (engine_cert.load_tests's
+    family -> tests) holds; None when there are none by choice."""
+    if seed is None:
+        return None
+    return {"seed": seed, "tests": sum(1 for family in tests.values() for t in family
+                                       if t["id"].split(".")[1:2] == ["fresh"])}
 
 
 def _set_id(test: dict, test_id: str, seed: int) -> dict:

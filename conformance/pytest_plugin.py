@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 # Only pytest at import time: as an entry point this module is loaded by every pytest run, so the
-# certifier (jsonschema, the vectors) is imported only when --holdem-engine is given.
+# certifier (deepdiff, jsonschema, the vectors) is imported only when --holdem-engine is given.
 DEFAULT_TIMEOUT_MS = 10_000
 
 
@@ -65,10 +65,13 @@ class HoldemSession:
         if unknown:
             raise pytest.UsageError(f"--holdem-family: unknown {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
         self.families = config.getoption("holdem_family") or list(FAMILIES)
-        fresh_seed = None if config.getoption("holdem_no_fresh") else config.getoption("holdem_fresh_seed")
-        if fresh_seed is None and not config.getoption("holdem_no_fresh"):
+        self._sources = self._read_sources()
+        fresh_seed = config.getoption("holdem_fresh_seed")
+        if config.getoption("holdem_no_fresh"):
+            fresh_seed = None
+        elif fresh_seed is None:
             fresh_seed = self._derived_fresh_seed()
-        if fresh_seed is not None and not 0 <= fresh_seed <= 0xFFFFFFFF:
+        elif not 0 <= fresh_seed <= 0xFFFFFFFF:
             raise pytest.UsageError(f"--holdem-fresh-seed: expected 0..4294967295, got {fresh_seed}")
         try:
             self.tests = load_tests(self.families, fresh_seed)
@@ -79,27 +82,29 @@ class HoldemSession:
         self.smoke: dict | None = None
         self.divergent: list = []
 
-    def _read_sources(self) -> tuple[list[str], str | None]:
-        """The preludes and engine, and the adapter, as holdem-cert engine reads them."""
+    def _read_sources(self) -> tuple[list[str], str | None] | Exception:
+        """The preludes and engine, and the adapter, as holdem-cert engine reads them; or why they
+        cannot be read (the smoke tier reports it)."""
         from .engine_drivers import read_source
 
         opt = self.config.getoption
         base = Path(self.config.invocation_params.dir)
         adapter = opt("holdem_adapter")
-        sources = [read_source(base / p, "prelude") for p in opt("holdem_prelude")]
-        sources.append(read_source(base / opt("holdem_engine"), "engine"))
-        return sources, read_source(base / adapter, "adapter") if adapter else None
+        try:
+            sources = [read_source(base / p, "prelude") for p in opt("holdem_prelude")]
+            sources.append(read_source(base / opt("holdem_engine"), "engine"))
+            return sources, read_source(base / adapter, "adapter") if adapter else None
+        except (OSError, ValueError) as exc:
+            return exc
 
     def _derived_fresh_seed(self) -> int:
         """The seed holdem-cert engine derives for the same files (0 if they cannot be read: the
         smoke tier then fails on loading, and no vector runs)."""
-        from .fresh_vectors import seed_from
+        from .fresh_vectors import engine_seed
 
-        try:
-            sources, adapter_source = self._read_sources()
-        except (OSError, ValueError):
+        if isinstance(self._sources, Exception):
             return 0
-        return seed_from(*sources, adapter_source or "")
+        return engine_seed(*self._sources)
 
     # -- hooks --------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so that they apply to vectors too
@@ -137,12 +142,12 @@ class HoldemSession:
         if self.smoke is not None:
             return self.smoke
         opt = self.config.getoption
-        try:
-            sources, adapter_source = self._read_sources()
-        except (OSError, ValueError) as exc:
+        if isinstance(self._sources, Exception):
+            exc = self._sources
             message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
             self.smoke = {"smoke.load": Case("smoke.load", "smoke", "failed", [], f"cannot read the engine: {message}")}
             return self.smoke
+        sources, adapter_source = self._sources
         self.driver = QuickJSDriver("\n;\n".join(sources), engine_name=Path(opt("holdem_engine")).name,
                                     adapter_source=adapter_source, timeout_ms=opt("holdem_timeout_ms"))
         cases, _, self.runner = start(self.driver, self.families)

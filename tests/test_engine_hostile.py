@@ -110,14 +110,18 @@ def test_a_cmd_engine_returning_undecodable_results_fails_the_vector(tmp_path, c
     assert report["families"]["rng"]["passed"] == vectors_run("rng") - 1
 
 
-class _Exploding:
+class _FakeDriver:
+    """A driver with no engine behind it: the tests below say what run gives."""
+
+    def start(self) -> dict:
+        return {"name": "x", "version": None, "language": None, "missing": []}
+
+
+class _Exploding(_FakeDriver):
     """A driver with a bug: run raises on one vector."""
 
     def __init__(self) -> None:
         self.closed = 0
-
-    def start(self) -> dict:
-        return {"name": "x", "version": None, "language": None, "missing": []}
 
     def run(self, family: str, test: dict) -> Run:
         if test["id"] == "rng.one":
@@ -270,14 +274,11 @@ def test_a_cmd_engine_hanging_on_every_other_vector_is_abandoned(tmp_path, cli):
     assert report["skipped"][0]["reason"] == "not run: the engine hung or died on 5 rng vectors"
 
 
-class _Alternating:
+class _Alternating(_FakeDriver):
     """A driver whose engine dies on every other vector."""
 
     def __init__(self) -> None:
         self.calls = 0
-
-    def start(self) -> dict:
-        return {"name": "x", "version": None, "language": None, "missing": []}
 
     def run(self, family: str, test: dict) -> Run:
         self.calls += 1

@@ -72,7 +72,7 @@ def _driver(args: argparse.Namespace):
                            timeout_ms=args.timeout_ms)
     subject = {"driver": "quickjs", "source": str(args.engine),
                "adapter": str(args.adapter) if args.adapter else None, "preludes": [str(p) for p in args.prelude]}
-    return driver, subject, fresh_vectors.seed_from(*sources, adapter or "")
+    return driver, subject, fresh_vectors.engine_seed(sources, adapter)
 
 
 def describe(subject: dict) -> str:
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     driver, subject, derived_seed = _driver(args)
     fresh_seed = None if args.no_fresh else derived_seed if args.fresh_seed is None else args.fresh_seed
     tests = load_tests(args.family or families, fresh_seed)
-    subject["fresh"] = None if fresh_seed is None else {"seed": fresh_seed, "tests": fresh_vectors.count(tests)}
+    subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     with progress(sum(map(len, tests.values())), enabled=sys.stderr.isatty()) as advance:
         report = certify(driver, tests, subject, ruleset=args.ruleset, on_case=lambda case: advance(case.group))
     print_summary(report, sys.stdout, describe_subject=describe)
