@@ -21,6 +21,8 @@ OPTION_NAMES = {
 
 
 def tournament(spec: dict) -> Tournament:
+    """``{"seats", "options", "controllers"?, "rulings"?}`` -> a Tournament; ``rulings`` (ruling
+    id -> option, see reference.rulings) replays a game under documented ruling alternatives."""
     options = {}
     for key, value in spec.get("options", {}).items():
         if key not in OPTION_NAMES:
@@ -28,15 +30,19 @@ def tournament(spec: dict) -> Tournament:
         if key == "decks":
             value = {int(k): v for k, v in value.items()}
         options[OPTION_NAMES[key]] = value
-    return Tournament(spec["seats"], controllers=spec.get("controllers"), **options)
+    return Tournament(spec["seats"], controllers=spec.get("controllers"), rulings=spec.get("rulings"), **options)
 
 
-def game(seats: list[str], **options) -> dict:
-    """A game spec from engine-API option names (maxHands=None means no cap)."""
+def game(seats: list[str], rulings: "dict[str, str] | None" = None, **options) -> dict:
+    """A game spec from engine-API option names (maxHands=None means no cap); ``rulings`` only
+    when given, so specs without it stay as they were."""
     opts = {k: v for k, v in options.items()}
     if "decks" in opts:
         opts["decks"] = {str(k): v for k, v in opts["decks"].items()}
-    return {"seats": list(seats), "options": opts}
+    spec = {"seats": list(seats), "options": opts}
+    if rulings:
+        spec["rulings"] = dict(rulings)
+    return spec
 
 
 def answer(value: object) -> object:

@@ -14,6 +14,7 @@ from .errors import OptionError
 from .evaluator import NAMES, evaluate, hand_value
 from .pots import layer_pots
 from .ruleset import CONTRACT_V1, Ruleset
+from .rulings import with_rulings
 
 STREETS = ("preflop", "flop", "turn", "river")
 _CATEGORY = 15**5
@@ -59,7 +60,8 @@ class Hand:
     ``stacks`` are the chips of every original seat at the start of the hand (0 for
     a seat that is out); ``button``, ``small_blind_seat`` and ``big_blind_seat`` are
     chosen by the caller (the tournament applies R16). ``deck`` is dealt from the
-    front (R3).
+    front (R3). ``rulings`` (a ``reference.rulings.Profile`` or a plain dict) plays documented
+    ruling alternatives; None plays the ruleset as it is.
     """
 
     def __init__(
@@ -75,8 +77,10 @@ class Hand:
         hand_number: int = 1,
         ruleset: Ruleset = CONTRACT_V1,
         auto_folded: Sequence[int] = (),
+        rulings=None,
     ):
         _check_seats(ids, stacks, blinds)
+        ruleset = with_rulings(ruleset, rulings)
         n = len(ids)
         self.n = n
         self.ids = list(ids)
@@ -98,6 +102,12 @@ class Hand:
         self.sb, self.bb = blinds
         # A whole deck (the tournament deals deal_hand's) is checked by one set comparison.
         self.deck = deck if _is_whole_deck(deck) else complete_deck(deck)
+        if ruleset.deal_from == "back":  # R3's alternative: pop from the end
+            self.deck = self.deck[::-1]
+        # Ruling options the betting and settlement read, resolved once per hand.
+        self._raise_needs_above_bet = ruleset.raise_responder == "responder-above-bet"  # R10
+        self._record_street_total = ruleset.action_amount == "amount-street-total"  # R20
+        self._dead_layer_alone = ruleset.dead_layer == "stand-alone"  # R7
         self.pos = 0
         # Seats in the hand, clockwise from the first seat left of the button:
         # the dealing order (R3), the odd-chip order (R13), the elimination order (R17).
@@ -123,7 +133,8 @@ class Hand:
 
         self._commit(small_blind_seat, min(self.sb, self.stacks[small_blind_seat]))
         self._commit(big_blind_seat, min(self.bb, self.stacks[big_blind_seat]))
-        self.current_bet = max(self.bet)  # the largest blind actually posted (R8)
+        # The largest blind actually posted (R8); its alternative: the nominal big blind.
+        self.current_bet = self.bb if ruleset.short_blind == "full-big-blind" else max(self.bet)
         self.last_full_raise = self.bb
         # Two rounds, one card at a time from the front (R3): the i-th seat of ``order`` gets
         # cards i and i + len(order).
@@ -152,7 +163,8 @@ class Hand:
             raise OptionError("action", "no seat is to act: the hand is over")
         bet, stack, cb, lfr = self.bet[s], self.stacks[s], self.current_bet, self.last_full_raise
         max_to = bet + stack
-        can_raise = max_to > cb and self._raise_open(s) and self._others_can_respond(s)
+        can_raise = max_to > cb and self._raise_open(s) and (
+            self._others_can_exceed(s) if self._raise_needs_above_bet else self._others_can_respond(s))
         return Legal(min(cb - bet, stack) if cb > bet else 0, cb, cb + lfr if can_raise else None, max_to,
                      bet >= cb, stack > 0 and (can_raise or max_to <= cb), lfr)
 
@@ -172,10 +184,15 @@ class Hand:
                 return True
         return False
 
-    def pots(self) -> list[dict]:
-        """Current contribution layers (provisional during the hand)."""
+    def _others_can_exceed(self, s: int) -> bool:
+        """R10's alternative: someone else contesting the hand can put in more than currentBet."""
+        stacks, folded, bet, cb = self.stacks, self.folded, self.bet, self.current_bet
+        return any(o != s and stacks[o] > 0 and not folded[o] and bet[o] + stacks[o] > cb for o in self.order)
+
+    def pots(self, raw: bool = False) -> list[dict]:
+        """Current contribution layers (provisional during the hand); ``raw``: unmerged (R13)."""
         # Every seat: one out of the hand contributed nothing, so it is in no layer.
-        return layer_pots(self.ids, self.total, self.folded)
+        return layer_pots(self.ids, self.total, self.folded, self._dead_layer_alone, raw)
 
     @property
     def order_by_index(self) -> list[int]:
@@ -224,6 +241,8 @@ class Hand:
                     self.last_full_raise = bet - cb
                 self.current_bet = cb = bet
         self.acted[s] = cb
+        if self._record_street_total and add:  # R20's alternative: the street total after it
+            add = bet
         record = {"id": self.ids[s], "street": STREETS[self.street], "type": kind, "amount": add}
         self.actions.append(record)
         self._advance(s)
@@ -304,18 +323,29 @@ class Hand:
         values = {s: hand_value(self.hole[s] + board) for s in live}
         seat_of = {self.ids[s]: s for s in live}
         awarded = []
-        for pot in self.pots():
+        settlement = self.ruleset.settlement
+        # R13: the merged pots as ``pots`` shows them (alternative: the raw layers). Dead chips always
+        # join the layer below here, so that every chip is won (R7's stand-alone layer is for display).
+        pots = layer_pots(self.ids, self.total, self.folded, False, settlement == "raw-layers")
+        # R13: odd chips one at a time clockwise from left of the button (alternative: all of them
+        # to the first winner in seat-index order).
+        odd_order = int if settlement == "first-winner-in-seat-order" else self.order.index
+        for pot in pots:
             contenders = [seat_of[i] for i in pot["eligible"]]
             best = max([values[s] for s in contenders])
-            # R13: split evenly; odd chips one at a time clockwise from left of the button.
-            winners = sorted([s for s in contenders if values[s] == best], key=self.order.index)
+            winners = sorted([s for s in contenders if values[s] == best], key=odd_order)
             share, odd = divmod(pot["amount"], len(winners))
             for k, s in enumerate(winners):
-                won = share + (1 if k < odd else 0)
+                if odd_order is int:
+                    won = share + (odd if k == 0 else 0)
+                else:
+                    won = share + (1 if k < odd else 0)
                 self.stacks[s] += won
                 self.awards[s] += won
             awarded.append({**pot, "winners": [self.ids[s] for s in sorted(winners)]})
         self.pots_awarded = awarded
+        if self.ruleset.result_order == "left-of-button":  # R14's alternative
+            live = [s for s in self.order if s in live]
         self.showdown = [
             {"id": self.ids[s], "cards": list(self.hole[s]), "hand": NAMES[values[s] // _CATEGORY]} for s in live
         ]
@@ -334,6 +364,10 @@ class Hand:
         self.done = True
 
     # -- results ------------------------------------------------------------------
+    def _result_order(self) -> "list[int] | range":
+        """R14: seat-index order; its alternative: clockwise from left of the button."""
+        return self.order if self.ruleset.result_order == "left-of-button" else range(self.n)
+
     def history_entry(self) -> dict:
         """The public summary of the finished hand (contract: history entry; R14; R25 for v4)."""
         showdown = self.public_showdown if self.public_showdown is not None else self.showdown
@@ -341,5 +375,5 @@ class Hand:
             "handNumber": self.hand_number,
             "board": list(self.board),
             "showdown": [dict(e, cards=list(e["cards"])) for e in showdown],
-            "winners": [{"id": self.ids[s], "amount": self.awards[s]} for s in range(self.n) if self.awards[s] > 0],
+            "winners": [{"id": self.ids[s], "amount": self.awards[s]} for s in self._result_order() if self.awards[s] > 0],
         }

@@ -42,6 +42,19 @@ class Ruleset:
     equal_stack_order: str = "button"  # or "seat"
     # Answer words besides the contract's: "v4" adds bet and all_in (R24).
     vocabulary: str = "contract"
+    # Ruling options without a parameter above, named as in reference.rulings (set them through a
+    # ruling profile; the defaults are our choices).
+    deal_from: str = "front"  # R3
+    dead_layer: str = "join-below"  # R7
+    short_blind: str = "actual-blind"  # R8
+    raise_responder: str = "responder-with-chips"  # R10
+    settlement: str = "merged-pots"  # R13
+    result_order: str = "seat-index"  # R14
+    out_seat_flags: str = "folded"  # R15
+    heads_up: str = "big-blind-advances"  # R16
+    action_amount: str = "chips-added"  # R20
+    invalid_answer: str = "immediate-fallback"  # R22 (contract v1 has no turn to run out)
+    simultaneous_bust: str = "starting-stack"  # R27
 
     def with_options(self, **options) -> "Ruleset":
         """A copy with some parameters changed; unknown names are an OptionError."""
@@ -72,6 +85,7 @@ SNG_3_V4 = Ruleset(
     showdown_reveal="needed",
     equal_stack_order="seat",
     vocabulary="v4",
+    invalid_answer="as-timeout",
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CONTRACT_V1, SNG_3_V4)}

@@ -5,16 +5,20 @@ from collections.abc import Mapping
 
 from .cards import CANONICAL_DECK, check_cards
 from .errors import OptionError
+from .hand import complete_deck
+from .rulings import as_profile
 
 
-def pinned_deck(holes: Mapping[int, str], n: int, button: int = 0, board: str = "") -> list[str]:
+def pinned_deck(holes: Mapping[int, str], n: int, button: int = 0, board: str = "", rulings=None) -> list[str]:
     """The deck that deals ``holes`` (seat -> 'AhKd') and ``board`` ('2c7d9h...'), burns included.
 
     Dealing follows R3: one card at a time clockwise from left of the button, two
     rounds, then burn/flop/burn/turn/burn/river; burns take the lowest unused cards
     in canonical order. Every seat 0..n-1 is dealt in and must be given its cards; bad
-    arguments raise OptionError naming the argument.
+    arguments raise OptionError naming the argument. Under ``rulings={"R3": "back"}`` the deck
+    is all 52 cards, reversed, so that dealing from the end deals the same cards.
     """
+    from_back = as_profile(rulings).get("R3") == "back"
     if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 9:
         raise OptionError("n", f"expected a seat count from 2 to 9, got {n!r}")
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
@@ -42,4 +46,6 @@ def pinned_deck(holes: Mapping[int, str], n: int, button: int = 0, board: str = 
             break
         deck.append(next(spare))  # burn
         deck.extend(cards)
+    if from_back:
+        return complete_deck(deck)[::-1]
     return deck

@@ -9,6 +9,9 @@ if TYPE_CHECKING:
     from .tournament import Tournament
 
 HISTORY_LIMIT = 20
+# R15: an eliminated seat's (folded, allIn) under each option (ours: "folded").
+OUT_SEAT_FLAGS = {"folded": (True, False), "all-in": (False, True), "folded-and-all-in": (True, True),
+                  "neither": (False, False)}
 
 
 def decision_state(t: "Tournament", history: bool = True) -> dict:
@@ -62,8 +65,9 @@ def _seat(t: "Tournament", i: int) -> dict:
     hand = t.hand
     assert hand is not None
     if not hand.in_hand[i]:  # eliminated before this hand (R15)
+        folded, all_in = OUT_SEAT_FLAGS[t.ruleset.out_seat_flags]
         return {"id": t.ids[i], "name": t.names[i], "seat": i, "stack": 0, "bet": 0, "total": 0,
-                "folded": True, "allIn": False, "out": True}
+                "folded": folded, "allIn": all_in, "out": True}
     return {
         "id": t.ids[i],
         "name": t.names[i],

@@ -15,6 +15,7 @@ from .errors import GameOver, IllegalAction, OptionError
 from .hand import STREETS, Hand, complete_deck
 from .rng import deal_hand, rng, seed_to_uint32
 from .ruleset import RULESETS, Ruleset, get_ruleset
+from .rulings import as_profile
 
 _OPTION_NAMES = {
     "starting_stack": "starting_stack",
@@ -35,6 +36,7 @@ class Tournament:
         stacks: Sequence[int] | None = None,
         decks: "Mapping[int, Sequence[str]] | Callable[[int], Sequence[str]] | None" = None,
         controllers: Sequence[str] | None = None,
+        rulings=None,
         **options,
     ):
         """``options``: starting_stack, blind_schedule, hands_per_level, max_hands (None: no
@@ -43,6 +45,8 @@ class Tournament:
         (hand number -> cards, completed in canonical order; or a function of the number).
         ``controllers`` says who plays each named identity (``bot``, ``human`` or ``agent``):
         a ruleset with a human clock uses it whenever anyone is not a bot.
+        ``rulings`` (a ``reference.rulings.Profile`` or a plain dict ruling id -> option) plays
+        documented ruling alternatives (docs/rulings.md, "Playable").
         """
         base = get_ruleset(ruleset)
         for key in options:
@@ -50,7 +54,9 @@ class Tournament:
                 raise OptionError(key, f"unknown option (known: ruleset, stacks, decks, {', '.join(_OPTION_NAMES)})")
         # A registered ruleset is valid as it stands; options or a custom one are checked.
         known = not options and RULESETS.get(base.name) is base
-        self.ruleset = rules = base if known else _validated_ruleset(base.with_options(**options))
+        rules = base if known else _validated_ruleset(base.with_options(**options))
+        self.rulings = as_profile(rulings)
+        self.ruleset = rules = self.rulings.apply(rules)  # resolved once per game
         identities = _validated_names(names, rules)
         n = len(identities)
         self.n = n
@@ -132,8 +138,8 @@ class Tournament:
         try:
             return self.act(answer), None
         except IllegalAction as exc:
-            if self.ruleset.timeouts_to_auto_fold is not None:
-                # v4: an invalid answer does not consume the turn; for a bot the clock then runs out.
+            if self.ruleset.invalid_answer == "as-timeout":
+                # v4: an invalid answer does not consume the turn; for a bot the clock then runs out (R22).
                 return self.timeout(), exc.code
             return self.fallback(exc.code), exc.code
 
@@ -209,7 +215,7 @@ class Tournament:
         button = self._first_button if self._button is None else self._next_survivor(self._button)
         if self.out.count(False) == 2:
             alive = [s for s in range(self.n) if not self.out[s]]
-            if self._prev_count >= 3:  # the heads-up transition
+            if self._prev_count >= 3 and self.ruleset.heads_up == "big-blind-advances":  # the transition
                 bb = self._next_survivor(self._prev_bb)  # type: ignore[arg-type]
                 button = alive[0] if alive[1] == bb else alive[1]
             return button, button, self._next_survivor(button)
@@ -278,9 +284,11 @@ class Tournament:
         busted = [s for s in hand.order if self.stacks[s] == 0]
         survivors = self.out.count(False) - len(busted)
         # R17: larger starting-hand stack first, then button-relative order (hand.order);
-        # holdem-sng-3-v4 breaks equal stacks by the lower seat number (R27).
+        # holdem-sng-3-v4 breaks equal stacks by the lower seat number (R27; its alternative (a)
+        # ignores the starting stacks).
         tie = hand.order.index if self.ruleset.equal_stack_order == "button" else int
-        busted.sort(key=lambda s: (-hand.start_stacks[s], tie(s)))
+        by_stack = self.ruleset.simultaneous_bust == "starting-stack"
+        busted.sort(key=lambda s: (-hand.start_stacks[s] if by_stack else 0, tie(s)))
         for k, s in enumerate(busted):
             self.out[s] = True
             self.places[s] = survivors + 1 + k

@@ -5,10 +5,11 @@ from reference.scenario import pinned_deck
 from reference.tournament import Tournament
 
 
-def table(stacks, holes=None, board="", blinds=(50, 100), names=None, **options) -> Tournament:
-    """A one-hand tournament: seat i has stacks[i]; button seat 0 (first hand)."""
+def table(stacks, holes=None, board="", blinds=(50, 100), names=None, rulings=None, **options) -> Tournament:
+    """A one-hand tournament: seat i has stacks[i]; button seat 0 (first hand); ``rulings`` a
+    ruling profile (the pinned deck follows its R3)."""
     n = len(stacks)
-    deck = pinned_deck(holes or {}, n, 0, board) if holes else None
+    deck = pinned_deck(holes or {}, n, 0, board, rulings) if holes else None
     options.setdefault("max_hands", 1)
     return Tournament(
         names or [f"P{i}" for i in range(n)],
@@ -16,6 +17,7 @@ def table(stacks, holes=None, board="", blinds=(50, 100), names=None, **options)
         stacks=list(stacks),
         decks={1: deck} if deck else None,
         blind_schedule=[list(blinds)],
+        rulings=rulings,
         **options,
     )
 

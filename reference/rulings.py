@@ -1,0 +1,187 @@
+"""Ruling profiles: which documented option of each ruling (docs/rulings.md) the reference plays.
+
+A difference from the reference is "divergent on Rn" only when the reference under one of Rn's
+documented alternatives reproduces the engine exactly (issue #12); this module names those
+alternatives and turns a choice of them (a ``Profile``) into ruleset parameters, once per game or
+hand, so the hot paths read plain ruleset fields as they always did.
+
+``RULINGS`` lists every ruling; one with a single option has no playable alternative (its procedure
+is judged by properties or statistics instead: R1, R2, R4, R5, R6, ...).
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+
+from .errors import OptionError
+from .ruleset import CONTRACT_V1, Ruleset, get_ruleset
+
+GAMES = ("legality", "hands", "tournaments", "runner", "sng3v4")  # vector families that play games
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str
+    title: str
+    options: tuple[str, ...]  # playable options, the default among them
+    default: str  # our choice (under contract v1 when the ruleset decides; see default_for)
+    families: tuple[str, ...]  # vector families whose outcomes the ruling can change
+
+    def default_for(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> str:
+        """The option ``ruleset`` plays when no profile says otherwise."""
+        setting = _SETTINGS.get(self.id)
+        if setting is None:
+            return self.default
+        field, values = setting
+        current = getattr(get_ruleset(ruleset), field)
+        for option in self.options:
+            if values.get(option, option) == current:
+                return option
+        raise AssertionError(f"{self.id}: ruleset value {current!r} is no option")
+
+    def alternatives(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> tuple[str, ...]:
+        default = self.default_for(ruleset)
+        return tuple(o for o in self.options if o != default)
+
+
+def _r(id: str, title: str, options: str, families: tuple[str, ...]) -> Ruling:
+    names = tuple(options.split())
+    return Ruling(id, title, names, names[0], families)
+
+
+_ALL = (
+    _r("R1", "rng seed normalisation", "code-point-fnv1a", ("rng",)),
+    _r("R2", "dealHand derivation", "fnv1a-mulberry32-fisher-yates", ("deck",)),
+    _r("R3", "which end of the deck is dealt", "front back", GAMES),
+    _r("R4", "evaluate value encoding and names", "base-15", ("evaluate",)),
+    _r("R5", "evaluate best order and choice", "group-significance", ("evaluate",)),
+    _r("R6", "equity arguments and sampling procedure", "partial-fisher-yates", ("equity",)),
+    _r("R7", "build_pots: a layer nobody can win", "join-below stand-alone", ("pots",)),
+    _r("R8", "short (all-in) blinds", "actual-blind full-big-blind", GAMES),
+    _r("R9", "the reopening model", "checker-convention checker-reopened", GAMES),
+    _r("R10", "when raising is not permitted", "responder-with-chips responder-above-bet", GAMES),
+    _r("R11", "action order and round closure", "contract-order", GAMES),
+    _r("R12", "uncalled excess", "refund-at-round-close", GAMES),
+    _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order", GAMES),
+    _r("R14", "order of showdown and winners", "seat-index left-of-button", GAMES),
+    _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", GAMES),
+    _r("R16", "button, blinds and the heads-up transition", "big-blind-advances button-advances", GAMES),
+    _r("R17", "eliminations and places", "button-relative seat-order", GAMES),
+    _r("R18", "blind levels", "by-hand-number", GAMES),
+    _r("R19", "parsing the bot's answer", "strict", GAMES),
+    _r("R20", "actions entries", "chips-added amount-street-total", GAMES),
+    _r("R21", "per-seat Math.random seeds", "hash-of-seat", ("runner",)),
+    _r("R22", "sng3v4: invalid answers", "as-timeout immediate-fallback", ("sng3v4",)),
+    _r("R23", "sng3v4: seating and the first button", "seeded-fisher-yates", ("sng3v4",)),
+    _r("R24", "sng3v4: action vocabulary", "contract-words", ("sng3v4",)),
+    _r("R25", "sng3v4: public showdown cards", "winners-needed-cards all-showdown-hands", ("sng3v4",)),
+    _r("R26", "sng3v4: auto-folded seats", "dealt-in-folded", ("sng3v4",)),
+    _r("R27", "sng3v4: simultaneous eliminations", "starting-stack lower-seat", ("sng3v4",)),
+    _r("R28", "exports = ... is not an export", "commonjs", ()),
+)
+RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
+
+# Ruling id -> (the Ruleset field that plays it, option -> field value); an option missing from
+# the value map is stored under its own name.
+_SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
+    "R3": ("deal_from", {}),
+    "R7": ("dead_layer", {}),
+    "R8": ("short_blind", {}),
+    "R9": ("checker_reopened_by_short_opening", {"checker-convention": False, "checker-reopened": True}),
+    "R10": ("raise_responder", {}),
+    "R13": ("settlement", {}),
+    "R14": ("result_order", {}),
+    "R15": ("out_seat_flags", {}),
+    "R16": ("heads_up", {}),
+    "R17": ("equal_stack_order", {"button-relative": "button", "seat-order": "seat"}),
+    "R20": ("action_amount", {}),
+    "R22": ("invalid_answer", {}),
+    "R25": ("showdown_reveal", {"winners-needed-cards": "needed", "all-showdown-hands": "all-live"}),
+    "R27": ("simultaneous_bust", {}),
+}
+
+
+def _number(ruling_id: str) -> int:
+    return int(ruling_id[1:])
+
+
+class Profile(Mapping):
+    """An immutable, validated choice ruling id -> option; rulings not named play their default."""
+
+    __slots__ = ("_choices",)
+
+    def __init__(self, choices: "Mapping[str, str] | None" = None):
+        if choices is None:
+            choices = {}
+        if not isinstance(choices, Mapping):
+            raise OptionError("rulings", f"expected a mapping ruling id -> option, got {type(choices).__name__}")
+        for rid, option in choices.items():
+            ruling = RULINGS.get(rid) if isinstance(rid, str) else None
+            if ruling is None:
+                raise OptionError("rulings", f"unknown ruling {rid!r} (known: R1 to R{len(RULINGS)})")
+            if option not in ruling.options:
+                raise OptionError(f"rulings.{rid}", f"unknown option {option!r} (options: {', '.join(ruling.options)})")
+        self._choices = {rid: choices[rid] for rid in sorted(choices, key=_number)}
+
+    def __getitem__(self, ruling_id: str) -> str:
+        return self._choices[ruling_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._choices)
+
+    def __len__(self) -> int:
+        return len(self._choices)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._choices.items()))
+
+    def __repr__(self) -> str:
+        return f"Profile({self._choices!r})"
+
+    def apply(self, ruleset: Ruleset) -> Ruleset:
+        """``ruleset`` playing these options (the same object when nothing changes)."""
+        fields = {}
+        for rid, option in self._choices.items():
+            setting = _SETTINGS.get(rid)
+            if setting is not None:  # a single-option ruling changes nothing
+                field, values = setting
+                fields[field] = values.get(option, option)
+        if all(getattr(ruleset, f) == v for f, v in fields.items()):
+            return ruleset
+        return replace(ruleset, **fields)
+
+
+DEFAULT = Profile()
+
+
+def as_profile(rulings: "Profile | Mapping[str, str] | None") -> Profile:
+    """A ``rulings=`` argument (None, a Profile or a plain dict) as a validated Profile."""
+    if rulings is None:
+        return DEFAULT
+    return rulings if isinstance(rulings, Profile) else Profile(rulings)
+
+
+def with_rulings(ruleset: Ruleset, rulings: "Profile | Mapping[str, str] | None") -> Ruleset:
+    return ruleset if rulings is None else as_profile(rulings).apply(ruleset)
+
+
+def profiles_to_try(ruling_ids: Iterable[str], max_combined: int = 2,
+                    ruleset: "str | Ruleset" = CONTRACT_V1) -> Iterator[Profile]:
+    """The alternative profiles over ``ruling_ids``: every single alternative (rulings by number,
+    options in documented order), then every combination of 2 .. ``max_combined`` alternatives
+    of distinct rulings in the same order. Defaults are ``ruleset``'s."""
+    if isinstance(max_combined, bool) or not isinstance(max_combined, int) or max_combined < 1:
+        raise OptionError("max_combined", f"expected a positive integer, got {max_combined!r}")
+    ids = []
+    for rid in ruling_ids:
+        if rid not in RULINGS:
+            raise OptionError("ruling_ids", f"unknown ruling {rid!r}")
+        if rid not in ids:
+            ids.append(rid)
+    ids.sort(key=_number)
+    alternatives = [(rid, option) for rid in ids for option in RULINGS[rid].alternatives(ruleset)]
+    for size in range(1, max_combined + 1):
+        for combo in itertools.combinations(alternatives, size):
+            if len({rid for rid, _ in combo}) == size:
+                yield Profile(dict(combo))
