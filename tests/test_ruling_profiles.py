@@ -200,6 +200,15 @@ def split_three_way(rulings=None):
 def test_r13_first_winner_in_seat_order_takes_the_odd_chips():
     assert split_three_way().hands[0]["endStacks"] == [100, 99, 101]  # seat 2 is left of the button
     assert split_three_way({"R13": "first-winner-in-seat-order"}).hands[0]["endStacks"] == [101, 99, 100]
+    # Three winners of a pot of 8 (blinds 2/2, the small blind folds): two odd chips, one each to
+    # seats 2 and 3 clockwise by default; both to seat 0 under the alternative.
+    def three_winners(rulings=None):
+        t = table([100] * 4, {0: "2c3d", 1: "2d3c", 2: "2h3s", 3: "2s3h"}, "AsKdQhJcTs", blinds=(2, 2), rulings=rulings)
+        play(t, "call", "call", "fold", "check")
+        check_down(t)
+        return t.hands[0]["endStacks"]
+    assert three_winners() == [100, 98, 101, 101]
+    assert three_winners({"R13": "first-winner-in-seat-order"}) == [102, 98, 100, 100]
 
 
 def test_r14_left_of_button_orders_showdown_and_winners_clockwise():
