@@ -2,12 +2,15 @@
 the default profile is today's behaviour, bad profiles are named, and any profile keeps the
 invariants (chips conserved, every hand ends)."""
 import json
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
 from conformance.gamespec import STRATEGIES, game, tournament
 from reference import OptionError, Tournament, build_pots, pinned_deck
+from reference.cards import CANONICAL_DECK
 from reference.hand import complete_deck
 from reference.ruleset import CONTRACT_V1, SNG_3_V4
 from reference.rulings import DEFAULT, RULINGS, Profile, profiles_to_try
@@ -307,23 +310,38 @@ def test_r27_lower_seat_ignores_the_starting_stacks():
 
 
 # -- any profile keeps the invariants -----------------------------------------------------------------
-ALTERNATIVES = [p for p in profiles_to_try(list(RULINGS), max_combined=1)]
+BROADWAY = ["As", "Kd", "Qh", "Jc", "Ts"]  # a board that plays for everyone: every showdown splits
+BURNS = ["2s", "3s", "4s"]
+HOLES = [c for c in CANONICAL_DECK if c not in BROADWAY + BURNS]  # 2c..Kc first: no better hand
+
+
+def split_deck(dealt: int, from_back: bool) -> list[str]:
+    """A deck that deals ``dealt`` seats low hole cards and the broadway board (burns included)."""
+    deck = complete_deck(HOLES[:2 * dealt] + BURNS[:1] + BROADWAY[:3] + BURNS[1:2] + BROADWAY[3:4]
+                         + BURNS[2:] + BROADWAY[4:])
+    return deck[::-1] if from_back else deck
 
 
 @given(
-    profile=st.lists(st.sampled_from(ALTERNATIVES), max_size=4).map(
-        lambda ps: {rid: opt for p in ps for rid, opt in p.items()}),
+    profile=st.fixed_dictionaries({}, optional={
+        r.id: st.sampled_from(r.alternatives()) for r in RULINGS.values() if r.alternatives()}),
     n=st.sampled_from([2, 3, 6]),
     stacks=st.lists(st.one_of(st.integers(1, 300), st.integers(1000, 5000)), min_size=6, max_size=6),
     seed=st.integers(0, 2**32 - 1),
+    splits=st.sampled_from([True, False]),  # True first: hypothesis favours it
     data=st.data(),
 )
-def test_any_profile_conserves_chips_and_ends_every_hand(profile, n, stacks, seed, data):
+def test_any_profile_conserves_chips_and_ends_every_hand(profile, n, stacks, seed, splits, data):
     stacks = stacks[:n]
-    t = Tournament([f"p{i}" for i in range(n)], seed=seed, stacks=stacks, max_hands=25, rulings=profile,
-                   blind_schedule=[[25, 50], [50, 100], [100, 200]], hands_per_level=5)
+    decks = None
+    if splits:  # every hand a split pot, so odd chips and their order are exercised
+        decks = lambda number: split_deck(n if t is None else sum(c > 0 for c in t.stacks), profile.get("R3") == "back")
+    t = None
+    t = Tournament([f"p{i}" for i in range(n)], seed=seed, stacks=stacks, max_hands=25, rulings=profile, decks=decks,
+                   blind_schedule=[[5, 10], [15, 30], [25, 50]], hands_per_level=5)
     chips = sum(stacks)
-    answers = st.sampled_from(["fold", "check", "call", "allin", "raise", {"type": "raise", "amount": 120}])
+    # Calls first: hypothesis favours early elements, and showdowns need calls.
+    answers = st.sampled_from(["call", "check", "allin", {"type": "raise", "amount": 120}, "raise", "fold"])
     for _ in range(25 * 40):  # a bound on decisions: every hand ends, so the tournament does
         if t.over:
             break
@@ -335,3 +353,13 @@ def test_any_profile_conserves_chips_and_ends_every_hand(profile, n, stacks, see
             check_hand_record(record, n)
         assert sum(record["startStacks"]) == sum(record["endStacks"]) == chips
     assert sum(x["chips"] for x in t.standings()) == chips
+
+
+def test_docs_name_every_playable_option():
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rulings.md").read_text()
+    sections = {m.group(1): m.group(0) for m in re.finditer(r"^## (R\d+) .*?(?=^## |\Z)", text, re.M | re.S)}
+    for rid, ruling in RULINGS.items():
+        assert rid in sections, rid
+        assert "**Playable:**" in sections[rid], rid
+        for option in ruling.options if len(ruling.options) > 1 else ():
+            assert f"`{option}`" in sections[rid], (rid, option)
