@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from conformance.gamespec import STRATEGIES, game, tournament
-from reference import OptionError, Tournament, build_pots, pinned_deck
+from reference import Hand, OptionError, Tournament, build_pots, pinned_deck
 from reference.cards import CANONICAL_DECK
 from reference.hand import complete_deck
 from reference.ruleset import CONTRACT_V1, SNG_3_V4
@@ -146,6 +146,15 @@ def test_r8_full_big_blind_makes_the_nominal_big_blind_the_current_bet():
     assert (s["you"]["seat"], s["currentBet"], s["toCall"], s["minRaiseTo"], s["canAllIn"]) == (0, 100, 50, None, False)
     play(t, "call")
     assert t.hands[0]["refunds"] == {"s1": 60} and sum(p["amount"] for p in t.hands[0]["pots"]) == 80
+
+
+def test_a_hand_alone_plays_under_a_profile():
+    def hand(rulings=None):
+        return Hand(ids=["a", "b", "c"], stacks=[1000, 1000, 40], button=0, small_blind_seat=1, big_blind_seat=2,
+                    blinds=(50, 100), deck=list(CANONICAL_DECK), rulings=rulings)
+    assert (hand().legal().current_bet, hand().hole[1]) == (50, ["2c", "5c"])
+    both = hand({"R8": "full-big-blind", "R3": "back"})
+    assert (both.legal().current_bet, both.hole[1]) == (100, ["As", "Js"])
 
 
 def test_r9_checker_reopened_by_a_short_opening_all_in():
