@@ -1,12 +1,12 @@
 """Only what pyproject.toml cannot say: the wheel carries the suite's data (vectors, schemas,
-house bots) inside the package, as conformance/_data/ (see conformance/resources.py)."""
+house bots, the docs its messages cite) inside the package, as conformance/_data/ (see conformance/resources.py)."""
 import shutil
 from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-DATA_ITEMS = ("vectors", "schemas", "bots", "bots.json")  # conformance.resources.DATA_ITEMS
+DATA_ITEMS = ("vectors", "schemas", "bots", "bots.json", "docs")  # conformance.resources.DATA_ITEMS
 
 
 class BuildPyWithData(build_py):
@@ -17,7 +17,7 @@ class BuildPyWithData(build_py):
             source = Path(item)
             if source.is_dir():
                 shutil.copytree(source, target / item, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
+                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*", "*.png"))
             else:
                 target.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, target / item)

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from .errors import UsageError
-from .vectors import write_atomic
+from .outfiles import write_text
 
 
 def whole(text: str) -> int:
@@ -47,9 +48,28 @@ def milliseconds(text: str) -> float:
     return int(value) if value.is_integer() else value
 
 
+def positive_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
 def write_json_report(path: Path, data: object) -> None:
     """Write a report whole or not at all; an unwritable path is a usage error naming it."""
     try:
-        write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quiet", action="store_true", help="no progress display (there is none when stderr is not a terminal)")
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """A progress display on stderr: only for a person watching, and not when asked to be quiet."""
+    return sys.stderr.isatty() and not args.quiet

@@ -2,92 +2,132 @@
 the golden vectors, lint the roster, certify every rostered bot, play a showcase tournament of
 the roster, and write a report directory: ``summary.json``, ``junit.xml`` and ``index.html``.
 
-The directory is written whole or not at all: everything goes into a temporary sibling first,
-which then takes the place of the old report.
+Every run writes a whole report, whatever the verdict (an engine that does not load and a roster
+that cannot be read are verdicts too): everything goes into a temporary sibling first, which then
+takes the place of the old report, so an older report never survives a newer run.
 """
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from reference.errors import OptionError
+from reference.errors import HoldemError, OptionError
 
 from . import report as engine_report
 from .bot_cert import CertOptions, certify_file
-from .engine_cert import FAMILIES, certify as certify_engine, load_tests
-from . import fresh_vectors
-from .engine_drivers import QuickJSDriver, read_source
+from .engine_cert import certify as certify_engine
+from .engine_choice import EngineSpec, prepare
 from .html_report import PALETTE, render
+from .outfiles import replace_directory
 from .resources import default_roster
 from .roster import lint_roster
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
 from .vectorfile import CONTRACT_VERSION, GENERATOR
 
 Say = Callable[[str], None]
+TABLE_SEATS = 9  # contract v1: two to nine seats at the one table
 
 
 @dataclass(frozen=True)
 class CertifyOptions:
-    engine: Path | None = None  # None: the bundled reference/js/poker-engine.js
+    engine: EngineSpec = EngineSpec()  # the bundled reference/js/poker-engine.js by default
     roster: Path = field(default_factory=default_roster)  # ./bots.json, else the house roster
     report_dir: Path = Path("report")
     seed: int = 2024  # the showcase's deck seed
     bot_seed: int = 7  # the showcase's and the bot batteries' botSeed (R21), never derived from seed
     showcase_hands: int = 300
-    families: tuple[str, ...] = FAMILIES
     bot_options: CertOptions = CertOptions()
 
 
-def run(options: CertifyOptions, say: Say = lambda _: None) -> dict:
-    """Do everything and write the report directory; returns the summary."""
+def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool = False) -> dict:
+    """Do everything and write the report directory; returns the summary. ``say`` gets one line per
+    result as it is known (the engine, the roster, each bot, the showcase)."""
     if options.report_dir.exists() and not options.report_dir.is_dir():
         raise OptionError("report", f"{options.report_dir} exists and is not a directory")
-    engine_source = bundled_engine() if options.engine is None else read_source(options.engine, "engine")
-    engine_name = "bundled reference/js/poker-engine.js" if options.engine is None else str(options.engine)
-
-    say(f"engine: {engine_name}")
-    driver = QuickJSDriver(engine_source, engine_name=engine_name, timeout_ms=10_000)
-    fresh_seed = fresh_vectors.engine_seed([engine_source], None)
-    tests = load_tests(options.families, fresh_seed)
-    subject = {"driver": "quickjs", "source": engine_name, "fresh": fresh_vectors.summary(fresh_seed, tests)}
-    engine = certify_engine(driver, tests, subject)
-    say(f"engine: {engine.verdict or ('certified' if engine.certified else 'not certified')}")
+    chosen = prepare(options.engine)
+    with engine_report.progress(sum(map(len, chosen.tests.values())), show_progress) as advance:
+        engine = certify_engine(chosen.driver, chosen.tests, chosen.subject, ruleset=options.engine.ruleset,
+                                on_case=lambda case: advance(case.group), title="holdem-cert certify")
+    say(engine_line(engine))
 
     roster = lint_roster(options.roster)
-    say(f"roster: {'clean' if roster.ok else f'{len(roster.errors)} problem(s)'}")
+    say(roster_line(roster))
     entries = _roster_entries(options.roster)
     root = options.roster.resolve().parent
-    bots, specs = [], []
-    for i, entry in enumerate(entries):
-        bot = _certify_bot(entry, i, root, options, say)
-        bots.append(bot)
-        if bot["file"] is not None:
-            specs.append((BotSpec(str(entry["id"]), (root / bot["file"]).read_text(encoding="utf-8"),
-                                  str(entry.get("botName") or entry.get("name") or entry["id"])), bot["color"]))
+    bots = [_certify_bot(entry, i, root, options) for i, entry in enumerate(entries)]
+    for bot in bots:
+        say(bot_line(bot))
 
-    showcase = _showcase(specs, options, engine_source, say) if len(specs) >= 2 else {}
+    showcase = _showcase(bots, entries, root, options, engine, chosen.js_source)
+    say(showcase_line(showcase))
     summary = {
         "certified": engine.certified and roster.ok and all(b["verdict"] != "rejected" for b in bots),
         "contractVersion": CONTRACT_VERSION,
         "generator": dict(GENERATOR, name="holdem-cert certify"),
-        "options": {"engine": engine_name, "roster": str(options.roster), "seed": options.seed,
-                    "botSeed": options.bot_seed, "showcaseHands": options.showcase_hands,
-                    "families": list(options.families)},
+        "options": {"engine": chosen.subject.get("source") or chosen.subject.get("command"),
+                    "roster": str(options.roster), "seed": options.seed, "botSeed": options.bot_seed,
+                    "showcaseHands": options.showcase_hands, "ruleset": options.engine.ruleset,
+                    "families": list(chosen.tests)},
         "engine": engine_report.to_json(engine),
-        "roster": {"path": str(options.roster), "ok": roster.ok,
+        "roster": {"path": str(options.roster), "ok": roster.ok, "entries": [b["id"] for b in bots],
                    "problems": [{"id": p.entry_id, "field": p.field, "message": p.message, "severity": p.severity}
                                 for p in roster.problems]},
         "bots": bots,
         "showcase": showcase,
     }
-    _write_report(options.report_dir, summary, _junit(engine, bots))
+    junit = _junit(engine, summary["roster"], bots)
+    replace_directory(options.report_dir, lambda staging: _fill_report(staging, summary, junit))
     return summary
+
+
+# ---- one line per result --------------------------------------------------------------------
+
+def _listed(ids: list[str], limit: int = 8) -> str:
+    shown = ", ".join(ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def engine_line(engine: engine_report.Report) -> str:
+    smoke = [c for c in engine.smoke if c.status == "failed"]
+    if smoke:
+        return f"engine: not certified: smoke check {smoke[0].id} failed: {smoke[0].message}"
+    counts = {s: len(engine.with_status(s)) for s in engine_report.STATUSES}
+    failed = [c.id for c in engine.with_status("failed")]
+    tally = ", ".join(f"{counts[s]} {s}" for s in engine_report.STATUSES)
+    if engine.certified:
+        return f"engine: certified ({tally})"
+    return f"engine: not certified ({tally})" + (f"; failed: {_listed(failed)}" if failed else "")
+
+
+def roster_line(roster) -> str:
+    if not roster.problems:
+        return f"roster: clean ({plural(roster.entries, 'entry', 'entries')})"
+    head = (f"roster: {'clean' if roster.ok else 'not clean'} ({plural(len(roster.errors), 'error')}, "
+            f"{plural(len(roster.warnings), 'warning')})")
+    return head + "".join(f"\n  {p.severity} {p.entry_id or 'roster'}.{p.field}: {p.message}" for p in roster.problems)
+
+
+def bot_line(bot: dict) -> str:
+    reasons = [r for r in bot["reasons"] if not r.startswith("warning")] if bot["verdict"] == "rejected" else []
+    return f"bot {bot['id']}: {bot['verdict']}" + (f": {reasons[0]}" if reasons else "") + (
+        f" (and {plural(len(reasons) - 1, 'more reason')})" if len(reasons) > 1 else "")
+
+
+def showcase_line(showcase: dict) -> str:
+    if not showcase.get("seats"):
+        return f"showcase: not played ({showcase.get('note', 'fewer than two bots')})"
+    places = ", ".join(f"{s['bot']} {s['place']}" for s in sorted(showcase["seats"], key=lambda s: s["place"]))
+    line = f"showcase: {plural(showcase['hands'], 'hand')}; places: {places}"
+    if showcase.get("unseated"):
+        line += f"; not seated: {', '.join(u['bot'] for u in showcase['unseated'])} (see the report)"
+    return line
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def _roster_entries(path: Path) -> list[dict]:
@@ -99,15 +139,14 @@ def _roster_entries(path: Path) -> list[dict]:
     return [e for e in bots if isinstance(e, dict)] if isinstance(bots, list) else []
 
 
-def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions, say: Say) -> dict:
+def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions) -> dict:
     bot_id = str(entry.get("id", f"#{i}"))
     color = entry.get("color") if isinstance(entry.get("color"), str) else PALETTE[i % len(PALETTE)]
     out = {"id": bot_id, "name": str(entry.get("name", bot_id)), "color": color, "file": None,
            "verdict": "rejected", "reasons": [], "profile": None, "timing": None, "report": None}
     path = root / str(entry.get("file", ""))
     if not isinstance(entry.get("file"), str) or not path.is_file() or not path.resolve().is_relative_to(root):
-        out["reasons"] = [f"file {entry.get('file')!r} is not a bot file inside the repository"]
-        say(f"bot {bot_id}: rejected (no file)")
+        out["reasons"] = [f"error: file {json.dumps(entry.get('file'))} is not a bot file inside the repository"]
         return out
     out["file"] = str(path.relative_to(root))
     cert = certify_file(path, replace(options.bot_options, bot_seed=options.bot_seed), roster=options.roster)
@@ -118,53 +157,94 @@ def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions, say: 
                reasons=[f"{r['severity']}: {r['message']}" + (f" ({r['example']})" if r.get("example") else "")
                         for r in data["reasons"]],
                timing={"p50": timing.get("wallP50"), "p95": timing.get("wallP95"), "max": timing.get("wallMax")})
-    say(f"bot {bot_id}: {cert.verdict}")
     return out
 
 
-def _showcase(specs: list[tuple[BotSpec, str]], options: CertifyOptions, engine_source: str, say: Say) -> dict:
-    bots = [s for s, _ in specs][:9]
-    runner_options = RunnerOptions(tournament={"max_hands": options.showcase_hands}, engine_source=engine_source)
-    result = run_tournament(bots, options.seed, options.bot_seed, runner_options)
-    say(f"showcase: {len(result.hands)} hands")
+def _showcase(bots: list[dict], entries: list[dict], root: Path, options: CertifyOptions,
+              engine: engine_report.Report, js_source: str | None) -> dict:
+    """One tournament of the roster's bots, in roster order: the table holds nine, so bots after the
+    ninth are listed as not seated, with the reason (one table keeps the showcase one tournament a
+    reader can follow hand by hand; ``holdem-cert match`` ranks any set of bots). Rejected bots that
+    have a file still play: the showcase shows what they do. The engine under test is the bots'
+    helper library when it is a certified JavaScript engine; otherwise the bundled reference is, and
+    the note says why."""
+    playable = [(b, e) for b, e in zip(bots, entries) if b["file"] is not None]
+    unseated = [{"bot": b["id"], "reason": "no bot file"} for b in bots if b["file"] is None]
+    unseated += [{"bot": b["id"], "reason": f"the table holds {TABLE_SEATS} and {TABLE_SEATS} bots listed before "
+                  "it were seated"} for b, _ in playable[TABLE_SEATS:]]
+    playable = playable[:TABLE_SEATS]
+    if js_source is not None and engine.certified:
+        source, note = js_source, "the bots' engine helper is the engine under test"
+    else:
+        why = "is a --cmd engine (bots need a JavaScript one)" if js_source is None else "is not certified"
+        source, note = bundled_engine(), f"the bots' engine helper is the bundled reference: the engine under test {why}"
+    if len(playable) < 2:
+        return {"seats": [], "unseated": unseated, "note": "fewer than two bots with a file"}
+    specs = [BotSpec(b["id"], (root / b["file"]).read_text(encoding="utf-8"),
+                     str(e.get("botName") or e.get("name") or b["id"])) for b, e in playable]
+    runner_options = RunnerOptions(tournament={"max_hands": options.showcase_hands}, engine_source=source)
+    try:
+        result = run_tournament(specs, options.seed, options.bot_seed, runner_options)
+    except HoldemError as exc:  # reported in the page and the summary; the rest of the report stands
+        return {"seats": [], "unseated": unseated, "note": f"not played: {exc}"}
+    colors = distinct_colors([b["color"] for b, _ in playable])
     seats = []
-    for seat, (spec, color) in enumerate(specs[:9]):
+    for seat, (spec, color) in enumerate(zip(specs, colors)):
         standing = result.standings[seat]
-        seats.append({"label": spec.seat_name, "bot": spec.id, "color": color, "place": standing["place"],
-                      "errors": result.seats[seat].error_count,
+        seats.append({"label": spec.seat_name, "bot": spec.id, "id": result.seats[seat].id, "color": color,
+                      "place": standing["place"], "errors": result.seats[seat].error_count,
                       "chips": [h["endStacks"][seat] for h in result.hands]})
     return {"seed": options.seed, "botSeed": options.bot_seed, "hands": len(result.hands), "seats": seats,
-            "standings": result.standings, "digest": result.digest()}
+            "unseated": unseated, "note": note, "standings": result.standings, "digest": result.digest(),
+            "log": result.hands}
 
 
-def _junit(engine: engine_report.Report, bots: list[dict]) -> ET.Element:
+def distinct_colors(wanted: list[str]) -> list[str]:
+    """Each seat's colour: its own unless an earlier seat has it (rosters may repeat one), then the
+    first palette colour no seat uses."""
+    out: list[str] = []
+    for color in wanted:
+        if color.lower() in (c.lower() for c in out):
+            color = next((c for c in PALETTE if c not in out and c not in wanted), f"hsl({len(out) * 47 % 360} 70% 60%)")
+        out.append(color)
+    return out
+
+
+def _junit(engine: engine_report.Report, roster: dict, bots: list[dict]) -> ET.Element:
+    """The engine's suites, then a roster suite (one case per entry, and one for the roster as a
+    whole) and a bots suite (one case per rostered bot); errors fail a case, warnings are its output."""
     root = ET.Element("testsuites", name="holdem-cert certify")
     root.extend(engine_report.to_junit(engine))
-    suite = ET.SubElement(root, "testsuite", name="bots", tests=str(len(bots)),
-                          failures=str(sum(b["verdict"] == "rejected" for b in bots)))
-    for b in bots:
-        case = ET.SubElement(suite, "testcase", classname="bots", name=b["id"])
-        if b["verdict"] == "rejected":
-            ET.SubElement(case, "failure", message="rejected").text = "\n".join(b["reasons"])
+    problems = roster["problems"]
+    cases = [("bots.json", [p for p in problems if p["id"] is None or p["id"] not in roster["entries"]])]
+    cases += [(entry, [p for p in problems if p["id"] == entry]) for entry in roster["entries"]]
+    _suite(root, "roster", [(name, [f"{p['field']}: {p['message']}" for p in found if p["severity"] == "error"],
+                             [f"warning {p['field']}: {p['message']}" for p in found if p["severity"] != "error"])
+                            for name, found in cases])
+    _suite(root, "bots", [(b["id"], [r for r in b["reasons"] if not r.startswith("warning")] or
+                           (["rejected"] if b["verdict"] == "rejected" else []),
+                           [r for r in b["reasons"] if r.startswith("warning")]) for b in bots])
+    for key in ("tests", "failures"):
+        root.set(key, str(sum(int(s.get(key)) for s in root)))
     return root
 
 
-def _write_report(target: Path, summary: dict, junit: ET.Element) -> None:
-    target = target.resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
-        (staging / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        ET.indent(junit)
-        (staging / "junit.xml").write_bytes(ET.tostring(junit, encoding="utf-8", xml_declaration=True))
-        (staging / "index.html").write_text(render(summary), encoding="utf-8")
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-            os.replace(target, old / "report")
-            os.replace(staging, target)
-            shutil.rmtree(old)
-        else:
-            os.replace(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+def _suite(root: ET.Element, name: str, cases: list[tuple[str, list[str], list[str]]]) -> None:
+    """A testsuite of (case name, failure messages, other output) rows."""
+    suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(cases)),
+                          failures=str(sum(bool(f) for _, f, _ in cases)), errors="0", skipped="0")
+    for case_name, failures, output in cases:
+        case = ET.SubElement(suite, "testcase", classname=f"holdem.{name}", name=case_name)
+        if failures:
+            ET.SubElement(case, "failure", message=engine_report.xml_text(failures[0]), type="failed").text = \
+                engine_report.xml_text("\n".join(failures))
+        if output:
+            ET.SubElement(case, "system-out").text = engine_report.xml_text("\n".join(output))
+
+
+def _fill_report(directory: Path, summary: dict, junit: ET.Element) -> None:
+    text = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
+    (directory / "summary.json").write_text(engine_report.printable(text), encoding="utf-8")
+    ET.indent(junit)
+    (directory / "junit.xml").write_bytes(ET.tostring(junit, encoding="utf-8", xml_declaration=True))
+    (directory / "index.html").write_text(engine_report.printable(render(summary)), encoding="utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.metadata
 import pkgutil
 import signal
 import sys
@@ -20,6 +21,8 @@ from reference.errors import HoldemError
 from . import commands
 from .errors import UsageError
 from .linepipe import kill_all, signal_name
+from .resources import DOCS_DIR
+from .vectorfile import GENERATOR
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,14 +33,30 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="holdem-cert", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"holdem-cert {_version()} (docs: {DOCS_DIR})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.configure(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _parser=p)
     return parser
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("holdem-conformance")
+    except importlib.metadata.PackageNotFoundError:  # a checkout run without installing
+        return GENERATOR["version"]
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; an unknown option is reported with its subcommand's usage, not the top level's."""
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        args._parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 class Terminated(BaseException):
@@ -72,7 +91,7 @@ def _terminable():
 def main(argv: list[str] | None = None) -> int:
     try:
         with _terminable():
-            args = build_parser().parse_args(argv)
+            args = parse(argv)
             return int(args._run(args))
     except Terminated as exc:
         kill_all()  # closing has already stopped them; this is in case something held on

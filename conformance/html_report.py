@@ -1,77 +1,171 @@
-"""The certification report as one static HTML page (no scripts, no external assets).
+"""The certification report as one self-contained HTML page (no network: styles, chart, data
+and the hand replayer's plain JavaScript are all inside it).
 
 ``render(summary)`` takes the JSON summary that ``holdem-cert certify`` writes (see
-``conformance/certify.py``) and returns the page: the engine's families, every bot with its
-verdict, reasons and play-style profile, failure diffs, and an SVG chart of chips over hands
-from the showcase tournament. Everything is escaped; the output depends only on the summary.
+``conformance/certify.py``) and returns the page: the engine's families with coloured counts,
+every failure with its message, clauses (with their summaries), diff and, where the summary has
+them, its input and reproduction; divergences with their rulings; the roster's problems; every
+bot with its verdict, reasons and play-style profile; and the showcase tournament: a chart of
+chips over hands (every seat its own colour, ticked axes), who was not seated and why, and the
+hand replayer (conformance/replayer.py). Everything is escaped; the output depends only on the
+summary. Readable from 480 px wide up: wide tables scroll inside their box, never the page.
 """
 from __future__ import annotations
 
+import json
+import math
+import re
+from functools import lru_cache
 from html import escape
 
+from . import replayer
+from .clauses import CLAUSES
+from .resources import DOCS_DIR
+
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
+SHOWN = 50  # failures and divergences shown in full; summary.json has them all
+STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
 CSS = """
+*{box-sizing:border-box}
 body{font:15px/1.45 system-ui,sans-serif;margin:0;background:#0f172a;color:#e2e8f0}
 main{max-width:1100px;margin:0 auto;padding:24px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 10px;border-bottom:1px solid #334155;padding-bottom:4px}
-.sub{color:#94a3b8}table{border-collapse:collapse;width:100%;margin:8px 0}
+h3{font-size:16px;margin:18px 0 6px}
+.sub{color:#94a3b8}.scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse;width:100%;margin:8px 0}
 th,td{text-align:left;padding:6px 10px;border-bottom:1px solid #1e293b;vertical-align:top}th{color:#94a3b8;font-weight:600}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:2px 10px;border-radius:999px;font-weight:700;font-size:13px}
-.ok{background:#14532d;color:#bbf7d0}.warn{background:#713f12;color:#fde68a}.bad{background:#7f1d1d;color:#fecaca}
-.muted{color:#64748b}pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap}
+.badge.ok{background:#14532d;color:#bbf7d0}.badge.warn{background:#713f12;color:#fde68a}.badge.bad{background:#7f1d1d;color:#fecaca}
+td.ok,span.ok{color:#4ade80;font-weight:700}td.bad,span.bad{color:#f87171;font-weight:700}
+td.warn,span.warn{color:#fbbf24;font-weight:700}td.zero{color:#475569}
+.muted{color:#64748b}pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap;
+ overflow-wrap:anywhere;max-width:100%}
+code{overflow-wrap:anywhere}
+details.case{border:1px solid #334155;border-left:4px solid #f87171;border-radius:6px;padding:8px 10px;margin:8px 0}
+details.case.divergent{border-left-color:#fbbf24}details.case summary{cursor:pointer;overflow-wrap:anywhere}
+.msg{margin:6px 0;overflow-wrap:anywhere}ul.clauses{margin:4px 0;padding-left:20px}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}
+.legend span.item{display:inline-block;margin:2px 14px 2px 0}
 svg text{fill:#94a3b8;font-size:11px}
-"""
+@media (max-width:600px){main{padding:12px}th,td{padding:4px 6px}h1{font-size:21px}}
+""" + replayer.CSS
 
 
 def _badge(verdict: str, kind: str | None = None) -> str:
-    kind = kind or {"certified": "ok", "certified with warnings": "warn"}.get(verdict, "bad")
+    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok"}.get(verdict, "bad")
     return f'<span class="badge {kind}">{escape(verdict)}</span>'
+
+
+def _count(status: str, n: int) -> str:
+    """A count cell, coloured by what it counts (a zero is grey)."""
+    return f'<td class="n {STATUS_CLASS[status] if n else "zero"}">{int(n)}</td>'
+
+
+@lru_cache(maxsize=1)
+def ruling_titles() -> dict[str, str]:
+    """R-number -> its heading in docs/rulings.md (shipped with the suite), for the page."""
+    try:
+        text = (DOCS_DIR / "rulings.md").read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    return {m[1]: m[2].replace("`", "") for m in re.finditer(r"^## (R\d+) — (.+)$", text, re.M)}
+
+
+def _clauses(ids: list) -> str:
+    items = []
+    for clause in ids or []:
+        section, brief, _ = CLAUSES.get(str(clause), ("", "", ""))
+        text = f" — {escape(section)}: {escape(brief)}" if brief else ""
+        items.append(f"<li><code>{escape(str(clause))}</code>{text}</li>")
+    return f"<ul class='clauses'>{''.join(items)}</ul>" if items else ""
+
+
+def _rulings(ids: list) -> str:
+    titles = ruling_titles()
+    return "; ".join(f"{escape(r)}" + (f" ({escape(titles[r])})" if r in titles else "") for r in ids or [])
+
+
+def _extra(case: dict) -> str:
+    """The parts a failure may carry beyond its message and diff (the step judge's first divergence,
+    the vector's input, a reproduction), each collapsible."""
+    out = []
+    for key, title in (("breaks", "first divergence"), ("input", "input"), ("repro", "reproduction")):
+        value = case.get(key)
+        if value in (None, "", [], {}):
+            continue
+        text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+        out.append(f"<details><summary>{title}</summary><pre>{escape(text)}</pre></details>")
+    if case.get("trajectory"):  # decision states of a failing game, for the replayer
+        out.append(replayer.section(f"game-{re.sub(r'[^A-Za-z0-9_-]', '-', str(case.get('id')))}",
+                                    [{"title": str(case.get("id")), "kind": "states", "data": case["trajectory"]}]))
+    return "".join(out)
+
+
+def _case(case: dict, kind: str) -> str:
+    head = f"<b>{escape(str(case.get('id')))}</b> <span class='muted'>{escape(str(case.get('family', '')))}</span>"
+    body = f"<div class='msg'>{escape(str(case.get('message') or '(no message)'))}</div>"
+    if kind == "failed":
+        body += _clauses(case.get("clause") or case.get("clauses"))
+    else:
+        body = f"<div class='msg'>divergent on {_rulings(case.get('rulings'))}</div>" + body
+    if case.get("diff"):
+        body += f"<details open><summary>diff</summary><pre>{escape(str(case['diff']))}</pre></details>"
+    cls = "case" if kind == "failed" else "case divergent"
+    return f"<details class='{cls}' open><summary>{head}</summary>{body}{_extra(case)}</details>"
+
+
+def _more(shown: int, total: int) -> str:
+    return f"<p class='sub'>and {total - shown} more in summary.json</p>" if total > shown else ""
 
 
 def _engine(engine: dict) -> str:
     rows = []
+    totals = dict.fromkeys(STATUS_CLASS, 0)
     for name, counts in engine.get("families", {}).items():
-        rows.append(
-            f"<tr><td>{escape(name)}</td>"
-            + "".join(f'<td class="n">{int(counts.get(k, 0))}</td>' for k in ("passed", "failed", "divergent", "skipped"))
-            + "</tr>"
-        )
+        rows.append(f"<tr><td>{escape(name)}</td>" + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
+        for k in totals:
+            totals[k] += int(counts.get(k, 0))
+    rows.append("<tr><th>all</th>" + "".join(_count(k, v) for k, v in totals.items()) + "</tr>")
     verdict = "certified" if engine.get("certified") else "not certified"
-    failures = "".join(
-        f"<li><b>{escape(str(f.get('id')))}</b> <span class='muted'>{escape(str(f.get('clause', '')))}</span>"
-        f"<pre>{escape(str(f.get('diff', '')))}</pre></li>"
-        for f in engine.get("failures", [])[:50]
-    )
-    divergences = "".join(
-        f"<li>{escape(str(d.get('id')))} — divergent on {escape(', '.join(d.get('rulings', [])))}</li>"
-        for d in engine.get("divergences", [])[:50]
-    )
+    subject = engine.get("engine", {})
+    name = subject.get("source") or subject.get("command") or subject.get("name") or ""
+    failures, divergences = engine.get("failures", []), engine.get("divergences", [])
+    smoke = "".join(f"<li>{escape(str(s.get('id')))}: <span class='{'ok' if s.get('passed') else 'bad'}'>"
+                    f"{'ok' if s.get('passed') else 'failed'}</span> <span class='muted'>{escape(str(s.get('message', '')))}"
+                    "</span></li>" for s in engine.get("smoke", []))
     return (
-        f"<h2>Engine {_badge(verdict)}</h2><p class='sub'>{escape(str(engine.get('engine', {}).get('name', '')))}</p>"
-        "<table><tr><th>family</th><th class='n'>passed</th><th class='n'>failed</th><th class='n'>divergent</th>"
-        "<th class='n'>skipped</th></tr>"
-        + "".join(rows) + "</table>"
-        + (f"<h3>Failures</h3><ul>{failures}</ul>" if failures else "")
-        + (f"<h3>Divergences</h3><ul>{divergences}</ul>" if divergences else "")
+        f"<h2>Engine {_badge(verdict)}</h2><p class='sub'>{escape(str(name))}</p>"
+        f"<p>{escape(str(engine.get('verdict', '')))}</p>"
+        + (f"<h3>Smoke tier</h3><ul>{smoke}</ul>" if smoke else "")
+        + "<div class='scroll'><table><tr><th>family</th>"
+        + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
+        + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed") for f in failures[:SHOWN])
+           + _more(SHOWN, len(failures)) if failures else "")
+        + (f"<h3>Divergences ({len(divergences)})</h3><p class='sub'>Not failures: the contract allows more than "
+           "one answer here, and the ruling says which the reference takes (docs/rulings.md).</p>"
+           + "".join(_case(d, "divergent") for d in divergences[:SHOWN]) + _more(SHOWN, len(divergences))
+           if divergences else "")
     )
 
 
 def _roster(roster: dict) -> str:
     problems = roster.get("problems", [])
-    verdict = "clean" if roster.get("ok") else "problems found"
-    items = "".join(
-        f"<li>{escape(str(p.get('severity', '')))}: {escape(str(p.get('id')))} · {escape(str(p.get('field')))}: "
-        f"{escape(str(p.get('message')))}</li>" for p in problems
-    )
-    return f"<h2>Roster {_badge(verdict, 'ok' if roster.get('ok') else 'bad')}</h2>" + (
-        f"<ul>{items}</ul>" if items else "<p class='sub'>Every entry checks out.</p>"
-    )
+    verdict = "clean" if roster.get("ok") else "not clean"
+    rows = "".join(
+        f"<tr><td class='{'bad' if p.get('severity') == 'error' else 'warn'}'>{escape(str(p.get('severity', '')))}</td>"
+        f"<td>{escape(str(p.get('id') or 'roster'))}</td><td><code>{escape(str(p.get('field')))}</code></td>"
+        f"<td>{escape(str(p.get('message')))}</td></tr>" for p in problems)
+    return f"<h2>Roster {_badge(verdict)}</h2>" + (
+        f"<div class='scroll'><table><tr><th>severity</th><th>entry</th><th>field</th><th>problem</th></tr>{rows}"
+        "</table></div>" if rows else "<p class='sub'>Every entry checks out.</p>")
 
 
 def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.0f}%"
+
+
+def _ms(x) -> str:
+    return "—" if x is None else format(x, ".2f")
 
 
 def _bots(bots: list[dict]) -> str:
@@ -87,51 +181,96 @@ def _bots(bots: list[dict]) -> str:
             f"<td class='n'>{_pct(p.get('vpip'))}</td><td class='n'>{_pct(p.get('pfr'))}</td>"
             f"<td class='n'>{'—' if p.get('aggressionFactor') is None else format(p['aggressionFactor'], '.2f')}</td>"
             f"<td class='n'>{_pct(p.get('allInRate'))}</td>"
-            f"<td class='n'>{'—' if t.get('p50') is None else format(t['p50'], '.2f')} / "
-            f"{'—' if t.get('p95') is None else format(t['p95'], '.2f')} ms</td></tr>"
+            f"<td class='n'>{_ms(t.get('p50'))} / {_ms(t.get('p95'))} ms</td></tr>"
         )
     return (
-        "<h2>Bots</h2><table><tr><th>bot</th><th>verdict</th><th class='n'>VPIP</th><th class='n'>PFR</th>"
-        "<th class='n'>AF</th><th class='n'>all-in</th><th class='n'>decision p50 / p95</th></tr>" + "".join(rows) + "</table>"
+        "<h2>Bots</h2><div class='scroll'><table><tr><th>bot</th><th>verdict</th><th class='n'>VPIP</th>"
+        "<th class='n'>PFR</th><th class='n'>AF</th><th class='n'>all-in</th><th class='n'>decision p50 / p95</th></tr>"
+        + "".join(rows) + "</table></div>"
         "<p class='sub'>Times are measured in QuickJS, which runs integer code about 20× slower than a "
         "browser JIT: the default 1000 ms deadline is the conservative one.</p>"
     )
 
 
-def chart_svg(series: dict[str, list[int]], colors: dict[str, str], width: int = 1000, height: int = 320) -> str:
-    """Chips over hands, one polyline per seat; ``series`` maps a label to chips after each hand."""
-    longest = max((len(v) for v in series.values()), default=0)
-    top = max((max(v) for v in series.values() if v), default=1) or 1
-    pad = 40
-    x = lambda i: pad + (width - 2 * pad) * i / max(longest - 1, 1)  # noqa: E731
+def nice_ticks(top: float, count: int = 5) -> list[int]:
+    """Round tick values from 0 to at least ``top``: steps of 1, 2 or 5 times a power of ten."""
+    if top <= 0:
+        return [0, 1]
+    raw = top / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    step = max(1, int(step))
+    return list(range(0, int(math.ceil(top / step)) * step + 1, step))
+
+
+def chart_svg(series: list[tuple[str, str, list[int]]], width: int = 1000, height: int = 320) -> str:
+    """Chips over hands, one polyline per seat: ``series`` is (label, colour, chips after each hand)
+    in seat order (labels may repeat: two bots can share a botName). Both axes are ticked."""
+    longest = max((len(v) for _, _, v in series), default=0)
+    y_ticks = nice_ticks(max((max(v) for _, _, v in series if v), default=1))
+    x_ticks = [t for t in nice_ticks(longest, 8) if t >= 1] or [1]
+    top = y_ticks[-1]
+    left, right, pad = 56, 16, 28
+    x = lambda hand: left + (width - left - right) * (hand - 1) / max(longest - 1, 1)  # noqa: E731
     y = lambda c: height - pad - (height - 2 * pad) * c / top  # noqa: E731
+    axes = [f'<line x1="{left}" y1="{height - pad}" x2="{width - right}" y2="{height - pad}" stroke="#334155"/>',
+            f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" stroke="#334155"/>']
+    for t in y_ticks:
+        axes.append(f'<line class="tick y" x1="{left - 4}" y1="{y(t):.1f}" x2="{width - right}" y2="{y(t):.1f}" '
+                    f'stroke="#1e293b"/><text x="{left - 8}" y="{y(t) + 4:.1f}" text-anchor="end">{t:,}</text>')
+    for t in x_ticks:
+        if t <= max(longest, 1):
+            axes.append(f'<line class="tick x" x1="{x(t):.1f}" y1="{height - pad}" x2="{x(t):.1f}" y2="{height - pad + 4}" '
+                        f'stroke="#334155"/><text x="{x(t):.1f}" y="{height - pad + 16}" text-anchor="middle">{t}</text>')
+    axes.append(f'<text x="{left - 8}" y="{height - pad + 16}" text-anchor="end">hand</text>'
+                f'<text x="{left - 8}" y="{pad - 10}" text-anchor="end">chips</text>')
     lines = []
-    for label, values in series.items():
-        points = " ".join(f"{x(i):.1f},{y(c):.1f}" for i, c in enumerate(values))
-        lines.append(f'<polyline fill="none" stroke="{escape(colors.get(label, "#94a3b8"))}" stroke-width="2" '
+    for label, color, values in series:
+        points = " ".join(f"{x(i + 1):.1f},{y(c):.1f}" for i, c in enumerate(values))
+        lines.append(f'<polyline fill="none" stroke="{escape(color)}" stroke-width="2" stroke-opacity="0.9" '
                      f'points="{points}"><title>{escape(label)}</title></polyline>')
-    axes = (f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="#334155"/>'
-            f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#334155"/>'
-            f'<text x="{pad}" y="{height - pad + 16}">hand 1</text>'
-            f'<text x="{width - pad}" y="{height - pad + 16}" text-anchor="end">hand {longest}</text>'
-            f'<text x="{pad - 6}" y="{pad + 4}" text-anchor="end">{top}</text>'
-            f'<text x="{pad - 6}" y="{height - pad}" text-anchor="end">0</text>')
-    return (f'<svg role="img" aria-label="chips over hands" viewBox="0 0 {width} {height}" '
-            f'width="100%" xmlns="http://www.w3.org/2000/svg">{axes}{"".join(lines)}</svg>')
+    return (f'<svg role="img" aria-label="chips over hands" viewBox="0 0 {width} {height}" width="100%">'
+            f'{"".join(axes)}{"".join(lines)}</svg>')
 
 
 def _showcase(showcase: dict) -> str:
     if not showcase:
         return ""
     seats = showcase.get("seats", [])
-    colors = {s["label"]: s.get("color") or PALETTE[i % len(PALETTE)] for i, s in enumerate(seats)}
-    series = {s["label"]: s.get("chips", []) for s in seats}
-    legend = "".join(f"<span style='margin-right:14px'><span class='swatch' style='background:{escape(colors[s['label']])}'>"
-                     f"</span>{escape(s['label'])} — place {escape(str(s.get('place')))}, errors {int(s.get('errors', 0))}</span>"
-                     for s in seats)
-    return (f"<h2>Showcase tournament</h2><p class='sub'>seed {escape(str(showcase.get('seed')))}, bot seed "
+    unseated = "".join(f"<li><b>{escape(str(u.get('bot')))}</b>: {escape(str(u.get('reason')))}</li>"
+                       for u in showcase.get("unseated", []))
+    head = "<h2>Showcase tournament</h2>" + (f"<p class='sub'>{escape(str(showcase['note']))}</p>"
+                                              if showcase.get("note") else "")
+    tail = f"<h3>Not seated</h3><ul>{unseated}</ul>" if unseated else ""
+    if not seats:
+        return head + tail
+    series = [(f"{s.get('label')} ({s.get('bot')})", s.get("color") or PALETTE[i % len(PALETTE)], s.get("chips", []))
+              for i, s in enumerate(seats)]
+    legend = "".join(f"<span class='item'><span class='swatch' style='background:{escape(color)}'></span>"
+                     f"{escape(label)} — place {escape(str(s.get('place')))}, errors {int(s.get('errors', 0))}</span>"
+                     for (label, color, _), s in zip(series, seats))
+    log = showcase.get("log") or []
+    names = [str(s.get("label")) for s in seats]
+    return (head + f"<p class='sub'>seed {escape(str(showcase.get('seed')))}, bot seed "
             f"{escape(str(showcase.get('botSeed')))}, {int(showcase.get('hands', 0))} hands</p>"
-            f"{chart_svg(series, colors)}<p>{legend}</p>")
+            f"{chart_svg(series)}<p class='legend'>{legend}</p>" + tail
+            + ("<h3>Hand replayer</h3><p class='sub'>Pick a hand; step through it with the buttons or the arrow "
+               "keys.</p>" + replayer.section("showcase-replayer", replayer.hand_games(log, names)) if log else ""))
+
+
+def _totals(summary: dict) -> str:
+    engine = summary.get("engine", {})
+    totals = dict.fromkeys(STATUS_CLASS, 0)
+    for counts in engine.get("families", {}).values():
+        for k in totals:
+            totals[k] += int(counts.get(k, 0))
+    bots = summary.get("bots", [])
+    rejected = sum(b.get("verdict") == "rejected" for b in bots)
+    errors = sum(p.get("severity") == "error" for p in summary.get("roster", {}).get("problems", []))
+    parts = [f"<span class='{STATUS_CLASS[k] if v else 'muted'}'>{v} {k}</span>" for k, v in totals.items()]
+    parts.append(f"<span class='{'bad' if errors else 'ok'}'>roster: {errors} {'error' if errors == 1 else 'errors'}</span>")
+    parts.append(f"<span class='{'bad' if rejected else 'ok'}'>bots: {len(bots) - rejected} of {len(bots)} certified</span>")
+    return "<p>" + " · ".join(parts) + "</p>"
 
 
 def render(summary: dict) -> str:
@@ -139,14 +278,15 @@ def render(summary: dict) -> str:
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width,initial-scale=1'>"
-        f"<title>holdem-conformance report</title><style>{CSS}</style></head><body><main>"
+        f"<title>holdem-conformance report: {verdict}</title><style>{CSS}</style></head><body><main>"
         f"<h1>holdem-conformance {_badge(verdict)}</h1>"
         f"<p class='sub'>contract v{escape(str(summary.get('contractVersion', 1)))} · "
         f"{escape(str(summary.get('generator', {}).get('name', 'holdem-cert')))} "
         f"{escape(str(summary.get('generator', {}).get('version', '')))}</p>"
+        + _totals(summary)
         + _engine(summary.get("engine", {}))
         + _roster(summary.get("roster", {}))
         + _bots(summary.get("bots", []))
         + _showcase(summary.get("showcase", {}))
-        + "</main></body></html>\n"
+        + "</main>" + replayer.script() + "</body></html>\n"
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TextIO
 
-from .vectors import write_atomic
+from .outfiles import write_text
 
 STATUSES = ("passed", "failed", "divergent", "skipped")
 
@@ -81,7 +81,7 @@ def to_json(report: Report) -> dict:
 
 def write_json(path: Path, report: Report) -> None:
     # An escaped lone surrogate is the JSON escape \udXXX, as ensure_ascii would write it.
-    write_atomic(path, printable(json.dumps(to_json(report), indent=2, ensure_ascii=False)) + "\n")
+    write_text(path, printable(json.dumps(to_json(report), indent=2, ensure_ascii=False)) + "\n")
 
 
 # ---- JUnit --------------------------------------------------------------------------------------
@@ -89,7 +89,7 @@ def write_json(path: Path, report: Report) -> None:
 _XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _xml_text(text: str) -> str:
+def xml_text(text: str) -> str:
     """XML 1.0 cannot hold most control characters (an engine's message may): escape them visibly."""
     return _XML_INVALID.sub(lambda m: f"\\x{ord(m.group()):02x}", printable(text))
 
@@ -108,18 +108,18 @@ def to_junit(report: Report) -> ET.Element:
         for c in cases:
             case = ET.SubElement(suite, "testcase", classname=f"holdem.{name}", name=c.id, time=f"{c.seconds:.3f}")
             if c.status == "failed":
-                failure = ET.SubElement(case, "failure", message=_xml_text(c.message), type="failed")
-                failure.text = _xml_text("\n".join(filter(None, [f"clauses: {', '.join(c.clauses)}", c.message, c.diff])))
+                failure = ET.SubElement(case, "failure", message=xml_text(c.message), type="failed")
+                failure.text = xml_text("\n".join(filter(None, [f"clauses: {', '.join(c.clauses)}", c.message, c.diff])))
             elif c.status == "skipped":
-                ET.SubElement(case, "skipped", message=_xml_text(c.message))
+                ET.SubElement(case, "skipped", message=xml_text(c.message))
             elif c.status == "divergent":
                 props = ET.SubElement(case, "properties")
                 ET.SubElement(props, "property", name="divergent", value=" ".join(c.rulings))
                 out = ET.SubElement(case, "system-out")
-                out.text = _xml_text(f"divergent on {', '.join(c.rulings)}: {c.message}\n{c.diff}")
+                out.text = xml_text(f"divergent on {', '.join(c.rulings)}: {c.message}\n{c.diff}")
             if c.notes:
                 err = ET.SubElement(case, "system-err")
-                err.text = _xml_text("\n".join(c.notes))
+                err.text = xml_text("\n".join(c.notes))
         for key, value in (("tests", len(cases)), ("failures", failures), ("skipped", skipped), ("time", seconds)):
             totals[key] += value
     for key in ("tests", "failures", "skipped"):
@@ -132,7 +132,7 @@ def to_junit(report: Report) -> ET.Element:
 def write_junit(path: Path, report: Report) -> None:
     tree = to_junit(report)
     ET.indent(tree)
-    write_atomic(path, '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tree, encoding="unicode") + "\n")
+    write_text(path, '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(tree, encoding="unicode") + "\n")
 
 
 # ---- text ---------------------------------------------------------------------------------------

@@ -1,16 +1,17 @@
-"""Where the suite's data lives: ``vectors/``, ``schemas/``, ``bots/`` and ``bots.json``.
+"""Where the suite's data lives: ``vectors/``, ``schemas/``, ``bots/``, ``bots.json`` and ``docs/``.
 
 In a source checkout (and an editable install) they sit at the repository root beside the
 packages. A wheel carries a copy inside the package, ``conformance/_data/`` (``setup.py``'s
 ``build_py`` puts it there), so an installed suite finds its vectors and house bots wherever it
-runs from.
+runs from; it carries ``docs/`` (without images) too, because messages cite docs/rulings.md and
+the like: ``holdem-cert --version`` says where they are.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 # Copied into the wheel by setup.py, in this order.
-DATA_ITEMS = ("vectors", "schemas", "bots", "bots.json")
+DATA_ITEMS = ("vectors", "schemas", "bots", "bots.json", "docs")
 
 _PACKAGE = Path(__file__).resolve().parent
 _CHECKOUT = _PACKAGE.parent
@@ -26,6 +27,7 @@ DATA_ROOT = _data_root()
 VECTOR_DIR = DATA_ROOT / "vectors"
 SCHEMA_DIR = DATA_ROOT / "schemas"
 HOUSE_ROSTER = DATA_ROOT / "bots.json"
+DOCS_DIR = DATA_ROOT / "docs"
 
 
 def default_roster() -> Path:

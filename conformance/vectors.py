@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 from . import schemas
 from .resources import VECTOR_DIR
 from .clauses import CLAUSES
+from .outfiles import write_text
 from .vectorfile import document, dumps, structural_problems
 from .vectorgen import FAMILIES
 
@@ -24,24 +23,12 @@ def generate(family: str) -> str:
     return dumps(document(family, module.NOTES, module.generate()))
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Whole or not at all: write a temporary file beside the target, then rename it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def regenerate(root: Path = VECTOR_DIR, families: list[str] | None = None) -> dict[str, int]:
     """Rewrite the vector files; returns tests per family. Generation happens before any write."""
     texts = {f: generate(f) for f in (families or list(FAMILIES))}
     for family, text in texts.items():
-        write_atomic(path_of(family, root), text)
+        path_of(family, root).parent.mkdir(parents=True, exist_ok=True)
+        write_text(path_of(family, root), text)
     return {f: json.loads(t)["numberOfTests"] for f, t in texts.items()}
 
 

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from conformance.bot_cert import CertOptions
 from conformance.certify import CertifyOptions, run
+from conformance.engine_choice import EngineSpec
 from conformance import fresh_vectors
 from conformance.cli import main
 from cli_helpers import vectors_run
@@ -28,7 +29,7 @@ def roster(tmp_path, bots):
 
 def options(tmp_path, path, **kw):
     return CertifyOptions(roster=path, report_dir=tmp_path / "report", showcase_hands=15,
-                          families=("rng", "pots"), bot_options=SMALL, **kw)
+                          engine=EngineSpec(families=("rng", "pots")), bot_options=SMALL, **kw)
 
 
 def test_certify_writes_a_whole_report(tmp_path):

@@ -1,5 +1,6 @@
 """holdem-cert match: the duplicate-deck plan (seat rotations over the same seeds), results
-independent of --jobs, the t-intervals, usage errors."""
+independent of --jobs, honest intervals (bootstrap, within what is possible, none below five
+sets), usage errors."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.match import interval, plan, rotation, summarize, t_quantile, t_two_sided
+from hypothesis import given, strategies as st
+
+from conformance.match import MIN_SETS, interval, plan, rotation, summarize, tournaments_for_width
 from conformance.runner import BotSpec, RunnerOptions, run_tournament
 from reference.errors import OptionError
 from cli_helpers import run_cli
@@ -71,7 +74,8 @@ def test_the_summary_averages_over_sets(series):
         assert row["meanPlace"] == round(sum(m["place"] for m in mine) / 6, 4)
         assert row["meanChips"] == round(sum(m["chips"] for m in mine) / 6, 2)
         assert sum(row["places"].values()) == 6
-        assert row["placeCI95"] is not None and row["placeCI95"][0] <= row["meanPlace"] <= row["placeCI95"][1]
+        assert row["placeCI95"] is None and row["chipsCI95"] is None  # two sets say too little
+    assert "2 sets are too few" in report["warning"] and report["precision"]["tournaments"] % 3 == 0
 
 
 def test_rotation_and_plan():
@@ -88,19 +92,37 @@ def test_rotation_and_plan():
         assert err.value.field == "tournaments"
 
 
-@pytest.mark.parametrize("df, expected", [(1, 12.706204736), (2, 4.302652730), (3, 3.182446305),
-                                          (4, 2.776445105), (9, 2.262157163), (30, 2.042272456),
-                                          (120, 1.979930405)])
-def test_t_quantile_matches_the_tables(df, expected):
-    assert t_quantile(0.95, df) == pytest.approx(expected, abs=1e-8)
-    assert t_two_sided(t_quantile(0.95, df), df) == pytest.approx(0.95, abs=1e-12)
+def test_interval_is_a_bootstrap_interval_inside_the_values():
+    values = [1.0, 1.5, 2.0, 3.0, 1.0, 2.5]
+    mean, ci = interval(values)
+    assert mean == pytest.approx(11 / 6)
+    assert min(values) <= ci[0] < mean < ci[1] <= max(values)
+    assert interval(values) == (mean, ci)  # a fixed bootstrap seed: the same series, the same interval
+    assert interval([4.0] * (MIN_SETS - 1)) == (4.0, None)  # too few sets: no interval
+    assert interval([4.0] * MIN_SETS) == (4.0, [4.0, 4.0])
 
 
-def test_interval():
-    mean, ci = interval([1.0, 2.0, 3.0])
-    half = t_quantile(0.95, 2) * 1.0 / math.sqrt(3)
-    assert mean == 2.0 and ci == pytest.approx([2.0 - half, 2.0 + half])
-    assert interval([4.0]) == (4.0, None)
+@given(st.integers(2, 9).flatmap(lambda k: st.tuples(
+    st.just(k), st.lists(st.lists(st.integers(1, k), min_size=k, max_size=k), min_size=1, max_size=12))))
+def test_place_intervals_never_leave_1_to_k(case):
+    """Whatever the places, a mean-place interval lies within 1..k (a t-interval over few sets did not)."""
+    k, sets = case
+    mean, ci = interval([sum(s) / k for s in sets])
+    assert 1 <= mean <= k
+    if ci is not None:
+        assert 1 <= ci[0] <= mean <= ci[1] <= k
+
+
+def test_chip_intervals_never_go_below_zero():
+    """Two sets that a t-interval would have stretched below zero (the issue's example)."""
+    mean, ci = interval([0.0, 0.0, 0.0, 0.0, 30000.0])
+    assert ci[0] >= 0 and ci[1] <= 30000
+
+
+def test_tournaments_for_width():
+    # 2 * 1.96 * sd / sqrt(n) = width: sd 1, width 0.5 -> n = 61.5 -> 62 sets of 3
+    assert tournaments_for_width(1.0, 0.5, 3) == 62 * 3
+    assert tournaments_for_width(0.0, 0.5, 4) == MIN_SETS * 4  # never below the sets an interval needs
 
 
 def test_summarize_uses_set_means():
@@ -111,9 +133,19 @@ def test_summarize_uses_set_means():
               t({"a": (1, 20), "b": (2, 0)}), t({"a": (1, 20), "b": (2, 0)})]  # set 1
     a, b = summarize(["a", "b"], series)
     assert a["meanPlace"] == 1.25 and a["places"] == {"1": 3, "2": 1}
-    half = t_quantile(0.95, 1) * math.sqrt(((1.5 - 1.25) ** 2 + (1 - 1.25) ** 2) / 1) / math.sqrt(2)
-    assert a["placeCI95"] == [round(1.25 - half, 4), round(1.25 + half, 4)]
+    assert a["placeCI95"] is None and a["placeSetSd"] == round(math.sqrt(2 * 0.25 ** 2), 4)
     assert b["meanChips"] == 5.0
+    five = (series * 3)[:10]  # five sets: now an interval, inside the set means 1..1.5
+    a, _ = summarize(["a", "b"], five)
+    assert 1 <= a["placeCI95"][0] <= a["meanPlace"] <= a["placeCI95"][1] <= 1.5
+
+
+def test_match_prints_the_warning_and_the_tournaments_a_width_needs(capsys):
+    code, out, _ = run_cli(capsys, "match", "--roster", ROOT / "bots.json", "--bots", "sample-caller,check-fold",
+                           "--tournaments", "4", "--hands", "3", "--seed", "1", "--bot-seed", "1", "--place-width", "0.2")
+    assert code == 0 and "none (too few sets)" in out and "warning: 2 sets are too few" in out
+    assert "tournaments would make the mean-place intervals 0.2 places wide" in out
+    assert "[-" not in out  # no negative bound
 
 
 @pytest.mark.parametrize("argv, message", [

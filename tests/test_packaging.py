@@ -42,7 +42,10 @@ def test_the_wheel_carries_the_data(wheel):
         expected |= {f"conformance/_data/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / root).rglob("*.json")}
     roster = json.loads((ROOT / "bots.json").read_text(encoding="utf-8"))
     expected |= {f"conformance/_data/{entry['file']}" for entry in roster["bots"]}
+    # Messages cite docs/rulings.md and the like: the wheel carries every doc (not the images).
+    expected |= {f"conformance/_data/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "docs").rglob("*.md")}
     assert expected <= names, sorted(expected - names)
+    assert not any(n.endswith(".png") for n in names)
     assert "bots.json" in DATA_ITEMS and not any("__pycache__" in n for n in names if n.startswith("conformance/_data"))
 
 

@@ -9,14 +9,14 @@ rejected, 2 on a usage or I/O error.
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import sys
 from pathlib import Path
 
-from ..argtypes import at_least_one, count, milliseconds, uint32
+from ..argtypes import at_least_one, count, milliseconds, uint32, write_json_report
 from ..bot_cert import SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file
 from ..errors import UsageError
-from ..vectors import write_atomic
+from ..outfiles import text_stream
 
 NAME = "bot"
 HELP = "certify a bot script: lint, QuickJS battery, determinism, smoke tournaments, profile"
@@ -170,10 +170,8 @@ def run(args: argparse.Namespace) -> int:
             report = certify_file(args.file, options, roster=args.roster)
     except OSError as exc:
         raise UsageError(f"cannot read {exc.filename or args.file}: {exc.strerror or exc}") from exc
-    (_print_rich if sys.stdout.isatty() else _print_plain)(report)
+    with contextlib.redirect_stdout(text_stream(args.json_out)):
+        (_print_rich if sys.stdout.isatty() else _print_plain)(report)
     if args.json_out is not None:
-        try:
-            write_atomic(args.json_out, json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.json_out}: {exc.strerror or exc}") from exc
+        write_json_report(args.json_out, report.to_json())
     return 1 if report.verdict == "rejected" else 0

@@ -1,54 +1,58 @@
-"""``holdem-cert certify``: the main job (see conformance/certify.py)."""
+"""``holdem-cert certify``: the main job (see conformance/certify.py).
+
+Takes every engine option of ``holdem-cert engine`` (the same definitions). Prints one line per
+result as it is known, then where the report is and the verdict. Exit 0 certified, 1 not
+certified (an engine that does not load, a broken roster or a rejected bot included; the report
+is written either way), 2 usage or I/O error.
+"""
 from __future__ import annotations
 
-import sys
+import argparse
+import json
 from pathlib import Path
 
+from ..argtypes import add_quiet_option, at_least_one, show_progress, uint32
 from ..certify import CertifyOptions, run as run_certify
-from ..engine_cert import FAMILIES
+from ..engine_choice import add_engine_options, spec_from_args
 from ..errors import UsageError
+from ..outfiles import text_stream, write_text
+from ..report import printable
 from ..resources import default_roster
 
 NAME = "certify"
 HELP = "certify the engine, the roster and every rostered bot; play a showcase; write a report directory"
 
 
-def configure(parser) -> None:
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", type=Path, metavar="ENGINE.js", help="the engine (default: the bundled one)")
+    add_engine_options(parser)
+    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT",
+                        help="also write summary.json to OUT ('-': standard output)")
     parser.add_argument("--roster", type=Path, default=default_roster(), metavar="bots.json",
                         help="the roster (default: ./bots.json, else the bundled house roster)")
     parser.add_argument("--report", type=Path, default=Path("report"), metavar="DIR",
                         help="the report directory (default: report/): summary.json, junit.xml, index.html")
-    parser.add_argument("--seed", type=int, default=2024, help="the showcase's deck seed")
-    parser.add_argument("--bot-seed", type=int, default=7, help="botSeed for the showcase and the bot batteries (R21)")
-    parser.add_argument("--hands", type=int, default=300, help="the showcase's hand cap (default 300)")
-    parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
-                        help="limit the engine certification to these vector families")
+    parser.add_argument("--seed", type=uint32, default=2024, help="the showcase's deck seed")
+    parser.add_argument("--bot-seed", type=uint32, default=7, help="botSeed for the showcase and the bot batteries (R21)")
+    parser.add_argument("--hands", type=at_least_one, default=300, help="the showcase's hand cap (default 300)")
+    add_quiet_option(parser)
 
 
-def run(args) -> int:
-    if not args.roster.is_file():
+def run(args: argparse.Namespace) -> int:
+    if not args.roster.exists():
         raise UsageError(f"--roster: {args.roster} does not exist")
     if args.engine is not None and not args.engine.is_file():
         raise UsageError(f"--engine: {args.engine} does not exist")
-    if args.hands < 1:
-        raise UsageError(f"--hands: must be at least 1, got {args.hands}")
-    if not 0 <= args.bot_seed <= 2**32 - 1:
-        raise UsageError(f"--bot-seed: must be an unsigned 32-bit integer, got {args.bot_seed}")
-    options = CertifyOptions(engine=args.engine, roster=args.roster, report_dir=args.report, seed=args.seed,
-                             bot_seed=args.bot_seed, showcase_hands=args.hands,
-                             families=tuple(args.family or FAMILIES))
-    summary = run_certify(options, say=lambda line: print(line, file=sys.stderr))
-    engine = summary["engine"]
-    counts = {k: sum(f[k] for f in engine["families"].values()) for k in ("passed", "failed", "divergent", "skipped")}
-    print(f"engine: {'certified' if engine['certified'] else 'NOT certified'} "
-          f"({counts['passed']} passed, {counts['failed']} failed, {counts['divergent']} divergent, {counts['skipped']} skipped)")
-    print(f"roster: {'clean' if summary['roster']['ok'] else 'problems found'}")
-    for bot in summary["bots"]:
-        print(f"bot {bot['id']}: {bot['verdict']}")
-    if summary["showcase"]:
-        places = ", ".join(f"{s['label']} {s['place']}" for s in summary["showcase"]["seats"])
-        print(f"showcase: {summary['showcase']['hands']} hands; places: {places}")
-    print(f"report: {args.report}/index.html")
-    print(f"certify: {'CERTIFIED' if summary['certified'] else 'NOT CERTIFIED'}")
+    options = CertifyOptions(engine=spec_from_args(args, args.engine, bundled_default=True), roster=args.roster,
+                             report_dir=args.report, seed=args.seed, bot_seed=args.bot_seed,
+                             showcase_hands=args.hands)
+    out = text_stream(args.json_out, args.junit_out)
+    say = lambda line: print(printable(line), file=out, flush=True)  # noqa: E731
+    summary = run_certify(options, say=say, show_progress=show_progress(args))
+    say(f"report: {args.report / 'index.html'}")
+    say(f"certify: {'certified' if summary['certified'] else 'not certified'}")
+    if args.json_out is not None:
+        write_text(args.json_out, printable(json.dumps(summary, indent=2, ensure_ascii=False)) + "\n")
+    if args.junit_out is not None:
+        write_text(args.junit_out, (args.report / "junit.xml").read_text(encoding="utf-8"))
     return 0 if summary["certified"] else 1

@@ -2,22 +2,26 @@
 
 Every set of tournaments deals the same decks with the seats rotated, so each bot plays
 each deck from each seat (:mod:`conformance.match`); mean place and mean final chips per bot
-come with 95% t-intervals over the sets. Tournaments run in ``--jobs`` parallel processes;
+come with 95% bootstrap intervals over the sets (none, and a warning, below five sets), and
+the report says about how many tournaments would make the mean-place intervals ``--place-width``
+wide. Tournaments run in ``--jobs`` parallel processes;
 the results do not depend on it. Exit 0 when the series was played, 2 on a usage or I/O error.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..match import run_match
+from ..outfiles import text_stream
+from ..match import PLACE_WIDTH, run_match
 from ..play import select_bots
 from ..report import progress
 from ..resources import default_roster
 from ..runner import CATEGORIES, RunnerOptions
-from ..argtypes import at_least_one, milliseconds, write_json_report
+from ..argtypes import add_quiet_option, at_least_one, milliseconds, positive_number, show_progress, write_json_report
 from .play import add_seed_arguments, bot_ids, drawn_seeds
 
 NAME = "match"
@@ -41,11 +45,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decision-ms", type=milliseconds, metavar="N", help="decision deadline (default 1000)")
     parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
                         help="initialisation deadline (default 5000)")
-    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the series report to OUT")
+    parser.add_argument("--place-width", type=positive_number, default=PLACE_WIDTH, metavar="W",
+                        help=f"say how many tournaments would make the mean-place intervals W wide (default {PLACE_WIDTH})")
+    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT",
+                        help="write the series report to OUT ('-': standard output)")
+    add_quiet_option(parser)
 
 
 def _ci(ci: list | None, fmt: str) -> str:
-    return "n/a (one set)" if ci is None else f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+    return "none (too few sets)" if ci is None else f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
 
 
 def print_report(report: dict) -> None:
@@ -58,6 +66,12 @@ def print_report(report: dict) -> None:
         print(f"{row['bot']:<{width}}  {row['meanPlace']:>10.3f}  {_ci(row['placeCI95'], '.3f'):<18}  "
               f"{row['meanChips']:>10.1f}  {_ci(row['chipsCI95'], '.1f'):<22}  {row['places']['1']:>4}  {errors}")
     print(report["confidence"])
+    if report["warning"]:
+        print(f"warning: {report['warning']}")
+    precision = report["precision"]
+    if precision["tournaments"] is not None:
+        print(f"about {precision['tournaments']} tournaments would make the mean-place intervals "
+              f"{precision['placeWidth']:g} places wide (from the spread of these {report['sets']} sets)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,10 +83,11 @@ def run(args: argparse.Namespace) -> int:
     options = RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms,
                             tournament={"max_hands": args.hands})
     seed, bot_seed = drawn_seeds(args)
-    with progress(tournaments, sys.stderr.isatty()) as advance:
+    with progress(tournaments, show_progress(args)) as advance:
         report = run_match(bots, tournaments, seed, bot_seed, options, args.jobs,
-                           on_done=lambda t: advance(f"set {t['set'] + 1}"))
+                           on_done=lambda t: advance(f"set {t['set'] + 1}"), place_width=args.place_width)
     if args.json_out is not None:
         write_json_report(args.json_out, report)
-    print_report(report)
+    with contextlib.redirect_stdout(text_stream(args.json_out)):
+        print_report(report)
     return 0

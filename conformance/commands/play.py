@@ -9,6 +9,7 @@ drawn at random, independently, and printed. Exit 0 when the tournament was play
 from __future__ import annotations
 
 import argparse
+import contextlib
 import secrets
 import sys
 from contextlib import nullcontext
@@ -18,6 +19,7 @@ from reference.ruleset import RULESETS, get_ruleset
 from reference.tournament import Tournament
 
 from ..argtypes import at_least_one, milliseconds, uint32, write_json_report
+from ..outfiles import text_stream
 from ..play import play, select_bots, standings_json
 from ..resources import default_roster
 from ..runner import CATEGORIES, RunnerOptions
@@ -148,5 +150,6 @@ def run(args: argparse.Namespace) -> int:
     report = standings_json(result, options)
     if args.json_out is not None:
         write_json_report(args.json_out, report)
-    print_standings(report)
+    with contextlib.redirect_stdout(text_stream(args.json_out)):
+        print_standings(report)
     return 0

@@ -6,13 +6,13 @@ Exit 0 when the roster has no errors (warnings allowed), 1 when it has errors,
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import contextlib
 import sys
-import tempfile
 from pathlib import Path
 
+from ..argtypes import write_json_report
 from ..errors import UsageError
+from ..outfiles import text_stream
 from ..resources import default_roster
 from ..roster import RosterReport, lint_roster
 
@@ -75,37 +75,14 @@ def _report_json(report: RosterReport) -> dict:
     }
 
 
-def _write_json_atomic(path: Path, data: object) -> None:
-    """Write JSON to ``path`` whole or not at all: a temp file beside it, then os.replace."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2, ensure_ascii=False)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def run(args: argparse.Namespace) -> int:
     path: Path = args.roster
     try:
         report = lint_roster(path)
     except OSError as exc:
         raise UsageError(f"cannot read roster {path}: {exc.strerror or exc}") from exc
-    if sys.stdout.isatty():
-        _print_rich(report)
-    else:
-        _print_plain(report)
+    with contextlib.redirect_stdout(text_stream(args.json_out)):
+        (_print_rich if sys.stdout.isatty() else _print_plain)(report)
     if args.json_out is not None:
-        try:
-            _write_json_atomic(args.json_out, _report_json(report))
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.json_out}: {exc.strerror or exc}") from exc
+        write_json_report(args.json_out, _report_json(report))
     return 0 if report.ok else 1

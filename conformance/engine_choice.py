@@ -1,0 +1,118 @@
+"""Which engine a command certifies, and how: the options ``holdem-cert engine`` and
+``holdem-cert certify`` share (one definition, so the two never drift apart), and the driver,
+report subject and fresh-test seed they mean.
+
+A JavaScript engine is ENGINE.js with optional preludes (loaded before it, as part of it) and
+an adapter (loaded after it); any other engine is a ``--cmd`` speaking docs/engine-protocol.md.
+"""
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import fresh_vectors
+from .argtypes import milliseconds, uint32
+from .engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, load_tests
+from .engine_drivers import CommandDriver, QuickJSDriver, read_source
+from .errors import UsageError
+from .runner import bundled_engine
+
+DEFAULT_TIMEOUT_MS = 10_000
+BUNDLED_NAME = "bundled reference/js/poker-engine.js"
+
+
+def add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """Every option that says which engine to certify and how (not the engine file itself: a
+    positional argument of ``engine``, ``--engine`` of ``certify``)."""
+    parser.add_argument("--adapter", type=Path, metavar="ADAPTER.js",
+                        help="a script loaded after the engine that defines or replaces PokerEngine (docs/adapters.md)")
+    parser.add_argument("--prelude", type=Path, action="append", default=[], metavar="LIB.js",
+                        help="a script loaded before the engine, as part of it (a library it wraps); repeatable")
+    parser.add_argument("--cmd", metavar="COMMAND",
+                        help="run COMMAND and certify it over the JSON-lines protocol (docs/engine-protocol.md)")
+    parser.add_argument("--ruleset", choices=list(RULESETS), default=DEFAULT_RULESET, metavar="NAME",
+                        help=f"certify for this ruleset (one of {', '.join(RULESETS)}; default {DEFAULT_RULESET}): "
+                             + "; ".join(f"{name} runs {', '.join(families)}" for name, families in RULESETS.items()))
+    parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
+                        help="run only this vector family of the ruleset (repeatable)")
+    parser.add_argument("--junit", dest="junit_out", type=Path, metavar="OUT",
+                        help="write the JUnit XML report to OUT ('-': standard output)")
+    fresh = parser.add_mutually_exclusive_group()
+    fresh.add_argument("--fresh-seed", type=uint32, metavar="SEED",
+                       help="seed of the fresh tests run after the golden vectors (default: derived from the "
+                            "engine's and adapter's bytes, or from the --cmd text; docs/INTERPRETING.md)")
+    fresh.add_argument("--no-fresh", action="store_true",
+                       help="run the golden vectors only (an engine that memorised them would then pass)")
+    parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
+                        help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); the five-card digest "
+                             "gets max(180 s, 30 N)")
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """What the engine options say."""
+
+    file: Path | None = None  # None with no cmd: the bundled reference engine
+    cmd: str | None = None
+    adapter: Path | None = None
+    preludes: tuple[Path, ...] = ()
+    ruleset: str = DEFAULT_RULESET
+    families: tuple[str, ...] = ()  # empty: every family of the ruleset
+    fresh_seed: int | None = None  # None: derived from the engine's bytes or the command
+    fresh: bool = True
+    timeout_ms: float = DEFAULT_TIMEOUT_MS
+
+
+def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_default: bool = False) -> EngineSpec:
+    """The engine the options name; ``file`` None with no --cmd is the bundled reference engine
+    when ``bundled_default``, else a usage error."""
+    if file is not None and args.cmd is not None or file is None and args.cmd is None and not bundled_default:
+        raise UsageError("give either ENGINE.js or --cmd COMMAND (exactly one)")
+    return EngineSpec(file=file, cmd=args.cmd, adapter=args.adapter, preludes=tuple(args.prelude),
+                      ruleset=args.ruleset, families=tuple(args.family or ()), fresh_seed=args.fresh_seed,
+                      fresh=not args.no_fresh, timeout_ms=args.timeout_ms)
+
+
+@dataclass
+class EngineUnderTest:
+    driver: object  # QuickJSDriver or CommandDriver, not started
+    subject: dict  # how the report describes it
+    tests: dict[str, list[dict]]  # family -> golden vectors, then fresh tests
+    js_source: str | None  # preludes, engine and adapter as one script; None for a --cmd engine
+
+
+def prepare(spec: EngineSpec) -> EngineUnderTest:
+    """The driver, subject and tests of ``spec``. Bad options and unreadable files are usage
+    errors naming them (a file that is read but does not load is a verdict, found later)."""
+    families = RULESETS[spec.ruleset]
+    other = [f for f in spec.families if f not in families]
+    if other:
+        raise UsageError(f"--family {other[0]} is not certified under --ruleset {spec.ruleset} "
+                         f"(its families: {', '.join(families)})")
+    if spec.cmd is not None:
+        if spec.adapter or spec.preludes:
+            raise UsageError("--adapter and --prelude apply to ENGINE.js, not to --cmd")
+        try:
+            driver = CommandDriver(spec.cmd, timeout_ms=spec.timeout_ms)
+        except ValueError as exc:  # shlex: unbalanced quotes; or an empty command
+            raise UsageError(f"--cmd: {exc}") from None
+        subject, derived, js_source = {"driver": "command", "command": spec.cmd}, fresh_vectors.seed_from(spec.cmd), None
+    else:
+        try:
+            sources = [read_source(p, "prelude") for p in spec.preludes]
+            sources.append(bundled_engine() if spec.file is None else read_source(spec.file, "engine"))
+            adapter = read_source(spec.adapter, "adapter") if spec.adapter else None
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        name = BUNDLED_NAME if spec.file is None else str(spec.file)
+        driver = QuickJSDriver("\n;\n".join(sources), engine_name=Path(name).name, adapter_source=adapter,
+                               timeout_ms=spec.timeout_ms)
+        subject = {"driver": "quickjs", "source": name, "adapter": str(spec.adapter) if spec.adapter else None,
+                   "preludes": [str(p) for p in spec.preludes]}
+        derived = fresh_vectors.engine_seed(sources, adapter)
+        js_source = "\n;\n".join(sources + ([adapter] if adapter else []))
+    fresh_seed = None if not spec.fresh else derived if spec.fresh_seed is None else spec.fresh_seed
+    tests = load_tests(spec.families or families, fresh_seed)
+    subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
+    return EngineUnderTest(driver, subject, tests, js_source)
