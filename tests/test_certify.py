@@ -1,14 +1,15 @@
 """holdem-cert certify: the main job end to end on a small roster, and its failure paths."""
 import json
+import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
-
 
 from conformance.bot_cert import CertOptions
 from conformance.certify import CertifyOptions, run
 from conformance.engine_choice import EngineSpec
 from conformance import fresh_vectors
 from conformance.cli import main
-from cli_helpers import vectors_run
+from cli_helpers import make_roster, run_cli, vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = CertOptions(generated_states=10, vector_states=10, smoke_seats=(2,), smoke_max_hands=5, decision_ms=2000)
@@ -69,3 +70,113 @@ def test_cli_usage_errors(tmp_path, capsys):
     path = roster(tmp_path, [("caller", ROOT / "bots/sample-caller.js", "Sample Caller")])
     assert main(["certify", "--roster", str(path), "--engine", str(tmp_path / "no.js")]) == 2
     assert main(["certify", "--roster", str(path), "--hands", "0"]) == 2
+
+
+# ---- every verdict writes a whole report; the terminal says each result once ---------------------
+
+THROWS = "throw new Error('boom at load');\n"
+
+
+def one_bot_roster(tmp_path, **change):
+    path = make_roster(tmp_path, {"check-fold": ROOT / "bots/check-fold.js"})
+    if change:
+        data = json.loads(path.read_text())
+        data["bots"][0].update(change)
+        path.write_text(json.dumps(data))
+    return path
+
+
+def green_report(tmp_path):
+    """An older report that said certified: it must not survive a newer run."""
+    report = tmp_path / "R"
+    report.mkdir()
+    (report / "summary.json").write_text('{"certified": true}\n')
+    return report
+
+
+def junit_cases(report):
+    root = ET.parse(report / "junit.xml").getroot()
+    return {(s.get("name"), c.get("name")): c.find("failure") is not None for s in root for c in s}
+
+
+def test_an_engine_that_does_not_load_is_a_verdict_with_a_whole_report(tmp_path, capsys):
+    engine = tmp_path / "throw.js"
+    engine.write_text(THROWS)
+    report = green_report(tmp_path)
+    code, out, err = run_cli(capsys, "certify", "--engine", engine, "--roster", one_bot_roster(tmp_path),
+                             "--report", report, "--family", "rng", "--hands", "5")
+    assert code == 1 and "engine_source" not in out + err
+    assert sorted(p.name for p in report.iterdir()) == ["index.html", "junit.xml", "summary.json"]
+    summary = json.loads((report / "summary.json").read_text())
+    assert summary["certified"] is False and summary["engine"]["smoke"][0]["passed"] is False
+    cases = junit_cases(report)
+    assert cases[("smoke", "smoke.load")] is True  # a failed test case CI can collect
+    assert cases[("roster", "check-fold")] is False and ("bots", "check-fold") in cases
+    lines = out.splitlines()
+    assert lines[0].startswith("engine: not certified: smoke check smoke.load failed:") and "boom at load" in lines[0]
+    assert lines[-1] == "certify: not certified" and len(lines) == len(set(lines))  # each line once
+    assert summary["showcase"]["seats"] == [] and "boom at load" in (report / "index.html").read_text()
+
+
+def test_a_broken_roster_is_a_verdict_listed_in_the_terminal_and_junit(tmp_path, capsys):
+    report = green_report(tmp_path)
+    roster = one_bot_roster(tmp_path, bytes=3, lab="")
+    code, out, _ = run_cli(capsys, "certify", "--roster", roster, "--report", report, "--family", "rng",
+                           "--hands", "5", "--no-fresh")
+    assert code == 1
+    summary = json.loads((report / "summary.json").read_text())
+    problems = [p for p in summary["roster"]["problems"] if p["severity"] == "error"]
+    assert len(problems) >= 2
+    for p in problems:  # every problem in the terminal, by entry and field
+        assert f"error {p['id'] or 'roster'}.{p['field']}: {p['message']}" in out
+    assert junit_cases(report)[("roster", "check-fold")] is True
+    root = ET.parse(report / "junit.xml").getroot()
+    assert int(root.get("failures")) >= 1
+
+
+def test_a_roster_that_is_not_json_still_gets_a_report(tmp_path, capsys):
+    roster = tmp_path / "bots.json"
+    roster.write_text("{not json")
+    code, out, _ = run_cli(capsys, "certify", "--roster", roster, "--report", tmp_path / "R", "--family", "rng",
+                           "--no-fresh", "--hands", "5")
+    assert code == 1 and "roster: not clean" in out
+    assert junit_cases(tmp_path / "R")[("roster", "bots.json")] is True
+
+
+def test_certify_takes_the_engine_options(tmp_path, capsys):
+    """--cmd, --ruleset, --fresh-seed, --junit and --json - are engine's options, the same definitions."""
+    cmd = f"{sys.executable} -m reference.adapter"
+    junit = tmp_path / "out.xml"
+    code, out, err = run_cli(capsys, "certify", "--cmd", cmd, "--roster", one_bot_roster(tmp_path),
+                             "--report", tmp_path / "R", "--family", "rng", "--fresh-seed", "5", "--hands", "5",
+                             "--junit", junit, "--json", "-", "--timeout-ms", "20000")
+    summary = json.loads(out)  # stdout holds the JSON alone; the lines went to stderr
+    assert code == 0 and summary["certified"] and "certify: certified" in err
+    assert summary["engine"]["engine"]["command"] == cmd and summary["engine"]["engine"]["fresh"]["seed"] == 5
+    assert junit.read_text() == (tmp_path / "R/junit.xml").read_text()
+    from conformance.commands import certify as certify_command, engine as engine_command
+    for command in (certify_command, engine_command):  # one definition of the engine options
+        assert "add_engine_options" in Path(command.__file__).read_text()
+
+
+def test_certify_usage_errors_print_certify_usage(tmp_path, capsys):
+    code, _, err = run_cli(capsys, "certify", "--bogus")
+    assert code == 2 and err.startswith("usage: holdem-cert certify") and "unrecognized arguments: --bogus" in err
+
+
+def test_showcase_seats_nine_and_accounts_for_the_rest(tmp_path):
+    sources = {f"b{i}": ROOT / "bots/check-fold.js" for i in range(11)}
+    path = make_roster(tmp_path, sources)
+    data = json.loads(path.read_text())
+    data["bots"][10]["file"] = "bots/missing.js"
+    path.write_text(json.dumps(data))
+    summary = run(CertifyOptions(roster=path, report_dir=tmp_path / "report", showcase_hands=3,
+                                 engine=EngineSpec(families=("rng",), fresh=False),
+                                 bot_options=CertOptions(generated_states=2, vector_states=2, smoke_seats=(),
+                                                         smoke_max_hands=1)))
+    seated = [s["bot"] for s in summary["showcase"]["seats"]]
+    assert seated == [f"b{i}" for i in range(9)]
+    assert {u["bot"]: u["reason"] for u in summary["showcase"]["unseated"]} == {
+        "b10": "no bot file", "b9": "the table holds 9 and 9 bots listed before it were seated"}
+    colors = [s["color"] for s in summary["showcase"]["seats"]]  # every entry says #123456
+    assert len(set(colors)) == 9 and colors[0] == "#123456"
