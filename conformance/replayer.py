@@ -95,7 +95,6 @@ SCRIPT = r"""
     if (street !== 'river' && board.length === 5 && seats.filter(function (s) { return !s.folded; }).length > 1) {
       toStreet('river'); snap('the board runs out: ' + board.join(' '), null);
     }
-    toStreet(street);
     var shown = (h.showdown || []).map(function (x) { return names[seatIndex(x.id)] + ' shows ' + x.hand; });
     var won = (h.winners || []).map(function (w) { return names[seatIndex(w.id)] + ' wins ' + w.amount; });
     seats.forEach(function (s, i) { s.stack = hand.endStacks[i]; s.bet = 0; s.out = hand.endStacks[i] === 0; });

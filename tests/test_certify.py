@@ -103,7 +103,8 @@ def test_an_engine_that_does_not_load_is_a_verdict_with_a_whole_report(tmp_path,
     engine = tmp_path / "throw.js"
     engine.write_text(THROWS)
     report = green_report(tmp_path)
-    code, out, err = run_cli(capsys, "certify", "--engine", engine, "--roster", one_bot_roster(tmp_path),
+    roster = make_roster(tmp_path, {"check-fold": ROOT / "bots/check-fold.js", "caller": ROOT / "bots/sample-caller.js"})
+    code, out, err = run_cli(capsys, "certify", "--engine", engine, "--roster", roster,
                              "--report", report, "--family", "rng", "--hands", "5")
     assert code == 1 and "engine_source" not in out + err
     assert sorted(p.name for p in report.iterdir()) == ["index.html", "junit.xml", "summary.json"]
@@ -115,7 +116,9 @@ def test_an_engine_that_does_not_load_is_a_verdict_with_a_whole_report(tmp_path,
     lines = out.splitlines()
     assert lines[0].startswith("engine: not certified: smoke check smoke.load failed:") and "boom at load" in lines[0]
     assert lines[-1] == "certify: not certified" and len(lines) == len(set(lines))  # each line once
-    assert summary["showcase"]["seats"] == [] and "boom at load" in (report / "index.html").read_text()
+    assert "boom at load" in (report / "index.html").read_text()
+    # The showcase still shows the bots, on the bundled reference, and says so.
+    assert len(summary["showcase"]["seats"]) == 2 and "bundled reference" in summary["showcase"]["note"]
 
 
 def test_a_broken_roster_is_a_verdict_listed_in_the_terminal_and_junit(tmp_path, capsys):

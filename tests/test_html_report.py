@@ -143,7 +143,8 @@ PROBE = """<script>
   var games = JSON.parse(document.getElementById('showcase-replayer-data').textContent);
   // every frame of every hand: chips are conserved (the pot counts the street's bets, as the
   // contract's pots do), the last frame has the hand's end stacks
-  out.conserved = true; out.endStacks = true; out.frames = 0;
+  out.conserved = true; out.endStacks = true; out.frames = 0; out.streets = true;
+  var size = {preflop: 0, flop: 3, turn: 4, river: 5};
   games.forEach(function (g) {
     var frames = HoldemReplayer.framesFromHand(g.data, g.names);
     var total = g.data.startStacks.reduce(function (a, b) { return a + b; }, 0);
@@ -151,6 +152,9 @@ PROBE = """<script>
       out.frames += 1;
       var here = f.pot + f.seats.reduce(function (a, s) { return a + s.stack; }, 0);
       if (here !== total) out.conserved = false;
+      if (f.board.length !== size[f.street]) out.streets = false;
+      var opensStreet = f.note.indexOf(f.street + ':') === 0 || f.note.indexOf('the board runs out') === 0;
+      if (opensStreet && f.seats.some(function (s) { return s.bet !== 0; })) out.streets = false;
     });
     var last = frames[frames.length - 1];
     if (JSON.stringify(last.seats.map(function (s) { return s.stack; })) !== JSON.stringify(g.data.endStacks)) out.endStacks = false;
@@ -190,7 +194,7 @@ def probe(tmp_path: Path, html: str, width: int) -> dict:
 def test_the_replayer_steps_through_hands_in_chromium(tmp_path, log):
     result = probe(tmp_path, render(summary(log)), 1100)
     assert result["games"] == len(log[0]) == 12
-    assert result["conserved"] and result["endStacks"] and result["frames"] > 12 * 3
+    assert result["conserved"] and result["endStacks"] and result["streets"] and result["frames"] > 12 * 3
     assert result["first"].startswith("step 1 of ") and result["afterForward"].startswith("step 3 of ")
     assert result["afterBack"].startswith("step 2 of ")
     assert result["seats"] == 3 and result["cards"] >= 6  # every seat's hole cards
