@@ -82,17 +82,25 @@ class EngineUnderTest:
     js_source: str | None  # preludes, engine and adapter as one script; None for a --cmd engine
 
 
-def prepare(spec: EngineSpec) -> EngineUnderTest:
-    """The driver, subject and tests of ``spec``. Bad options and unreadable files are usage
-    errors naming them (a file that is read but does not load is a verdict, found later)."""
+def check(spec: EngineSpec) -> None:
+    """Options that contradict each other: a usage error naming them."""
+    if spec.ruleset not in RULESETS:
+        raise UsageError(f"--ruleset: unknown {spec.ruleset!r} (known: {', '.join(RULESETS)})")
     families = RULESETS[spec.ruleset]
     other = [f for f in spec.families if f not in families]
     if other:
         raise UsageError(f"--family {other[0]} is not certified under --ruleset {spec.ruleset} "
                          f"(its families: {', '.join(families)})")
+    if spec.cmd is not None and (spec.adapter or spec.preludes):
+        raise UsageError("--adapter and --prelude apply to ENGINE.js, not to --cmd")
+
+
+def prepare(spec: EngineSpec) -> EngineUnderTest:
+    """The driver, subject and tests of ``spec``. Bad options and unreadable files are usage
+    errors naming them (a file that is read but does not load is a verdict, found later)."""
+    check(spec)
+    families = RULESETS[spec.ruleset]
     if spec.cmd is not None:
-        if spec.adapter or spec.preludes:
-            raise UsageError("--adapter and --prelude apply to ENGINE.js, not to --cmd")
         try:
             driver = CommandDriver(spec.cmd, timeout_ms=spec.timeout_ms)
         except ValueError as exc:  # shlex: unbalanced quotes; or an empty command

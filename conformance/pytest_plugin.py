@@ -1,13 +1,15 @@
 """pytest plugin: run the golden vectors against your engine in your own CI.
 
     pytest --holdem-engine ENGINE.js [--holdem-adapter ADAPTER.js] [--holdem-prelude LIB.js]...
-           [--holdem-family F]... [--holdem-timeout-ms N]
+           [--holdem-ruleset NAME] [--holdem-family F]... [--holdem-timeout-ms N]
+    pytest --holdem-cmd "COMMAND" ...     (an engine in any language, docs/engine-protocol.md)
 
 collects one item per vector, named by its id (``holdem/<family>::<id>``), after the smoke-tier
 items (``holdem/smoke::smoke.load`` ...); ``-k`` selects among them as usual. A failed vector
 shows its clauses and diff; a divergent one passes and is listed at the end; a vector the engine
 does not support is skipped. When the smoke tier fails the session stops there. Without
-``--holdem-engine`` the plugin does nothing. Registered as the ``pytest11`` entry point
+``--holdem-engine`` or ``--holdem-cmd`` the plugin does nothing. The engine is chosen as
+``holdem-cert engine`` chooses it (conformance/engine_choice.py). Registered as the ``pytest11`` entry point
 ``holdem_conformance``.
 """
 from __future__ import annotations
@@ -18,20 +20,25 @@ from pathlib import Path
 import pytest
 
 # Only pytest at import time: as an entry point this module is loaded by every pytest run, so the
-# certifier (deepdiff, jsonschema, the vectors) is imported only when --holdem-engine is given.
-DEFAULT_TIMEOUT_MS = 10_000
+# certifier (deepdiff, jsonschema, the vectors) is imported only when an engine is given.
+DEFAULT_TIMEOUT_MS = 10_000  # as engine_choice.DEFAULT_TIMEOUT_MS
+RULESET_NAMES = ("contract-v1", "holdem-sng-3-v4")  # engine_cert.RULESETS' keys (checked when used)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("holdem", "holdem-conformance: certify a poker engine against the golden vectors")
     group.addoption("--holdem-engine", metavar="ENGINE.js", help="the JavaScript engine to certify")
+    group.addoption("--holdem-cmd", metavar="COMMAND",
+                    help="certify COMMAND over the JSON-lines protocol instead (an engine in any language)")
+    group.addoption("--holdem-ruleset", default=RULESET_NAMES[0], choices=RULESET_NAMES, metavar="NAME",
+                    help=f"certify for this ruleset: {', '.join(RULESET_NAMES)} (default {RULESET_NAMES[0]})")
     group.addoption("--holdem-adapter", metavar="ADAPTER.js",
                     help="a script loaded after the engine that defines or replaces PokerEngine")
     group.addoption("--holdem-prelude", action="append", default=[], metavar="LIB.js",
                     help="a script loaded before the engine, as part of it (repeatable)")
     group.addoption("--holdem-family", action="append", metavar="F",
-                    help="only this vector family (repeatable): rng, deck, evaluate, equity, pots, legality, "
-                         "hands, tournaments")
+                    help="only this vector family of the ruleset (repeatable): rng, deck, evaluate, equity, "
+                         "pots, legality, hands, tournaments; sng3v4 under holdem-sng-3-v4")
     group.addoption("--holdem-fresh-seed", type=int, metavar="SEED",
                     help="seed of the fresh tests (default: derived from the engine's and adapter's bytes)")
     group.addoption("--holdem-no-fresh", action="store_true", help="run the golden vectors only")
@@ -40,7 +47,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("holdem_engine"):
+    if config.getoption("holdem_engine") or config.getoption("holdem_cmd"):
         config.pluginmanager.register(HoldemSession(config), "holdem-session")
 
 
@@ -58,53 +65,47 @@ class HoldemSession:
     """The engine under test, shared by every item: started at the first item, closed at the end."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from .engine_cert import FAMILIES, load_tests
+        from .engine_cert import RULESETS, load_tests
+        from .engine_choice import EngineSpec, check, prepare
+        from .errors import UsageError
+        from .resources import VECTOR_DIR
 
         self.config = config
-        unknown = sorted(set(config.getoption("holdem_family") or ()) - set(FAMILIES))
-        if unknown:
-            raise pytest.UsageError(f"--holdem-family: unknown {', '.join(unknown)} (known: {', '.join(FAMILIES)})")
-        self.families = config.getoption("holdem_family") or list(FAMILIES)
-        self._sources = self._read_sources()
-        fresh_seed = config.getoption("holdem_fresh_seed")
-        if config.getoption("holdem_no_fresh"):
-            fresh_seed = None
-        elif fresh_seed is None:
-            fresh_seed = self._derived_fresh_seed()
-        elif not 0 <= fresh_seed <= 0xFFFFFFFF:
+        opt = config.getoption
+        base = Path(config.invocation_params.dir)
+        fresh_seed = opt("holdem_fresh_seed")
+        if fresh_seed is not None and not 0 <= fresh_seed <= 0xFFFFFFFF:
             raise pytest.UsageError(f"--holdem-fresh-seed: expected 0..4294967295, got {fresh_seed}")
+        engine = opt("holdem_engine")
+        spec = EngineSpec(file=base / engine if engine else None, cmd=opt("holdem_cmd"),
+                          adapter=base / opt("holdem_adapter") if opt("holdem_adapter") else None,
+                          preludes=tuple(base / p for p in opt("holdem_prelude")), ruleset=opt("holdem_ruleset"),
+                          families=tuple(opt("holdem_family") or ()), fresh_seed=fresh_seed,
+                          fresh=not opt("holdem_no_fresh"), timeout_ms=opt("holdem_timeout_ms"))
         try:
-            self.tests = load_tests(self.families, fresh_seed)
-        except OSError as exc:  # an install without the repository's vectors/ folder
-            raise pytest.UsageError(f"holdem: cannot read the golden vectors: {exc.filename}: {exc.strerror}") from None
+            if engine and spec.cmd:
+                raise UsageError("give either --holdem-engine or --holdem-cmd (exactly one)")
+            check(spec)
+        except UsageError as exc:
+            raise pytest.UsageError(f"holdem: {str(exc).replace('--', '--holdem-')}") from None
+        self.families = list(spec.families or RULESETS[spec.ruleset])
+        self.ruleset = spec.ruleset
+        self.load_error: str | None = None  # why the engine cannot be read (the smoke tier reports it)
+        try:
+            self.engine = prepare(spec)
+            self.tests = self.engine.tests
+        except OSError as exc:
+            if VECTOR_DIR in Path(exc.filename or "").parents:  # an install without the vectors/ folder
+                raise pytest.UsageError(f"holdem: cannot read the golden vectors: {exc.filename}: {exc.strerror}") from None
+            self.engine, self.load_error = None, f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc)
+        except UsageError as exc:  # an engine file that is not UTF-8, a --holdem-cmd shlex cannot split
+            self.engine, self.load_error = None, str(exc)
+        if self.engine is None:  # the smoke tier fails on loading; the vectors are still collected
+            self.tests = load_tests(self.families, None if not spec.fresh else spec.fresh_seed or 0)
         self.driver = None
         self.runner = None
         self.smoke: dict | None = None
         self.divergent: list = []
-
-    def _read_sources(self) -> tuple[list[str], str | None] | Exception:
-        """The preludes and engine, and the adapter, as holdem-cert engine reads them; or why they
-        cannot be read (the smoke tier reports it)."""
-        from .engine_drivers import read_source
-
-        opt = self.config.getoption
-        base = Path(self.config.invocation_params.dir)
-        adapter = opt("holdem_adapter")
-        try:
-            sources = [read_source(base / p, "prelude") for p in opt("holdem_prelude")]
-            sources.append(read_source(base / opt("holdem_engine"), "engine"))
-            return sources, read_source(base / adapter, "adapter") if adapter else None
-        except (OSError, ValueError) as exc:
-            return exc
-
-    def _derived_fresh_seed(self) -> int:
-        """The seed holdem-cert engine derives for the same files (0 if they cannot be read: the
-        smoke tier then fails on loading, and no vector runs)."""
-        from .fresh_vectors import engine_seed
-
-        if isinstance(self._sources, Exception):
-            return 0
-        return engine_seed(*self._sources)
 
     # -- hooks --------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so that they apply to vectors too
@@ -136,20 +137,15 @@ class HoldemSession:
     def smoke_cases(self) -> dict:
         """Load the engine and run the smoke tier, once."""
         from .engine_cert import start
-        from .engine_drivers import QuickJSDriver
         from .report import Case
 
         if self.smoke is not None:
             return self.smoke
-        opt = self.config.getoption
-        if isinstance(self._sources, Exception):
-            exc = self._sources
-            message = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
-            self.smoke = {"smoke.load": Case("smoke.load", "smoke", "failed", [], f"cannot read the engine: {message}")}
+        if self.engine is None:
+            self.smoke = {"smoke.load": Case("smoke.load", "smoke", "failed", [],
+                                             f"cannot read the engine: {self.load_error}")}
             return self.smoke
-        sources, adapter_source = self._sources
-        self.driver = QuickJSDriver("\n;\n".join(sources), engine_name=Path(opt("holdem_engine")).name,
-                                    adapter_source=adapter_source, timeout_ms=opt("holdem_timeout_ms"))
+        self.driver = self.engine.driver
         cases, _, self.runner = start(self.driver, self.families)
         self.smoke = {c.id: c for c in cases}
         return self.smoke
