@@ -22,6 +22,7 @@ from .engine_cert import certify as certify_engine
 from .engine_choice import EngineSpec, prepare
 from .html_report import PALETTE, render
 from .outfiles import replace_directory
+from .report import plural
 from .resources import default_roster
 from .roster import lint_roster
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
@@ -124,10 +125,6 @@ def showcase_line(showcase: dict) -> str:
     if showcase.get("unseated"):
         line += f"; not seated: {', '.join(u['bot'] for u in showcase['unseated'])} (see the report)"
     return line
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def _roster_entries(path: Path) -> list[dict]:

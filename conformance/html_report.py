@@ -20,6 +20,7 @@ from html import escape
 
 from . import replayer
 from .clauses import CLAUSES
+from .report import plural
 from .resources import DOCS_DIR
 
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
@@ -247,7 +248,7 @@ def _showcase(showcase: dict) -> str:
     series = [(f"{s.get('label')} ({s.get('bot')})", s.get("color") or PALETTE[i % len(PALETTE)], s.get("chips", []))
               for i, s in enumerate(seats)]
     legend = "".join(f"<span class='item'><span class='swatch' style='background:{escape(color)}'></span>"
-                     f"{escape(label)} — place {escape(str(s.get('place')))}, errors {int(s.get('errors', 0))}</span>"
+                     f"{escape(label)} — place {escape(str(s.get('place')))}, {plural(int(s.get('errors', 0)), 'error')}</span>"
                      for (label, color, _), s in zip(series, seats))
     log = showcase.get("log") or []
     names = [str(s.get("label")) for s in seats]
@@ -268,7 +269,7 @@ def _totals(summary: dict) -> str:
     rejected = sum(b.get("verdict") == "rejected" for b in bots)
     errors = sum(p.get("severity") == "error" for p in summary.get("roster", {}).get("problems", []))
     parts = [f"<span class='{STATUS_CLASS[k] if v else 'muted'}'>{v} {k}</span>" for k, v in totals.items()]
-    parts.append(f"<span class='{'bad' if errors else 'ok'}'>roster: {errors} {'error' if errors == 1 else 'errors'}</span>")
+    parts.append(f"<span class='{'bad' if errors else 'ok'}'>roster: {plural(errors, 'error')}</span>")
     parts.append(f"<span class='{'bad' if rejected else 'ok'}'>bots: {len(bots) - rejected} of {len(bots)} certified</span>")
     return "<p>" + " · ".join(parts) + "</p>"
 

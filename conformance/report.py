@@ -137,6 +137,11 @@ def write_junit(path: Path, report: Report) -> None:
 
 # ---- text ---------------------------------------------------------------------------------------
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 error``, ``2 errors``: never ``1 errors``."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 

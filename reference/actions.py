@@ -1,6 +1,7 @@
 """The bot's answer: parsing (R19) and the return-value rules (contract, Return values)."""
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from typing import NamedTuple
@@ -39,17 +40,18 @@ def parse_answer(answer: object, vocabulary: str = "contract") -> tuple[str, int
         if answer in STRING_FORMS:
             return answer, None
         if answer in ("raise", "bet") and (answer == "raise" or words):
-            raise IllegalAction("action", f"'{answer}' alone is invalid: it lacks an amount", "raise-without-amount")
+            raise IllegalAction("action", f'"{answer}" alone is invalid: it lacks an amount', "raise-without-amount")
         if answer in words:
             return words[answer], None
-        raise IllegalAction("action", f"unknown action string {answer!r} (accepted: {', '.join(STRING_FORMS)})", "malformed")
+        raise IllegalAction("action", f"unknown action string {json.dumps(answer, ensure_ascii=False)[:60]} (accepted: {', '.join(STRING_FORMS)})", "malformed")
     if not isinstance(answer, Mapping):
-        raise IllegalAction("action", f"expected a string or an object with 'type', got {_describe(answer)}", "malformed")
+        raise IllegalAction("action", f"expected a string or an object with a type, got {js_describe(answer)}", "malformed")
     kind = answer.get("type")
     if isinstance(kind, str) and kind in words:
         kind = words[kind]
     elif not isinstance(kind, str) or kind not in ACTION_TYPES:
-        raise IllegalAction("type", f"unknown action type {kind!r} (accepted: {', '.join(ACTION_TYPES)})", "unknown-type")
+        what = json.dumps(kind) if isinstance(kind, str) else js_describe(kind)
+        raise IllegalAction("type", f"unknown action type {what} (accepted: {', '.join(ACTION_TYPES)})", "unknown-type")
     if kind not in ("raise", "bet"):
         return kind, None
     if "amount" not in answer:
@@ -60,10 +62,10 @@ def parse_answer(answer: object, vocabulary: str = "contract") -> tuple[str, int
 def safe_integer(amount: object) -> int:
     """JavaScript's Number.isSafeInteger on a Python value (an integral float counts)."""
     if isinstance(amount, bool) or not isinstance(amount, (int, float)):
-        raise IllegalAction("amount", f"must be a number, got {_describe(amount)}", "amount-not-safe-integer")
+        raise IllegalAction("amount", f"must be a number, got {js_describe(amount)}", "amount-not-safe-integer")
     if isinstance(amount, float):
         if not math.isfinite(amount) or not amount.is_integer():
-            raise IllegalAction("amount", f"must be a safe integer, got {amount!r}", "amount-not-safe-integer")
+            raise IllegalAction("amount", f"must be a safe integer, got {js_number(amount)}", "amount-not-safe-integer")
         amount = int(amount)
     if abs(amount) > MAX_SAFE_INTEGER:
         raise IllegalAction("amount", f"must be a safe integer, got {amount}", "amount-not-safe-integer")
@@ -102,6 +104,37 @@ def fallback(legal: Legal) -> str:
     return "check" if legal.can_check else "fold"
 
 
-def _describe(value: object) -> str:
-    text = repr(value)
-    return f"{type(value).__name__} {text[:40]}"
+def js_describe(value: object) -> str:
+    """A value in the words of the JavaScript that produced it (a bot author reads these): null,
+    undefined, true, the number 1.5, the string "x", an array, an object, BigInt 12n; never a
+    Python type name."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {js_number(value)}"
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        return f"the string {text if len(text) <= 42 else text[:40] + '…'}"
+    if isinstance(value, (list, tuple)):
+        return f"an array of {len(value)}"
+    if isinstance(value, Mapping):
+        return "an object"
+    tag, info = getattr(value, "tag", None), getattr(value, "info", None)  # the host's JSValue
+    if tag == "bigint":
+        return f"BigInt {info}n"
+    if tag in ("symbol", "function", "promise"):
+        return f"a {tag}" + (f" {info}" if isinstance(info, str) and info else "")
+    if tag is not None:
+        return f"a JavaScript {tag}"
+    return str(value)[:40]  # undefined's str is "undefined"
+
+
+def js_number(value: float) -> str:
+    """A number as JavaScript prints it (1, 1.5, NaN, Infinity)."""
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return str(int(value)) if float(value).is_integer() and abs(value) < 1e21 else repr(value)

@@ -105,3 +105,28 @@ def test_version(capsys):
 def test_each_subcommand_prints_its_own_usage(capsys, command):
     code, _, err = run_cli(capsys, command, "--bogus")
     assert code == 2 and err.startswith(f"usage: holdem-cert {command}")  # not the top level's usage
+
+
+def test_rich_tables_keep_ids_whole_at_80_columns(monkeypatch, capsys, tmp_path):
+    from conformance.commands.roster import _print_rich
+    from conformance.roster import Problem, RosterReport
+
+    monkeypatch.setenv("COLUMNS", "80")
+    long_id = "a-very-long-bot-identifier.with-many-parts-v2"
+    _print_rich(RosterReport(tmp_path / "bots.json", 1, (
+        Problem(long_id, "file", "does not exist, and this message is long enough that it has to wrap somewhere"),)))
+    out = capsys.readouterr().out
+    assert long_id in out and max(map(len, out.splitlines())) <= 80
+
+
+def test_certify_wraps_its_lines_at_spaces_on_a_terminal(monkeypatch):
+    from conformance.commands.certify import wrapped
+
+    class Terminal:
+        def isatty(self):
+            return True
+    monkeypatch.setenv("COLUMNS", "40")
+    ids = "engine: not certified; failed: evaluate.order.wheel-beats-trips, evaluate.rank.steel-wheel"
+    lines = wrapped(ids, Terminal()).splitlines()
+    assert len(lines) > 1 and "evaluate.order.wheel-beats-trips," in lines[1 if len(lines[0]) < 40 else 0] + lines[1]
+    assert all(part in "\n".join(lines) for part in ("evaluate.order.wheel-beats-trips", "evaluate.rank.steel-wheel"))

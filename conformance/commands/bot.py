@@ -17,6 +17,7 @@ from ..argtypes import at_least_one, count, milliseconds, uint32, write_json_rep
 from ..bot_cert import SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file
 from ..errors import UsageError
 from ..outfiles import text_stream
+from ..report import plural
 
 NAME = "bot"
 HELP = "certify a bot script: lint, QuickJS battery, determinism, smoke tournaments, profile"
@@ -66,7 +67,7 @@ def summary_lines(report: CertReport) -> list[str]:
     o = report.options
     lines = []
     errors = sum(1 for s in report.static if s["severity"] == "error")
-    lines.append(f"static: {errors} errors, {len(report.static) - errors} warnings")
+    lines.append(f"static: {plural(errors, 'error')}, {plural(len(report.static) - errors, 'warning')}")
     if report.load is not None:
         load = report.load
         if load["outcome"] == "ok":
@@ -131,8 +132,8 @@ def _print_rich(report: CertReport) -> None:
         console.print(Text(f"  {line}"))
     if report.reasons:
         table = Table()
-        for column in ("severity", "reason", "message", "where"):
-            table.add_column(column, overflow="fold")
+        for column in ("severity", "reason", "message", "where"):  # ids whole; long messages may fold
+            table.add_column(column, **({"no_wrap": True} if column in ("severity", "reason") else {"overflow": "fold"}))
         for r in report.reasons:
             table.add_row(Text(r.severity, style="red" if r.severity == "error" else "yellow"),
                           Text(f"{r.category}/{r.code}"), Text(r.message), Text(r.example or ""))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import textwrap
 from pathlib import Path
 
 from ..argtypes import add_quiet_option, at_least_one, show_progress, uint32
@@ -38,6 +40,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_quiet_option(parser)
 
 
+def wrapped(text: str, out) -> str:
+    """On a terminal, each line wrapped at spaces to its width, continued with an indent: the
+    terminal would otherwise break ids mid-word. A file or pipe gets one line per result."""
+    if not out.isatty():
+        return text
+    width = shutil.get_terminal_size().columns
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False,
+                                    break_on_hyphens=False) for line in text.splitlines())
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.roster.exists():
         raise UsageError(f"--roster: {args.roster} does not exist")
@@ -47,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
                              report_dir=args.report, seed=args.seed, bot_seed=args.bot_seed,
                              showcase_hands=args.hands)
     out = text_stream(args.json_out, args.junit_out)
-    say = lambda line: print(printable(line), file=out, flush=True)  # noqa: E731
+
+    def say(line: str) -> None:
+        print(wrapped(printable(line), out), file=out, flush=True)
+
     summary = run_certify(options, say=say, show_progress=show_progress(args))
     say(f"report: {args.report / 'index.html'}")
     say(f"certify: {'certified' if summary['certified'] else 'not certified'}")

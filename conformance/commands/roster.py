@@ -14,6 +14,7 @@ from ..argtypes import write_json_report
 from ..errors import UsageError
 from ..outfiles import text_stream
 from ..resources import default_roster
+from ..report import plural
 from ..roster import RosterReport, lint_roster
 
 NAME = "roster"
@@ -27,17 +28,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also write the problems to OUT as JSON")
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else plural or word + 's'}"
-
-
 def _summary(report: RosterReport) -> str:
-    entries = _plural(report.entries, "entry", "entries")
+    entries = plural(report.entries, "entry", "entries")
     if not report.problems:
         return f"{report.path}: OK, {entries}"
     verdict = "OK" if report.ok else "FAILED"
-    return (f"{report.path}: {verdict}, {_plural(len(report.errors), 'error')}, "
-            f"{_plural(len(report.warnings), 'warning')} in {entries}")
+    return (f"{report.path}: {verdict}, {plural(len(report.errors), 'error')}, "
+            f"{plural(len(report.warnings), 'warning')} in {entries}")
 
 
 def _print_plain(report: RosterReport) -> None:
@@ -54,8 +51,8 @@ def _print_rich(report: RosterReport) -> None:
     console = Console()
     if report.problems:
         table = Table(show_lines=False)
-        for column in ("severity", "id", "field", "message"):
-            table.add_column(column, overflow="fold")
+        for column in ("severity", "id", "field", "message"):  # ids whole; long messages may fold
+            table.add_column(column, **({"overflow": "fold"} if column == "message" else {"no_wrap": True}))
         for p in report.problems:
             # Text, not markup: messages quote patterns such as [a-z0-9].
             style = "red" if p.severity == "error" else "yellow"
