@@ -24,7 +24,8 @@ from .report import plural
 from .resources import DOCS_DIR
 
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
-SHOWN = 50  # failures and divergences shown in full; summary.json has them all
+SHOWN = 50  # failures and divergences shown; summary.json has them all
+OPEN = 10  # of those, shown opened (the rest one line each until opened)
 STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
 CSS = """
 *{box-sizing:border-box}
@@ -102,7 +103,7 @@ def _extra(case: dict) -> str:
     return "".join(out)
 
 
-def _case(case: dict, kind: str) -> str:
+def _case(case: dict, kind: str, is_open: bool = True) -> str:
     head = f"<b>{escape(str(case.get('id')))}</b> <span class='muted'>{escape(str(case.get('family', '')))}</span>"
     body = f"<div class='msg'>{escape(str(case.get('message') or '(no message)'))}</div>"
     if kind == "failed":
@@ -112,7 +113,7 @@ def _case(case: dict, kind: str) -> str:
     if case.get("diff"):
         body += f"<details open><summary>diff</summary><pre>{escape(str(case['diff']))}</pre></details>"
     cls = "case" if kind == "failed" else "case divergent"
-    return f"<details class='{cls}' open><summary>{head}</summary>{body}{_extra(case)}</details>"
+    return f"<details class='{cls}'{' open' if is_open else ''}><summary>{head}</summary>{body}{_extra(case)}</details>"
 
 
 def _more(shown: int, total: int) -> str:
@@ -140,11 +141,11 @@ def _engine(engine: dict) -> str:
         + (f"<h3>Smoke tier</h3><ul>{smoke}</ul>" if smoke else "")
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
-        + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed") for f in failures[:SHOWN])
+        + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed", i < OPEN) for i, f in enumerate(failures[:SHOWN]))
            + _more(SHOWN, len(failures)) if failures else "")
         + (f"<h3>Divergences ({len(divergences)})</h3><p class='sub'>Not failures: the contract allows more than "
            "one answer here, and the ruling says which the reference takes (docs/rulings.md).</p>"
-           + "".join(_case(d, "divergent") for d in divergences[:SHOWN]) + _more(SHOWN, len(divergences))
+           + "".join(_case(d, "divergent", i < OPEN) for i, d in enumerate(divergences[:SHOWN])) + _more(SHOWN, len(divergences))
            if divergences else "")
     )
 
