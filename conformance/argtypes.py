@@ -38,24 +38,20 @@ def uint32(text: str) -> int:
     return value
 
 
-def milliseconds(text: str) -> float:
+def positive_number(text: str, unit: str = "") -> float:
+    what = f"number of {unit}" if unit else "number"
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of milliseconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a {what}, got {text!r}") from None
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number of milliseconds, got {text}")
-    return int(value) if value.is_integer() else value
-
-
-def positive_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+        raise argparse.ArgumentTypeError(f"must be a positive {what}, got {text}")
     return value
+
+
+def milliseconds(text: str) -> float:
+    value = positive_number(text, "milliseconds")
+    return int(value) if value.is_integer() else value
 
 
 def write_json_report(path: Path, data: object) -> None:
