@@ -24,7 +24,7 @@ from .html_report import PALETTE, render
 from .outfiles import replace_directory
 from .report import plural
 from .resources import default_roster
-from .roster import lint_roster
+from .roster import Problem, RosterReport, lint_roster
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
 from .vectorfile import CONTRACT_VERSION, GENERATOR
 
@@ -49,18 +49,30 @@ def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool 
     if options.report_dir.exists() and not options.report_dir.is_dir():
         raise OptionError("report", f"{options.report_dir} exists and is not a directory")
     chosen = prepare(options.engine)
+    try:
+        return _run(options, chosen, say, show_progress)
+    except Exception as exc:  # an older report must not outlive a run that stopped: say why instead
+        _write_stopped(options, str(exc) if isinstance(exc, HoldemError) else f"internal error: {exc}")
+        raise
+
+
+def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict:
     with engine_report.progress(sum(map(len, chosen.tests.values())), show_progress) as advance:
         engine = certify_engine(chosen.driver, chosen.tests, chosen.subject, ruleset=options.engine.ruleset,
                                 on_case=lambda case: advance(case.group), title="holdem-cert certify")
     say(engine_line(engine))
 
-    roster = lint_roster(options.roster)
+    try:
+        roster = lint_roster(options.roster)
+    except OSError as exc:  # a roster that cannot be read is a roster with a problem
+        roster = RosterReport(options.roster, 0, (Problem(None, "roster", f"cannot be read: {exc.strerror or exc}"),))
     say(roster_line(roster))
     entries = _roster_entries(options.roster)
     root = options.roster.resolve().parent
-    bots = [_certify_bot(entry, i, root, options) for i, entry in enumerate(entries)]
-    for bot in bots:
-        say(bot_line(bot))
+    bots = []
+    for i, entry in enumerate(entries):
+        bots.append(_certify_bot(entry, i, root, options))
+        say(bot_line(bots[-1]))
 
     showcase = _showcase(bots, entries, root, options, engine, chosen.js_source)
     say(showcase_line(showcase))
@@ -82,6 +94,17 @@ def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool 
     junit = _junit(engine, summary["roster"], bots)
     replace_directory(options.report_dir, lambda staging: _fill_report(staging, summary, junit))
     return summary
+
+
+def _write_stopped(options: CertifyOptions, why: str) -> None:
+    """The report of a run that stopped before its verdict: not certified, and why."""
+    summary = {"certified": False, "contractVersion": CONTRACT_VERSION,
+               "generator": dict(GENERATOR, name="holdem-cert certify"), "stopped": why}
+    root = ET.Element("testsuites", name="holdem-cert certify")
+    _suite(root, "certify", [("certify.run", [f"certify stopped before its verdict: {why}"], [])])
+    root.set("tests", "1")
+    root.set("failures", "1")
+    replace_directory(options.report_dir, lambda staging: _fill_report(staging, summary, root))
 
 
 # ---- one line per result --------------------------------------------------------------------

@@ -38,7 +38,7 @@ th,td{text-align:left;padding:6px 10px;border-bottom:1px solid #1e293b;vertical-
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:2px 10px;border-radius:999px;font-weight:700;font-size:13px}
 .badge.ok{background:#14532d;color:#bbf7d0}.badge.warn{background:#713f12;color:#fde68a}.badge.bad{background:#7f1d1d;color:#fecaca}
-td.ok,span.ok{color:#4ade80;font-weight:700}td.bad,span.bad{color:#f87171;font-weight:700}
+td.ok,span.ok{color:#4ade80;font-weight:700}td.bad,span.bad,p.bad{color:#f87171;font-weight:700}
 td.warn,span.warn{color:#fbbf24;font-weight:700}td.zero{color:#475569}
 .muted{color:#64748b}pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap;
  overflow-wrap:anywhere;max-width:100%}
@@ -285,6 +285,8 @@ def render(summary: dict) -> str:
         f"<p class='sub'>contract v{escape(str(summary.get('contractVersion', 1)))} · "
         f"{escape(str(summary.get('generator', {}).get('name', 'holdem-cert')))} "
         f"{escape(str(summary.get('generator', {}).get('version', '')))}</p>"
+        + (f"<p class='bad'>certify stopped before its verdict: {escape(str(summary['stopped']))}</p>"
+           if summary.get("stopped") else "")
         + _totals(summary)
         + _engine(summary.get("engine", {}))
         + _roster(summary.get("roster", {}))

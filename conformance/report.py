@@ -109,7 +109,8 @@ def to_junit(report: Report) -> ET.Element:
             case = ET.SubElement(suite, "testcase", classname=f"holdem.{name}", name=c.id, time=f"{c.seconds:.3f}")
             if c.status == "failed":
                 failure = ET.SubElement(case, "failure", message=xml_text(c.message), type="failed")
-                failure.text = xml_text("\n".join(filter(None, [f"clauses: {', '.join(c.clauses)}", c.message, c.diff])))
+                clauses = f"clauses: {', '.join(c.clauses)}" if c.clauses else ""
+                failure.text = xml_text("\n".join(filter(None, [clauses, c.message, c.diff])))
             elif c.status == "skipped":
                 ET.SubElement(case, "skipped", message=xml_text(c.message))
             elif c.status == "divergent":

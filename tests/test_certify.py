@@ -183,3 +183,31 @@ def test_showcase_seats_nine_and_accounts_for_the_rest(tmp_path):
         "b10": "no bot file", "b9": "the table holds 9 and 9 bots listed before it were seated"}
     colors = [s["color"] for s in summary["showcase"]["seats"]]  # every entry says #123456
     assert len(set(colors)) == 9 and colors[0] == "#123456"
+
+
+def test_a_run_that_stops_leaves_a_failed_report_not_the_older_green_one(tmp_path, monkeypatch):
+    import conformance.certify as certify_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the showcase broke")
+    monkeypatch.setattr(certify_module, "_showcase", broken)
+    report = green_report(tmp_path)
+    try:
+        run(CertifyOptions(roster=one_bot_roster(tmp_path), report_dir=report, showcase_hands=3,
+                           engine=EngineSpec(families=("rng",), fresh=False), bot_options=SMALL))
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("the error must reach the caller")
+    summary = json.loads((report / "summary.json").read_text())
+    assert summary["certified"] is False and "the showcase broke" in summary["stopped"]
+    assert junit_cases(report) == {("certify", "certify.run"): True}
+    assert "certify stopped before its verdict" in (report / "index.html").read_text()
+
+
+def test_a_roster_that_cannot_be_read_is_a_verdict(tmp_path, capsys):
+    roster = tmp_path / "bots.json"
+    roster.mkdir()
+    code, out, _ = run_cli(capsys, "certify", "--roster", roster, "--report", tmp_path / "R", "--family", "rng",
+                           "--no-fresh", "--hands", "3")
+    assert code == 1 and "roster.roster: cannot be read" in out

@@ -130,3 +130,11 @@ def test_certify_wraps_its_lines_at_spaces_on_a_terminal(monkeypatch):
     lines = wrapped(ids, Terminal()).splitlines()
     assert len(lines) > 1 and "evaluate.order.wheel-beats-trips," in lines[1 if len(lines[0]) < 40 else 0] + lines[1]
     assert all(part in "\n".join(lines) for part in ("evaluate.order.wheel-beats-trips", "evaluate.rank.steel-wheel"))
+
+
+def test_roster_and_play_json_dash_keep_stdout_for_the_json(capsys):
+    code, out, err = run_cli(capsys, "roster", ROOT / "bots.json", "--json", "-")
+    assert code == 0 and json.loads(out)["ok"] is True and "OK" in err
+    code, out, err = run_cli(capsys, "play", "--roster", ROOT / "bots.json", "--bots", "check-fold,sample-caller",
+                             "--seed", "1", "--bot-seed", "1", "--hands", "2", "--json", "-", "--quiet")
+    assert code == 0 and json.loads(out)["seed"] == 1

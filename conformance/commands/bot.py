@@ -13,7 +13,7 @@ import contextlib
 import sys
 from pathlib import Path
 
-from ..argtypes import at_least_one, count, milliseconds, uint32, write_json_report
+from ..argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
 from ..bot_cert import SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file
 from ..errors import UsageError
 from ..outfiles import text_stream
@@ -38,7 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, help="the bot script (bots/<id>.js)")
     parser.add_argument("--roster", type=Path, metavar="BOTS_JSON",
                         help="also check the bot's entry (matched by file) in this roster")
-    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the full report to OUT")
+    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT",
+                        help="write the full report to OUT ('-': standard output)")
     parser.add_argument("--seed", type=uint32, default=1, metavar="N",
                         help="botSeed (unsigned 32-bit): Math.random of the battery worker and, by ruling R21, "
                         "of the tournament seats; deck seeds are fixed (default 1)")
@@ -52,6 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="hand cap of each smoke tournament (default 60)")
     parser.add_argument("--tables", type=_tables, default=(2, 6, 9), metavar="2,6,9",
                         help="seat counts of the smoke tournaments (default 2,6,9; empty: none)")
+    add_quiet_option(parser)
 
 
 def _ms(x: float | None) -> str:
@@ -162,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
                           generated_states=args.states, smoke_seats=args.tables, smoke_max_hands=args.hands)
     if not args.file.is_file():
         raise UsageError(f"cannot read {args.file}: not a file")
-    progress = _RichProgress() if sys.stderr.isatty() else None
+    progress = _RichProgress() if show_progress(args) else None
     try:
         if progress is not None:
             with progress.progress:

@@ -18,7 +18,7 @@ from pathlib import Path
 from reference.ruleset import RULESETS, get_ruleset
 from reference.tournament import Tournament
 
-from ..argtypes import at_least_one, milliseconds, uint32, write_json_report
+from ..argtypes import add_quiet_option, at_least_one, milliseconds, show_progress, uint32, write_json_report
 from ..outfiles import text_stream
 from ..play import play, select_bots, standings_json
 from ..resources import default_roster
@@ -66,9 +66,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="decision deadline (default: the ruleset's clock, 1000 or 15000 ms)")
     parser.add_argument("--init-ms", type=milliseconds, metavar="N",
                         help="initialisation deadline (default: the ruleset's, 5000 ms)")
-    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT", help="write the standings to OUT")
+    parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT",
+                        help="write the standings to OUT ('-': standard output)")
     parser.add_argument("--transcript", type=Path, metavar="OUT.jsonl",
                         help="record seeds, hashes, options and every decision (see 'holdem-cert replay')")
+    add_quiet_option(parser)
 
 
 def runner_options(args: argparse.Namespace) -> RunnerOptions:
@@ -139,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     bots = select_bots(args.roster, args.bots, args.ruleset)
     seed, bot_seed = drawn_seeds(args)
     display = None
-    if sys.stderr.isatty():
+    if show_progress(args):
         by_seat = [""] * len(bots)  # a ruleset may seat the bots by the seed (R23)
         for k, seat in enumerate(Tournament([b.spec.seat_name for b in bots], seed, ruleset=args.ruleset).seat_of):
             by_seat[seat] = bots[k].spec.id

@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("roster", nargs="?", default=default_roster(), type=Path,
                         help="the roster to check (default: ./bots.json, else the bundled house roster)")
     parser.add_argument("--json", dest="json_out", metavar="OUT", type=Path,
-                        help="also write the problems to OUT as JSON")
+                        help="also write the problems to OUT as JSON ('-': standard output)")
 
 
 def _summary(report: RosterReport) -> str:
