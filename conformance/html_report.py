@@ -255,7 +255,9 @@ def _showcase(showcase: dict) -> str:
     names = [str(s.get("label")) for s in seats]
     return (head + f"<p class='sub'>seed {escape(str(showcase.get('seed')))}, bot seed "
             f"{escape(str(showcase.get('botSeed')))}, {int(showcase.get('hands', 0))} hands</p>"
-            f"{chart_svg(series)}<p class='legend'>{legend}</p>" + tail
+            # Below 640 px the chart scrolls in its box rather than shrink its labels out of reach.
+            f"<div class='scroll'><div style='min-width:640px'>{chart_svg(series)}</div></div>"
+            f"<p class='legend'>{legend}</p>" + tail
             + ("<h3>Hand replayer</h3><p class='sub'>Pick a hand; step through it with the buttons or the arrow "
                "keys.</p>" + replayer.section("showcase-replayer", replayer.hand_games(log, names)) if log else ""))
 
