@@ -92,9 +92,12 @@ function () {
   function text(v) { try { return String(v); } catch (_) { return '(unprintable)'; } }
   // Running out of memory or stack is not the engine's answer (an invalid vector would pass as
   // "threw") and may leave the context unusable: it escapes to the host, which restarts the worker.
+  // quickjs-ng's words: InternalError "out of memory", RangeError "Maximum call stack size exceeded".
   function exhausted(x) {
-    try { return x instanceof InternalError && (x.message === 'out of memory' || x.message === 'stack overflow'); }
-    catch (_) { return false; }
+    try {
+      return (x instanceof InternalError && x.message === 'out of memory') ||
+             (x instanceof RangeError && x.message === 'Maximum call stack size exceeded');
+    } catch (_) { return false; }
   }
   function describe(x) {
     if (exhausted(x)) throw x;

@@ -77,7 +77,7 @@ BOOTSTRAP = r"""
       ErrorCtor = Error, InternalErrorCtor = InternalError, SyntaxErrorCtor = SyntaxError,
       StringCtor = String, BigIntCtor = BigInt, evalIntrinsic = G.eval,
       symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
-      bigintToString = BigInt.prototype.toString;
+      bigintToString = BigInt.prototype.toString, stringSlice = String.prototype.slice;
   var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
   var MAX_DEPTH = 32, MAX_NODES = 100000, MAX_VIOLATIONS = 100;
 
@@ -138,7 +138,8 @@ BOOTSTRAP = r"""
   DateGuard.prototype = Date.prototype;
   setHidden(Date.prototype, 'constructor', DateGuard);
   setHidden(G, 'Date', DateGuard);
-  delete G.__date_clock;           // the binding's microsecond clock
+  delete G.__date_clock;           // the old binding's microsecond clock
+  delete G.performance;            // quickjs-ng's clock: absent, as in the contract's environment
 
   // ---- the contract's worker environment, in the contract's order ----------
   setHidden(G, 'window', G);
@@ -476,15 +477,20 @@ BOOTSTRAP = r"""
     return valueResponse(result);
   }
 
-  return function host(op, text) {
+  function dispatch(op, text) {
     switch (op) {
       case 'act': return act(text);
       case 'call': return call(text);
       case 'evalFn': return evalFn(text);
       case 'finish': return finish(text);
-      case 'drain': return '{' + drainViolations().slice(1) + '}';
+      case 'drain': return '{' + apply(stringSlice, drainViolations(), [1]) + '}';
     }
     throw new ErrorCtor('unknown op ' + op);
+  }
+  // A long concatenation is a rope in quickjs-ng, a value the binding cannot hand to Python
+  // ("Unknown quickjs tag: -6"); slice(0) returns it as one flat string.
+  return function host(op, text) {
+    return apply(stringSlice, dispatch(op, text), [0]);
   };
 })
 """

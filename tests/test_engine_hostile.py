@@ -181,7 +181,7 @@ def test_a_lone_surrogate_in_an_engine_s_message_is_printed_and_written_escaped(
 
 @pytest.mark.parametrize("exhaust, message", [
     ("const L = []; while (true) L.push(new Array(1e6).fill(1));", "the engine ran out of memory"),
-    ("const f = n => f(n + 1) + 1; f(0);", "InternalError: stack overflow"),
+    ("const f = n => f(n + 1) + 1; f(0);", "RangeError: Maximum call stack size exceeded"),
 ], ids=["memory", "stack"])
 def test_an_engine_exhausting_memory_or_stack_fails_even_where_it_must_throw(tmp_path, cli, exhaust, message):
     """An invalid hand number makes dealHand exhaust memory or stack: that is no rejection."""
