@@ -1,8 +1,8 @@
 'use strict';
 
-// BigInt arithmetic, globalThis, WeakMap/WeakRef caches, Symbol keys, getters, spread, optional
-// catch binding, String padStart, Array.prototype.flat, Promise.any existing (never awaited: act is
-// synchronous). It mixes the seeded Math.random stream into a 64-bit BigInt hash to vary its play.
+// BigInt arithmetic, globalThis, WeakMap/WeakRef caches, Symbol keys, getters, optional catch
+// binding, String padStart and Array.prototype.flat. It mixes the seeded Math.random stream into
+// a 64-bit BigInt hash to vary its play.
 const MASK = (1n << 64n) - 1n;
 const PRIME = 0x100000001b3n;
 const cache = new WeakMap();
@@ -28,7 +28,7 @@ const bot = {
   [TAG]: true,
   name: 'Modern BigInt',
   get ready() {
-    return typeof globalThis.PokerEngine === 'object' && typeof Promise.any === 'function';
+    return typeof globalThis.PokerEngine === 'object' && typeof globalThis.WeakRef === 'function';
   },
   act(state) {
     const previous = lastState.ref?.deref();
