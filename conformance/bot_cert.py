@@ -55,7 +55,7 @@ from reference.tournament import Tournament
 
 from . import vectors
 from .gamespec import STRATEGIES
-from .host import Outcome, Worker
+from .host import Outcome, Worker, thrown_text
 from .lint_static import lint_source
 from .roster import lint_roster
 from .resources import HOUSE_ROSTER
@@ -464,9 +464,7 @@ def _load(report: CertReport, start: Outcome, options: CertOptions) -> None:
             "export-shape": "the script does not export a bot", "late": "the script did not load by the deadline",
             "memory": "the script ran out of memory while loading",
             "crash": "the worker crashed while loading"}.get(start.kind, f"loading failed ({start.kind})")
-    message = start.error.get("message") if start.error else None
-    name = start.error.get("name") if start.error else None
-    detail = f"{name}: {message}" if name else message
+    detail = thrown_text(start.error) if start.kind == "throw" else start.error.get("message")
     report.error("load", start.kind, f"{what}: {detail}")
 
 

@@ -14,7 +14,9 @@ Outcome kinds:
 ``ok``           the call completed; ``answer`` is the transported value.
 ``throw``        the JavaScript threw (or reading the answer's ``then``/``type``/
                  ``amount`` threw); ``error`` has ``where``, ``name``, ``message``
-                 and the thrown ``value``. The worker stays alive after ``act``.
+                 and the thrown ``value``; for an Error thrown in ``act`` or while
+                 loading, ``at`` names the first frame of its stack in a script
+                 (:func:`thrown_text`). The worker stays alive after ``act``.
 ``syntax``       a script (``start``) or source (``eval_fn``) does not parse.
 ``export-shape`` ``module.exports`` is not a bot (``start`` in mode ``"bot"``).
 ``path``         ``call``: the dotted path does not lead to a function.
@@ -123,6 +125,17 @@ def encode(value: Any) -> Any:
     return value
 
 
+def thrown_text(error: dict) -> str:
+    """What a ``throw`` outcome's error says: "TypeError: not a function (at decide, bot line 12)"."""
+    name = error.get("name")
+    text = f"{name}: {error.get('message')}" if name else f"a non-Error value {error.get('message')!r}"
+    at = error.get("at")
+    if at:
+        place = f"{at['file']} line {at['line']}"
+        text += f" (at {at['function']}, {place})" if at["function"] else f" (at {place})"
+    return text
+
+
 def _thrown(wire: dict) -> dict:
     return {"name": wire["name"], "message": wire["message"], "value": decode(wire["value"])}
 
@@ -162,6 +175,7 @@ class Worker:
         self.name: str | None = None
         self.shape: str | None = None
         self.violations: list[dict] = []  # every violation reported, in order
+        self.source_names = {"script": "script", "engine": "engine"}  # how thrown_text names them
         self.spawn_ms: float | None = None
         self.pid: int | None = None  # of the child, kept after it is gone
         self._proc: subprocess.Popen | None = None
@@ -181,11 +195,13 @@ class Worker:
     # ---- public calls -------------------------------------------------------
 
     def start(self, engine_source: str | None, script_source: str, bot_seed: int,
-              mode: str = "bot", init_timeout_ms: float = 5000) -> Outcome:
+              mode: str = "bot", init_timeout_ms: float = 5000, script_name: str | None = None) -> Outcome:
         """Spawn the child and load ``engine_source`` (may be None) then ``script_source``.
 
         ``init_timeout_ms`` runs from sending the scripts, after the child has
-        started Python and QuickJS (``spawn_ms`` records that part).
+        started Python and QuickJS (``spawn_ms`` records that part). ``script_name``
+        (e.g. a file name) names the script where an error's place is given; by
+        default it is "bot" in mode ``"bot"`` and "adapter" in mode ``"engine"``.
         """
         if engine_source is not None and not isinstance(engine_source, str):
             raise TypeError("engine_source must be a str or None")
@@ -200,6 +216,7 @@ class Worker:
         with self._lock:
             if self.state != "new":
                 raise RuntimeError(f"start() on a worker that is {self.state}")
+            self.source_names["script"] = script_name or ("bot" if mode == "bot" else "adapter")
             ready = self._spawn()
             if ready is not None:
                 return ready
@@ -359,6 +376,8 @@ class Worker:
             category = "malformed"
         if "value" in error:
             error["value"] = decode(error["value"])
+        if isinstance(error.get("at"), dict):
+            error["at"] = {**error["at"], "file": self.source_names[error["at"]["source"]]}
         answer = decode(resp["answer"]) if "answer" in resp else None
         if category in _FATAL:
             self._die(f"{category}: {error['message']}")

@@ -66,7 +66,7 @@ from reference.ruleset import get_ruleset
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
 
-from .host import MAX_UINT32, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state
+from .host import MAX_UINT32, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
 from .jsvalue import UNDEFINED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,10 +209,7 @@ def judge(outcome: Outcome, legal: Legal, vocabulary: str = "contract") -> Judge
             return Judgement("engine-invalid", exc.code, str(exc))
         return Judgement(None, None, "", action, amount)
     if kind == "throw":
-        where = error.get("where", "act")
-        name = error.get("name")
-        thrown = f"{name}: {error.get('message')}" if name else f"a non-Error value {error.get('message')!r}"
-        return Judgement("throwing", "throw", f"{where} threw {thrown}")
+        return Judgement("throwing", "throw", f"{error.get('where', 'act')} threw {thrown_text(error)}")
     if kind == "late":
         return Judgement("late", "late", error.get("message", "no answer by the deadline"))
     if kind in ("memory", "crash"):

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -65,7 +66,7 @@ MAX_UINT32 = 2**32 - 1
 # dispatcher `host(op, text)` whose results are JSON texts. The bot cannot reach
 # it: it lives only in this closure and in a Python reference.
 BOOTSTRAP = r"""
-(function (botSeed) {
+(function (botSeed, scriptLines) {
   'use strict';
   var G = globalThis;
   // Intrinsics captured before untrusted code runs: later patches of the
@@ -213,7 +214,27 @@ BOOTSTRAP = r"""
   }
   function failure(e, where) {
     if (isOutOfMemory(e)) return '{"ok":false,"error":{"category":"memory","message":"out of memory"}' + drainViolations() + '}';
-    return '{"ok":false,"error":{"category":"throw","where":' + jsonQuote(where) + ',' + thrown(e) + '}' + drainViolations() + '}';
+    var at = where === 'act' && primitive(e) === null ? ',"at":' + locate(stackOf(e)) : '';
+    return '{"ok":false,"error":{"category":"throw","where":' + jsonQuote(where) + ',' + thrown(e) + at + '}' +
+           drainViolations() + '}';
+  }
+
+  // ---- where an error was thrown -----------------------------------------------
+  // The first frame of QuickJS's stack that lies in a script: "at decide (<input>:12:5)". The
+  // binding names every script <input>, so worker.py loads the engine below the script's last line
+  // (scriptLines): the line number tells them apart. Native frames (a builtin that threw) are skipped.
+  var FRAME = /^ *at (.+) \(<input>:(\d+):(\d+)\)$/m, MAX_STACK = 20000;
+  function stackOf(e) {
+    try { return e.stack; } catch (x) { return undefined; }
+  }
+  function locate(stack) {
+    if (typeof stack !== 'string') return 'null';
+    var m = apply(regexpExec, FRAME, [apply(stringSlice, stack, [0, MAX_STACK])]);
+    if (m === null) return 'null';
+    var line = +m[2], engine = line > scriptLines, name = m[1];
+    var unnamed = name === '<eval>' || name === '<anonymous>';   // top-level code, an anonymous function
+    return '{"function":' + (unnamed ? 'null' : jsonQuote(name)) + ',"source":"' + (engine ? 'engine' : 'script') +
+           '","line":' + (engine ? line - scriptLines : line) + ',"column":' + +m[3] + '}';
   }
 
   // An act answer: a string as is; of an object only `then`, `type` and `amount`
@@ -483,6 +504,7 @@ BOOTSTRAP = r"""
       case 'call': return call(text);
       case 'evalFn': return evalFn(text);
       case 'finish': return finish(text);
+      case 'locate': return locate(text);
       case 'drain': return '{' + apply(stringSlice, drainViolations(), [1]) + '}';
     }
     throw new ErrorCtor('unknown op ' + op);
@@ -495,9 +517,13 @@ BOOTSTRAP = r"""
 })
 """
 
-# A parser error from ctx.eval has a single frame "at <input>:LINE"; an error
-# thrown by running code has "at <eval> (<input>...)" frames.
-_PARSE_FRAME = "    at <input>:"
+# A parser error from ctx.eval has a single frame "at <input>:LINE:COLUMN"; an error
+# thrown by running code has "at <eval> (<input>:LINE:COLUMN)" frames.
+_PARSE_FRAME = re.compile(r"    at <input>:(\d+):(\d+)\n?")
+# A NUL and the backslashes right before it (see _nul_escaped).
+_NUL = re.compile(r"(\\*)\x00")
+# A surrogate code point: in a Python str only a lone one (json.loads joins a pair).
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _dumps(value) -> str:
@@ -508,24 +534,68 @@ def _error(category: str, message: str, **extra) -> dict:
     return {"category": category, "message": message, **extra}
 
 
-def _classify_eval_error(exc: Exception, source: str) -> dict:
+def _script_lines(script: str) -> int:
+    """At least the number of lines QuickJS counts in ``script`` (every line terminator counts)."""
+    return 1 + sum(script.count(t) for t in ("\n", "\r", "\u2028", "\u2029"))
+
+
+def _below(engine: str, script_lines: int) -> str:
+    """The engine as loaded: below the script's last line, so that a stack frame's line number says
+    which of the two it is in (the binding names both ``<input>``). A hashbang line, legal only at
+    the very start, becomes the single-line comment it means."""
+    if engine.startswith("#!"):
+        engine = "//" + engine[2:]
+    return "\n" * script_lines + engine
+
+
+def _nul_escaped(text: str) -> str:
+    """``text`` without NUL characters, meaning the same: the binding hands QuickJS a C string,
+    which would end at the first NUL. A NUL is legal JavaScript only inside a comment or a string,
+    template or regular expression literal, where ``\\x00`` is the same character (after an odd
+    run of backslashes the NUL was itself escaped, and ``x00`` completes that escape). Only a
+    template's raw text and a function's source text show the escape instead of the NUL."""
+    if "\0" not in text:
+        return text
+    return _NUL.sub(lambda m: m[1] + ("x00" if len(m[1]) % 2 else "\\x00"), text)
+
+
+def _run_script(ctx: quickjs.Context, text: str) -> quickjs.JSException | None:
+    """Run a classic script; the exception it ended with, or None."""
+    try:
+        ctx.eval(_nul_escaped(text))
+    except quickjs.JSException as exc:  # every JavaScript exception, thrown values included
+        return exc
+    except (TypeError, UnicodeDecodeError):
+        # The script ran to its end; the binding could not convert its completion value (a small
+        # BigInt, a long concatenated string, a lone surrogate), which is not used.
+        pass
+    return None
+
+
+def _classify_eval_error(exc: quickjs.JSException, source: str, host, script_lines: int) -> dict:
     """The error category of a script that failed to load (the binding gives only a string)."""
-    if not isinstance(exc, quickjs.JSException):  # e.g. a thrown lone surrogate fails UTF-8 decoding
-        return _error("throw", f"the {source} script threw an unprintable value ({type(exc).__name__})",
-                      source=source, name=None)
     text = str(exc)
     first, _, rest = text.partition("\n")
     if first == "InternalError: interrupted":
         return _error("timeout", f"the {source} script exceeded the CPU time backstop", source=source)
     if first == "InternalError: out of memory":
         return _error("memory", f"the {source} script ran out of memory", source=source)
-    if first.startswith("SyntaxError: ") and rest.startswith(_PARSE_FRAME) and rest.count("\n") <= 1:
-        return _error("syntax", f"{first[len('SyntaxError: '):]} ({source} script line "
-                      f"{rest[len(_PARSE_FRAME):].strip()})", source=source)
+    frame = _PARSE_FRAME.fullmatch(rest)
+    if first.startswith("SyntaxError: ") and frame:
+        line = int(frame[1]) - (script_lines if source == "engine" else 0)
+        return _error("syntax", f"{first[len('SyntaxError: '):]} (line {line}, column {frame[2]})", source=source)
     name, sep, message = first.partition(": ")
     if sep and rest.startswith("    at ") and name.isidentifier():
-        return _error("throw", message, source=source, name=name)
+        return _error("throw", message, source=source, name=name, at=_locate(host, rest))
     return _error("throw", first, source=source, name=None)  # a thrown non-Error value
+
+
+def _locate(host, stack: str) -> dict | None:
+    """The first script frame of a stack text, by the dispatcher's reading (None if it cannot say)."""
+    try:
+        return json.loads(host("locate", stack))
+    except Exception:  # noqa: BLE001 - a context that no longer answers
+        return None
 
 
 def _escaped_error(exc: Exception) -> dict:
@@ -556,19 +626,20 @@ class _Session:
         ctx.set_memory_limit(req.get("memoryLimit", DEFAULT_MEMORY_LIMIT))
         ctx.set_max_stack_size(req.get("stackLimit", DEFAULT_STACK_LIMIT))
         ctx.set_time_limit(req.get("cpuLimitMs", DEFAULT_CPU_LIMIT_MS) / 1000)
+        script_lines = _script_lines(req["script"]) if req["engine"] is not None else 0
         try:
-            host = ctx.eval(BOOTSTRAP)(req["botSeed"])
+            host = ctx.eval(BOOTSTRAP)(req["botSeed"], script_lines or float("inf"))
         except Exception as exc:  # noqa: BLE001 - e.g. a memory limit too small for the bootstrap
             return {"ok": False, "error": _escaped_error(exc)}
         self.host = host
-        for source, text in (("engine", req["engine"]), ("script", req["script"])):
+        engine = None if req["engine"] is None else _below(req["engine"], script_lines)
+        for source, text in (("engine", engine), ("script", req["script"])):
             if text is None:
                 continue
-            try:
-                ctx.eval(text)
-            except Exception as exc:  # noqa: BLE001 - the binding raises several kinds
+            exc = _run_script(ctx, text)
+            if exc is not None:
                 self.host = None
-                return {"ok": False, "error": _classify_eval_error(exc, source), **_drain(host)}
+                return {"ok": False, "error": _classify_eval_error(exc, source, host, script_lines), **_drain(host)}
         response = json.loads(self._dispatch("finish", req["mode"]))
         if response["ok"]:
             self.mode = req["mode"]
@@ -625,6 +696,12 @@ def _check_init(req: dict) -> str | None:
         return "init.script must be a string"
     if req.get("engine") is not None and not isinstance(req.get("engine"), str):
         return "init.engine must be a string or null"
+    for key in ("engine", "script"):
+        surrogate = _LONE_SURROGATE.search(req[key] or "")
+        if surrogate:
+            line = req[key].count("\n", 0, surrogate.start()) + 1
+            return (f"init.{key} holds a lone surrogate U+{ord(surrogate[0]):04X} at line {line}: "
+                    "a script must be Unicode text")
     seed = req.get("botSeed")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_UINT32:
         return f"init.botSeed must be an integer in 0..{MAX_UINT32}, got {seed!r}"

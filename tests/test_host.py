@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conformance.host import UNDEFINED, HistoryEncoder, JSValue, StateWire, Worker, encode_state
+from conformance.host import UNDEFINED, HistoryEncoder, JSValue, StateWire, Worker, encode_state, thrown_text
 from reference.rng import mulberry32
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
@@ -250,6 +250,91 @@ def test_throw_at_load(spawn, script, name, message):
     if message is not None:
         assert out.error["message"] == message
     assert w.dead
+
+
+# ---- where an error was thrown: the first script frame of the engine's stack ----------------
+
+LOCATED_BOT = """'use strict';
+function decide(state) {
+  const table = {};
+  return table.missing(state);
+}
+module.exports = function act(state) {
+  if (state.x === 1) return PokerEngine.evaluate(['Ah']);
+  if (state.x === 2) return JSON.parse('{');
+  if (state.x === 3) throw 'a string';
+  return decide(state);
+};
+"""
+LOCATOR_ENGINE = "\n\nglobalThis.PokerEngine = {\n  evaluate(cards) {\n    throw new RangeError('bad cards');\n  },\n};\n"
+
+
+@pytest.mark.parametrize("x, text, at", [
+    (0, "TypeError: not a function (at decide, bot line 4)", {"function": "decide", "source": "script", "line": 4}),
+    # the engine is loaded below the bot's last line; its own line numbers are given
+    (1, "RangeError: bad cards (at evaluate, engine line 5)", {"function": "evaluate", "source": "engine", "line": 5}),
+    # a builtin's frame is skipped: the place is the bot's line that called it
+    (2, "SyntaxError: Expected property name or '}' in JSON at position 1 (line 1 column 2) (at act, bot line 8)",
+     {"function": "act", "source": "script", "line": 8}),
+    (3, "a non-Error value 'a string'", None),
+])
+def test_an_act_error_names_the_function_and_line(spawn, x, text, at):
+    w = spawn(LOCATED_BOT, engine=LOCATOR_ENGINE)
+    out = w.act({"x": x}, timeout_ms=SHORT)
+    assert out.kind == "throw" and thrown_text(out.error) == text, out
+    if at is not None:
+        assert {k: out.error["at"][k] for k in at} == at
+    assert w.act({"x": 0}, timeout_ms=SHORT).kind == "throw"  # the worker lives on
+
+
+def test_a_load_error_names_the_line_and_the_file(spawn):
+    w = Worker()
+    try:
+        out = w.start(None, "let a = 1;\n\nfunction boot() { a.b.c = 1; }\nboot();\n", 1, script_name="bot.js")
+        assert thrown_text(out.error) == "TypeError: cannot set property 'c' of undefined (at boot, bot.js line 3)"
+    finally:
+        w.close()
+    out = spawn("null.x;", engine=LOCATOR_ENGINE).start_outcome
+    assert out.error["at"] == {"function": None, "source": "script", "line": 1, "column": 1, "file": "bot"}
+
+
+@pytest.mark.parametrize("engine, script, source, message", [
+    (None, "let a = 1;\nlet b = ;", "script", "unexpected token in expression: ';' (line 2, column 9)"),
+    (LOCATOR_ENGINE, "module.exports = {act(s) {\n  return s.\n}};", "script",
+     "expecting field name (line 3, column 1)"),
+    ("var P = 1;\nvar Q = ;", "module.exports = () => 'fold';\n// two lines", "engine",
+     "unexpected token in expression: ';' (line 2, column 9)"),
+])
+def test_a_syntax_error_names_its_own_line(spawn, engine, script, source, message):
+    out = spawn(script, engine=engine).start_outcome
+    assert out.kind == "syntax" and (out.error["source"], out.error["message"]) == (source, message), out
+
+
+# ---- source text the binding cannot take as it is ---------------------------------------------
+
+def test_a_nul_in_a_comment_or_literal_means_what_it_means_in_javascript(spawn):
+    """The binding hands QuickJS a C string; the worker writes each NUL as the escape \\x00."""
+    w = spawn("// a comment with a \0 in it\n/* and \0 here */\n"
+              "const s = 'a\0b', t = `x\0`, e = 'c\\\0d', b = 'c\\\\\0', r = /q\0/;\n"
+              "module.exports = () => [s.length, s.charCodeAt(1), t.length, t.charCodeAt(1), e, b, "
+              "r.test('q\\x00'), r.test('q0')].join();", engine=LOCATOR_ENGINE)
+    assert w.start_outcome.kind == "ok", w.start_outcome
+    assert w.act(STATE, timeout_ms=SHORT).answer == "3,0,2,0,c\0d,c\\\0,true,false"
+    out = spawn("module.exports = () => 'x';\nconst bad = 1\0;").start_outcome
+    assert out.kind == "syntax" and "line 2" in out.error["message"], out  # outside a literal it is no token
+
+
+def test_a_lone_surrogate_in_a_script_is_refused_naming_the_field(spawn):
+    out = spawn("module.exports = () => 'fold';\nconst s = '\ud800';").start_outcome
+    assert out.kind == "malformed"
+    assert out.error["message"] == "init.script holds a lone surrogate U+D800 at line 2: a script must be Unicode text"
+
+
+@pytest.mark.parametrize("completion", ["1n", "'x'.repeat(600) + 'y'.repeat(600)", "'\\ud800'", "Symbol('s')"])
+def test_a_script_s_completion_value_is_not_needed(spawn, completion):
+    """ctx.eval returns the script's last value; one the binding cannot convert is no load failure."""
+    w = spawn(f"module.exports = () => 'fold';\n{completion}")
+    assert w.start_outcome.kind == "ok", w.start_outcome
 
 
 def test_infinite_loop_at_load_is_killed_at_the_init_deadline(spawn):
