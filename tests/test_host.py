@@ -324,6 +324,14 @@ def test_a_nul_in_a_comment_or_literal_means_what_it_means_in_javascript(spawn):
     assert out.kind == "syntax" and "line 2" in out.error["message"], out  # outside a literal it is no token
 
 
+def test_long_responses_reach_python_as_one_string(spawn):
+    """quickjs-ng keeps a long concatenation as a rope, which the binding cannot convert."""
+    w = spawn("module.exports = () => 'x'.repeat(9000) + 'y'.repeat(9000);")
+    assert w.act(STATE, timeout_ms=SHORT).answer == "x" * 9000 + "y" * 9000
+    out = w.eval_fn("function () { throw new Error('e'.repeat(9000) + 'f'.repeat(9000)); }")
+    assert out.kind == "throw" and out.error["message"] == "e" * 9000 + "f" * 9000
+
+
 def test_a_lone_surrogate_in_a_script_is_refused_naming_the_field(spawn):
     out = spawn("module.exports = () => 'fold';\nconst s = '\ud800';").start_outcome
     assert out.kind == "malformed"

@@ -91,8 +91,9 @@ def test_what_the_worker_does_not_have(worker, name):
     assert (out.kind, out.answer) == ("ok", "undefined")
 
 
-def test_a_hashbang_line_starts_a_script():
+@pytest.mark.parametrize("engine", [None, "#!/usr/bin/env node\nvar CHECK = 'check';"])
+def test_a_hashbang_line_starts_a_script_or_the_engine(engine):
     with Worker() as w:
-        out = w.start(None, "#!/usr/bin/env node\nmodule.exports = () => 'check';", 1)
+        out = w.start(engine, "#!/usr/bin/env node\nmodule.exports = () => globalThis.CHECK ?? 'check';", 1)
         assert out.ok, out
         assert w.act({}).answer == "check"
