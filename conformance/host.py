@@ -401,6 +401,8 @@ class Worker:
             how = f"exited with status {code}"
         message = f"the worker {how}{' ' + when if when else ''}"
         tail = self.stderr_tail()
+        if when and tail.strip():  # a worker that cannot start says why on its last line
+            message += f": {tail.strip().splitlines()[-1]}"
         self._die(f"crash: {message}")
         return Outcome("crash", wall_ms=(time.perf_counter() - t0) * 1000,
                        error={"category": "crash", "message": message, "exitCode": code, "stderr": tail})

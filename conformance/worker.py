@@ -755,7 +755,20 @@ def serve(stdin, out_fd: int) -> None:
         send(f'{out[:-1]},"cpuMs":{cpu_ms:.3f}}}')
 
 
+def _binding_problem() -> str | None:
+    """Why the imported ``quickjs`` module is not quickjs-ng's, or None. The PyPI packages
+    ``quickjs`` (a 2021 QuickJS) and ``quickjs-ng`` both install the module ``quickjs``."""
+    probe = "typeof Object.hasOwn === 'function' && typeof Array.prototype.findLast === 'function'"
+    if quickjs.Context().eval(probe) is True:
+        return None
+    return ("the quickjs module is the 2021 QuickJS of the PyPI package `quickjs`, not quickjs-ng: "
+            "run `pip uninstall quickjs` and `pip install --force-reinstall quickjs-ng`")
+
+
 def main() -> None:
+    problem = _binding_problem()
+    if problem:
+        sys.exit(f"conformance.worker: {problem}")
     # fd 1 carries the protocol only: keep a private copy, point fd 1 at stderr.
     out_fd = os.dup(1)
     os.dup2(2, 1)

@@ -332,6 +332,18 @@ def test_long_responses_reach_python_as_one_string(spawn):
     assert out.kind == "throw" and out.error["message"] == "e" * 9000 + "f" * 9000
 
 
+def test_a_worker_on_the_old_quickjs_binding_says_so(tmp_path, monkeypatch):
+    """The PyPI packages quickjs and quickjs-ng install the same module: the wrong one is named."""
+    stub = tmp_path / "quickjs"
+    stub.mkdir()
+    (stub / "__init__.py").write_text("class JSException(Exception):\n    pass\n\n\nclass Context:\n"
+                                      "    def eval(self, code):\n        return False  # no Object.hasOwn\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    with Worker() as w:
+        out = w.start(None, "module.exports = () => 'fold';", 1)
+    assert out.kind == "crash" and "the 2021 QuickJS of the PyPI package `quickjs`, not quickjs-ng" in out.error["message"]
+
+
 def test_a_lone_surrogate_in_a_script_is_refused_naming_the_field(spawn):
     out = spawn("module.exports = () => 'fold';\nconst s = '\ud800';").start_outcome
     assert out.kind == "malformed"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,16 @@ def test_the_wheel_carries_the_data(wheel):
     assert expected <= names, sorted(expected - names)
     assert not any(n.endswith(".png") for n in names)
     assert "bots.json" in DATA_ITEMS and not any("__pycache__" in n for n in names if n.startswith("conformance/_data"))
+
+
+def test_the_wheel_requires_quickjs_ng_not_quickjs(wheel):
+    """Both PyPI packages install the module `quickjs`; the worker needs quickjs-ng's (ES2024)."""
+    archive = zipfile.ZipFile(wheel)
+    (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+    requires = [line.split(":", 1)[1].strip() for line in archive.read(metadata).decode().splitlines()
+                if line.startswith("Requires-Dist:")]
+    names = {re.split(r"[ ;<>=!~\[(]", r, maxsplit=1)[0].lower() for r in requires}
+    assert "quickjs-ng" in names and "quickjs" not in names, requires
 
 
 def test_the_installed_suite_runs_from_anywhere(wheel, tmp_path):
