@@ -1,12 +1,12 @@
-"""The suite's speed on two QuickJS bindings, side by side: the same measurements, each run in
-its own Python and checkout, repeated, medians and the ratio new / old.
+"""The suite's speed on QuickJS bindings, side by side: the same measurements, each run in its
+own Python and checkout, repeated; medians, and ratios to the first side.
 
-    python bench/compare_bindings.py --old PYTHON:CHECKOUT --new PYTHON:CHECKOUT [--repeats 3]
+    python bench/compare_bindings.py LABEL=PYTHON:CHECKOUT LABEL=PYTHON:CHECKOUT... [--repeats 3]
 
-e.g. ``--old /usr/bin/python3:/work/base --new /work/venv-ng/bin/python:.`` to compare the
-2021 QuickJS of the PyPI ``quickjs`` package (a checkout before the move) with ``quickjs-ng``.
-Each measurement is a fresh process with ``PYTHONPATH`` set to its checkout; the sides
-alternate, so a change in the machine's load falls on both. Measured:
+e.g. ``old=/usr/bin/python3:/work/base ng=/work/venv-ng/bin/python:.`` compares the 2021 QuickJS
+of the PyPI ``quickjs`` package (a checkout from before the move) with ``quickjs-ng``. Each
+measurement is a fresh process with ``PYTHONPATH`` set to its checkout; the sides take turns, so
+a change in the machine's load falls on all of them. Measured:
 
 - JS evaluate: ``bench/bench_js_engine.py`` (7-card ``PokerEngine.evaluate`` per second, the
   ratio to pokersolver in the same engine, and the median of an 8-player 1000-sample equity);
@@ -84,32 +84,34 @@ def run(side: Side, measure: Measure) -> dict[str, float]:
     return values
 
 
-def side(label: str, spec: str) -> Side:
-    python, sep, checkout = spec.partition(":")
-    if not sep or not Path(python).exists() or not (Path(checkout) / "conformance").is_dir():
-        raise argparse.ArgumentTypeError(f"--{label} must be PYTHON:CHECKOUT (an interpreter and a checkout), got {spec!r}")
+def side(spec: str) -> Side:
+    label, _, rest = spec.partition("=")
+    python, sep, checkout = rest.partition(":")
+    if not label or not sep or not Path(python).exists() or not (Path(checkout) / "conformance").is_dir():
+        raise argparse.ArgumentTypeError(f"a side is LABEL=PYTHON:CHECKOUT (an interpreter and a checkout), got {spec!r}")
     return Side(label, python, Path(checkout).resolve())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--old", required=True, type=lambda s: side("old", s))
-    parser.add_argument("--new", required=True, type=lambda s: side("new", s))
+    parser.add_argument("sides", nargs="+", type=side, metavar="LABEL=PYTHON:CHECKOUT")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", action="append", choices=[m.name for m in MEASURES], help="repeatable")
     args = parser.parse_args()
-    print(f"{'measure':<40} {'old':>12} {'new':>12} {'new/old':>8}   ({args.repeats} runs each, medians)")
+    base, *others = args.sides
+    columns = "".join(f" {s.label:>12}" for s in args.sides) + "".join(f" {s.label + '/' + base.label:>12}" for s in others)
+    print(f"{'measure':<40}{columns}   (medians of {args.repeats} runs)")
     for measure in MEASURES:
         if args.only and measure.name not in args.only:
             continue
-        runs: dict[str, list[dict]] = {"old": [], "new": []}
+        runs: dict[str, list[dict]] = {s.label: [] for s in args.sides}
         for _ in range(args.repeats):
-            for s in (args.old, args.new):
+            for s in args.sides:
                 runs[s.label].append(run(s, measure))
-        for key in runs["old"][0]:
-            old = statistics.median(r[key] for r in runs["old"])
-            new = statistics.median(r[key] for r in runs["new"])
-            print(f"{measure.name + ': ' + key:<40} {old:>12,.3f} {new:>12,.3f} {new / old:>7.2f}x", flush=True)
+        for key in runs[base.label][0]:
+            medians = [statistics.median(r[key] for r in runs[s.label]) for s in args.sides]
+            row = "".join(f" {m:>12,.3f}" for m in medians) + "".join(f" {m / medians[0]:>11.2f}x" for m in medians[1:])
+            print(f"{measure.name + ': ' + key:<40}{row}", flush=True)
 
 
 if __name__ == "__main__":
