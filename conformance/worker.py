@@ -1,4 +1,4 @@
-"""The QuickJS worker process: runs one bot (or engine) in its own process.
+"""The QuickJS worker process: runs one bot (or engine) in its own process, on quickjs-ng.
 
 Started by :mod:`conformance.host` as ``python -m conformance.worker``. Untrusted
 JavaScript never runs in the parent: a QuickJS call that hangs inside a C builtin
@@ -139,7 +139,6 @@ BOOTSTRAP = r"""
   DateGuard.prototype = Date.prototype;
   setHidden(Date.prototype, 'constructor', DateGuard);
   setHidden(G, 'Date', DateGuard);
-  delete G.__date_clock;           // the old binding's microsecond clock
   delete G.performance;            // quickjs-ng's clock: absent, as in the contract's environment
 
   // ---- the contract's worker environment, in the contract's order ----------
