@@ -10,6 +10,7 @@ a change in the machine's load falls on all of them. Measured:
 
 - JS evaluate: ``bench/bench_js_engine.py`` (7-card ``PokerEngine.evaluate`` per second, the
   ratio to pokersolver in the same engine, and the median of an 8-player 1000-sample equity);
+- worker start-up and round trip: ``bench/bench_host.py``;
 - runner overhead: ``bench/bench_runner.py`` (median of the whole decision loop and of the worker
   round trip, trivial bots);
 - bot certification: ``holdem-cert bot`` on a house bot;
@@ -54,6 +55,11 @@ MEASURES = (
         "evaluate per s": r"evaluate, \d+ hands: ours ([\d,]+)/s",
         "ratio to pokersolver": r"ratio ours / pokersolver: ([\d.]+)x",
         "equity ms (median)": r"equity\(.*\): median ([\d.]+) ms",
+    }),
+    Measure("host", ("bench/bench_host.py",), {
+        "worker spawn to ready ms (median)": r"spawn to ready\s+median\s+([\d.]+)",
+        "init trivial bot ms (median)": r"init \(trivial bot\)\s+median\s+([\d.]+)",
+        "act round trip ms (median)": r"Outcome.wall_ms\s+median\s+([\d.]+)",
     }),
     Measure("runner", ("bench/bench_runner.py",), {
         "decision loop ms (median)": r"whole decision loop\s+median\s+([\d.]+) ms",
