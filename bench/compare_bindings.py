@@ -8,6 +8,7 @@ of the PyPI ``quickjs`` package (a checkout from before the move) with ``quickjs
 measurement is a fresh process with ``PYTHONPATH`` set to its checkout; the sides take turns, so
 a change in the machine's load falls on all of them. Measured:
 
+- basic interpreter work: ``bench/bench_js_interpreter.py`` (ms per million loop iterations);
 - JS evaluate: ``bench/bench_js_engine.py`` (7-card ``PokerEngine.evaluate`` per second, the
   ratio to pokersolver in the same engine, and the median of an 8-player 1000-sample equity);
 - worker start-up and round trip: ``bench/bench_host.py``;
@@ -55,6 +56,10 @@ MEASURES = (
         "evaluate per s": r"evaluate, \d+ hands: ours ([\d,]+)/s",
         "ratio to pokersolver": r"ratio ours / pokersolver: ([\d.]+)x",
         "equity ms (median)": r"equity\(.*\): median ([\d.]+) ms",
+    }),
+    Measure("interpreter", ("bench/bench_js_interpreter.py",), {
+        f"{work} ms per million": rf"{work}\s+([\d.]+) ms per million"
+        for work in ("string-key read", "typed-array read", "integer bit operations", "object literal", "function call")
     }),
     Measure("host", ("bench/bench_host.py",), {
         "worker spawn to ready ms (median)": r"spawn to ready\s+median\s+([\d.]+)",
