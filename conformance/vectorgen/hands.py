@@ -5,6 +5,7 @@ from reference.scenario import pinned_deck
 
 from ..gamespec import game, tournament
 from ..vectorfile import make_test
+from .showdowns import check_down, showdowns
 
 NOTES = {
     "Hand": {"description": "replay the script; every decision state, action, the history entry and the chips must match; "
@@ -14,6 +15,9 @@ NOTES = {
                          "state.actions", "state.secrecy", "state.tournament", "state.integers", "state.board",
                          "state.fresh", "determinism.engine"], "ruling": None},
     "ShortBlind": {"description": "a blind is short: currentBet is the largest blind actually posted", "clauses": ["state.to-call"], "ruling": "R8"},
+    "Showdown": {"description": "checked and called down to a showdown of pinned hands: the best five of each seat's seven "
+                         "cards decides the awards, and each live seat's `hand` is the name of its category (R4's names, R14)",
+                 "clauses": ["rules.best-five", "rules.showdown-public", "state.history"], "ruling": None},
     "MergedOddChips": {"description": "odd chips are split per merged pot; per raw layer they would land differently",
                        "clauses": ["rules.odd-chips"], "ruling": "R13"},
 }
@@ -136,5 +140,13 @@ def generate() -> list[dict]:
         if merged_odd_chips_matter(hand):
             flags.append("MergedOddChips")
         tests.append(make_test(NOTES, f"hands.{slug}", f"{n} seats: {slug.replace('-', ' ')}", clauses,
+                               {"game": spec, "script": script}, expected, flags))
+    for showdown in showdowns():
+        spec = showdown.spec()
+        script = check_down(spec)
+        expected, t = play(spec, script)
+        showdown.check(t.hand)
+        flags = ["Hand", "Showdown"] + (["MergedOddChips"] if merged_odd_chips_matter(t.hand) else [])
+        tests.append(make_test(NOTES, f"hands.showdown.{showdown.slug}", showdown.comment(), showdown.clauses,
                                {"game": spec, "script": script}, expected, flags))
     return tests

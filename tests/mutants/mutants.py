@@ -153,6 +153,64 @@ MUTANTS = [
         "find": "for (const o of survivors) if (this.stacks[o] > this.stacks[s]) above++;",
         "replace": "for (const o of survivors) if (o < s) above++;",
     },
+    # The showdown of a game (settleShowdown -> valueOf, which evaluate() does not use); only the
+    # hands family's showdown vectors (conformance/vectorgen/showdowns.py) reach these cases.
+    {
+        "name": "showdown-trips-before-straight",
+        "description": "Rules (best five): in a game showdown, trips that also hold a straight rank as trips",
+        "family_expected_to_fail": "hands",
+        "find": "st = STRAIGHT[n1];",
+        "replace": "st = n3 !== 0 ? 0 : STRAIGHT[n1];",
+    },
+    {
+        "name": "showdown-third-pair-not-a-kicker",
+        "description": "Rules (best five): with three pairs, the kicker is taken from the unpaired ranks only",
+        "family_expected_to_fail": "hands",
+        "find": "TOP_RANK[n1 ^ p ^ q] * B2",
+        "replace": "TOP_RANK[n1 ^ n2] * B2",
+    },
+    {
+        "name": "showdown-two-trips-not-a-full-house",
+        "description": "Rules (best five): two trips in seven cards are not read as a full house",
+        "family_expected_to_fail": "hands",
+        "find": "p = n2 ^ t;",
+        "replace": "p = n2 ^ n3;",
+    },
+    {
+        "name": "showdown-straight-flush-any-suit",
+        "description": "Rules (best five): a flush plus a straight of any suits is taken for a straight flush",
+        "family_expected_to_fail": "hands",
+        "find": "st = STRAIGHT[f];",
+        "replace": "st = STRAIGHT[c | d | h | s];",
+    },
+    {
+        "name": "showdown-quads-kicker-ignored",
+        "description": "Rules (best five): four of a kind ties whatever the fifth card",
+        "family_expected_to_fail": "hands",
+        "find": "+ TOP_RANK[n1 ^ n4] * B3;",
+        "replace": ";",
+    },
+    {
+        "name": "showdown-trips-one-kicker",
+        "description": "Rules (best five): three of a kind is compared on one kicker instead of two",
+        "family_expected_to_fail": "hands",
+        "find": "TOP2[n1 ^ n3]",
+        "replace": "TOP_RANK[n1 ^ n3] * B3",
+    },
+    {
+        "name": "showdown-full-house-lowest-pair",
+        "description": "Rules (best five): trips with two pairs take the lower pair for the full house",
+        "family_expected_to_fail": "hands",
+        "find": "6 * B5 + TOP_RANK[t] * B4 + TOP_RANK[p] * B3",
+        "replace": "6 * B5 + TOP_RANK[t] * B4 + TOP_RANK[p & -p] * B3",
+    },
+    {
+        "name": "showdown-high-card-four-cards",
+        "description": "Rules (best five): a high-card hand is compared on its top four cards only",
+        "family_expected_to_fail": "hands",
+        "find": "return TOP5[n1];",
+        "replace": "return TOP5[n1] - TOP5[n1] % 15;",
+    },
     # holdem-sng-3-v4 (judged by the sng3v4 family's contract checks, docs/INTERPRETING.md).
     {
         "name": "v4-auto-fold-after-second-timeout",
