@@ -24,7 +24,7 @@ from .html_report import PALETTE, render
 from .outfiles import replace_directory
 from .report import plural
 from .resources import default_roster
-from .roster import Problem, RosterReport, lint_roster
+from .roster import MAX_ENTRIES, Problem, RosterReport, lint_roster, parse_roster, read_roster_bytes, unusable_fields
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
 from .vectorfile import CONTRACT_VERSION, GENERATOR
 
@@ -153,17 +153,23 @@ def showcase_line(showcase: dict) -> str:
 def _roster_entries(path: Path) -> list[dict]:
     """The roster's entries as far as it can be read (its problems are reported by lint_roster)."""
     try:
-        bots = json.loads(path.read_text(encoding="utf-8")).get("bots")
+        bots = parse_roster(read_roster_bytes(path)).get("bots")
     except (OSError, ValueError, AttributeError):
         return []
-    return [e for e in bots if isinstance(e, dict)] if isinstance(bots, list) else []
+    if not isinstance(bots, list) or len(bots) > MAX_ENTRIES:  # past the R29 bound: none certified
+        return []
+    return [e for e in bots if isinstance(e, dict)]
 
 
 def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions) -> dict:
-    bot_id = str(entry.get("id", f"#{i}"))
-    color = entry.get("color") if isinstance(entry.get("color"), str) else PALETTE[i % len(PALETTE)]
-    out = {"id": bot_id, "name": str(entry.get("name", bot_id)), "color": color, "file": None,
+    unusable = unusable_fields(entry)  # not text, or past its bound (R29): neither used nor shown
+    bot_id = f"#{i}" if "id" in unusable else str(entry.get("id", f"#{i}"))
+    color = entry.get("color") if isinstance(entry.get("color"), str) and not unusable else PALETTE[i % len(PALETTE)]
+    out = {"id": bot_id, "name": bot_id if unusable else str(entry.get("name", bot_id)), "color": color, "file": None,
            "verdict": "rejected", "reasons": [], "profile": None, "timing": None, "report": None}
+    if unusable:
+        out["reasons"] = [f"error: {field}: {why}" for field, why in unusable.values()]
+        return out
     path = root / str(entry.get("file", ""))
     if not isinstance(entry.get("file"), str) or not path.is_file() or not path.resolve().is_relative_to(root):
         out["reasons"] = [f"error: file {json.dumps(entry.get('file'))} is not a bot file inside the repository"]

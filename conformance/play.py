@@ -7,7 +7,6 @@ stops them) and seat bots through :func:`select_bots`.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from reference.ruleset import get_ruleset
 
 from . import transcript
 from .errors import UsageError
-from .roster import lint_roster
+from .roster import lint_roster, parse_roster, read_roster_bytes
 from .runner import BotSpec, DecisionRecord, RunnerOptions, TournamentResult, run_tournament
 from .transcript import RecordedBot
 
@@ -50,7 +49,7 @@ def load_roster(path: Path, ids: Sequence[str] | None = None) -> Roster:
     if problems:
         lines = "".join(f"\n  {p.entry_id or '-'}: {p.field}: {p.message}" for p in problems)
         raise UsageError(f"{path}: the roster has errors (see 'holdem-cert roster {path}'):{lines}")
-    entries = json.loads(path.read_text(encoding="utf-8"))["bots"]
+    entries = parse_roster(read_roster_bytes(path))["bots"]
     bots = {}
     for entry in entries:
         if wanted is None or entry["id"] in wanted:

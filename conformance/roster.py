@@ -6,11 +6,20 @@ id) and the field at fault. Files named by entries are resolved against the
 repository root, the directory holding ``bots.json`` unless given: a ``file``
 must be exactly ``bots/<id>.js``, stay inside the root (no ``..``, no symlink
 leading out), be a regular UTF-8 file, and ``bytes`` must be its size in bytes.
+
+The contract sets no sizes; R29 bounds what the suite reads: the roster file itself
+(``MAX_ROSTER_BYTES``, a regular file: a FIFO or a device is refused before it is opened
+for reading), the number of entries (``MAX_ENTRIES``) and each text field's length
+(``MAX_LENGTHS``, in characters). No text may hold a NUL character or a lone UTF-16
+surrogate (JSON allows the escape ``"\\ud83d"``): such a string is not a path or a name
+that can be written out.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -20,9 +29,79 @@ Severity = Literal["error", "warning"]
 FIELDS = ("id", "name", "botName", "lab", "color", "file", "bytes", "note")
 TOP_LEVEL_FIELDS = ("version", "bots")
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9.-]*")  # used with fullmatch: `$` would allow "\n"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 COLOR_PATTERN = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 HOUSE_LAB = "Aizanoi sample"
 HOUSE_PHRASE = "not an AI-model entry"
+
+# R29: the bounds, stated in the README.
+MAX_ROSTER_BYTES = 1024 * 1024
+MAX_ENTRIES = 256
+MAX_LENGTHS = {"id": 64, "name": 100, "botName": 100, "lab": 100, "color": 7, "file": 72, "note": 2000}
+
+
+class RosterUnreadable(OSError):
+    """The roster is not a regular file, or is larger than MAX_ROSTER_BYTES."""
+
+
+def read_roster_bytes(path: Path) -> bytes:
+    """The roster's bytes, read only if it is a regular file of at most MAX_ROSTER_BYTES.
+
+    Opened non-blocking (a FIFO would otherwise wait for a writer) and checked on the open
+    descriptor; the read stops one byte past the bound whatever the file claims (/dev/zero).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RosterUnreadable(f"{path} is not a regular file (a roster must be a plain JSON file)")
+        data = f.read(MAX_ROSTER_BYTES + 1)
+    if len(data) > MAX_ROSTER_BYTES:
+        raise RosterUnreadable(f"{path} is larger than the roster bound of {MAX_ROSTER_BYTES:,} bytes (R29)")
+    return data
+
+
+def parse_roster(data: bytes) -> object:
+    """The roster's JSON as Python values; ValueError (with a message) when it is not a roster's JSON."""
+    return json.loads(data.decode("utf-8"), object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+
+
+def text_problem(text: str) -> str | None:
+    """Why a roster string cannot be used as text (a NUL or a lone surrogate), or None."""
+    if "\0" in text:
+        return f"contains a NUL character at index {text.index(chr(0))}"
+    if (lone := _SURROGATE.search(text)) is not None:
+        return f"contains a lone UTF-16 surrogate U+{ord(lone[0]):04X} at index {lone.start()} (not valid Unicode)"
+    return None
+
+
+def unusable_fields(entry: dict) -> dict[str, tuple[str, str]]:
+    """The entry's fields that cannot be used at all: key -> (the field as it can be printed, why).
+
+    A field is unusable when a string in it (its name included) is not text (``text_problem``)
+    or a text field is longer than its R29 bound."""
+    out = {}
+    for key, value in entry.items():
+        field = key if text_problem(key) is None else ascii(key)
+        problem = next(filter(None, map(text_problem, _strings({key: value}))), None)
+        if problem is not None:
+            out[key] = (field, problem)
+        elif key in MAX_LENGTHS and isinstance(value, str) and len(value) > MAX_LENGTHS[key]:
+            out[key] = (field, f"has {len(value):,} characters, more than the bound of {MAX_LENGTHS[key]} (R29)")
+    return out
+
+
+def _strings(value: object):
+    """Every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
 
 
 @dataclass(frozen=True)
@@ -105,15 +184,10 @@ class _Checker:
 
     def load(self) -> object:
         """The parsed roster, or None after reporting why it cannot be parsed."""
-        raw = self.path.read_bytes()
         try:
-            text = raw.decode("utf-8")
+            return parse_roster(read_roster_bytes(self.path))
         except UnicodeDecodeError as exc:
             self.add(None, "json", f"not valid UTF-8 at byte {exc.start}")
-            return None
-        try:
-            return json.loads(text, object_pairs_hook=_reject_duplicates,
-                              parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             self.add(None, "json", f"invalid JSON at line {exc.lineno}, column {exc.colno}: "
                      f"{exc.msg}")
@@ -145,6 +219,9 @@ class _Checker:
         if not isinstance(bots, list):
             self.add(None, "bots", f"must be a list, not {_type_name(bots)}")
             return 0
+        if len(bots) > MAX_ENTRIES:
+            self.add(None, "bots", f"has {len(bots)} entries, more than the bound of {MAX_ENTRIES} (R29)")
+            return len(bots)
         first_index: dict[str, int] = {}
         for index, entry in enumerate(bots):
             self.check_entry(index, entry, first_index)
@@ -156,17 +233,24 @@ class _Checker:
             self.add(None, where, f"entry must be an object, not {_type_name(entry)}")
             return
         raw_id = entry.get("id")
-        entry_id = raw_id if isinstance(raw_id, str) and raw_id else None
+        # An id that is not plain text is not used to name the entry in messages.
+        entry_id = raw_id if isinstance(raw_id, str) and raw_id and text_problem(raw_id) is None else None
         # Messages about an entry without a usable id say where it is.
         prefix = "" if entry_id else f"{where}: "
 
         def add(field: str, message: str, severity: Severity = "error") -> None:
             self.add(entry_id, field, prefix + message, severity)
 
+        unusable = unusable_fields(entry)
+        for key, (field, message) in unusable.items():
+            add(field, message)
         for key in entry:
             if key not in FIELDS:
-                add(key, f"unknown field {key!r}", "warning")
+                add(key if key not in unusable else unusable[key][0], f"unknown field {key!r}", "warning")
+        entry = {k: v for k, v in entry.items() if k not in unusable}  # reported once, above
         for field in FIELDS:
+            if field in unusable:
+                continue
             if field not in entry:
                 add(field, "missing")
             elif field == "bytes":

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.roster import Problem, lint_roster
+from conformance.roster import (MAX_ENTRIES, MAX_LENGTHS, MAX_ROSTER_BYTES, Problem, RosterUnreadable, lint_roster,
+                                 text_problem)
 
 SOURCE = "module.exports = function act(state) {\n  return state.canCheck ? 'check' : 'fold';\n};\n"
 
@@ -369,3 +370,108 @@ def test_cli_json_unwritable_exit_2(repo, capsys):
     assert main(["roster", str(write_roster(repo)), "--json", str(out)]) == 2
     assert str(out) in capsys.readouterr().err
     assert not (repo / "no-such-dir").exists()
+
+
+# -- hostile rosters (issue #19; bounds are R29) ----------------------------------
+
+def run_roster_cli(path: Path) -> "subprocess.CompletedProcess":
+    """``holdem-cert roster PATH`` in a child process, killed if it hangs."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "conformance", "roster", str(path)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(repo):
+    fifo = repo / "bots.json"
+    os.mkfifo(fifo)
+    done = run_roster_cli(fifo)  # in a child: a hang would fail the test on the timeout, not stall the suite
+    assert done.returncode == 2 and "not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_symlink_to_dev_zero_is_refused_without_reading_it(repo):
+    link = repo / "bots.json"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(RosterUnreadable, match="not a regular file"):
+        lint_roster(link)
+
+
+def test_a_roster_past_the_size_bound_is_refused_with_its_bound(repo):
+    path = write_roster(repo, [entry(note="x" * MAX_ROSTER_BYTES)])
+    with pytest.raises(RosterUnreadable, match=f"{MAX_ROSTER_BYTES:,} bytes"):
+        lint_roster(path)
+
+
+def test_a_120_mb_name_is_refused_by_the_lint(repo):
+    path = repo / "bots.json"
+    with path.open("w", encoding="utf-8") as f:  # written in pieces: the test itself stays small
+        f.write('{"version": 1, "bots": [{"id": "example", "name": "')
+        for _ in range(120):
+            f.write("n" * 1024 * 1024)
+        f.write('"}]}')
+    done = run_roster_cli(path)
+    assert done.returncode == 2 and "larger than the roster bound" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("field", ["name", "botName", "lab", "note", "id"])
+def test_text_fields_past_their_bound_are_errors(repo, field):
+    at_bound = entry(**{field: "a" * MAX_LENGTHS[field]})
+    at_bound["file"] = f"bots/{at_bound['id']}.js"
+    (repo / "bots" / f"{at_bound['id']}.js").write_text(SOURCE, encoding="utf-8")
+    assert lint_roster(write_roster(repo, [at_bound])).ok
+    over = entry(**{field: "a" * (MAX_LENGTHS[field] + 1)})
+    errors = lint_roster(write_roster(repo, [over])).errors
+    assert [p.field for p in errors if "more than the bound" in p.message] == [field]
+
+
+def test_more_entries_than_the_bound_is_an_error(repo):
+    many = [entry(f"bot{i}") for i in range(MAX_ENTRIES + 1)]
+    report = lint_roster(write_roster(repo, many))
+    assert [(p.field, p.severity) for p in report.problems] == [("bots", "error")]
+    assert f"more than the bound of {MAX_ENTRIES}" in report.problems[0].message
+
+
+BAD_TEXT = {"nul": ("\u0000", "NUL character"), "surrogate": ("\ud83d", "lone UTF-16 surrogate U+D83D")}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_TEXT))
+@pytest.mark.parametrize("field", ["file", "name", "botName", "lab", "note", "color"])
+def test_nul_or_lone_surrogate_in_a_field_names_the_field(repo, field, kind):
+    bad, words = BAD_TEXT[kind]
+    e = entry(**{field: f"bots/exa{bad}mple.js" if field == "file" else f"Ex{bad}"})
+    path = write_roster(repo, [e])  # json.dumps escapes both as \\u0000 / \\ud83d
+    report = lint_roster(path)
+    assert [(p.entry_id, p.field) for p in report.errors] == [("example", field)]
+    assert words in report.errors[0].message
+    if field == "file":  # printed by a real process (a surrogate would not encode to its stdout)
+        done = run_roster_cli(path)
+        assert done.returncode == 1 and words in done.stdout and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_TEXT))
+def test_bad_text_in_the_id_or_an_unknown_field_is_named_without_using_it(repo, kind):
+    bad, words = BAD_TEXT[kind]
+    path = write_roster(repo, [entry(f"ex{bad}", file="bots/example.js"), entry(extra={"deep": [f"x{bad}"]}), entry("other", **{f"k{bad}": 1})])
+    report = lint_roster(path)
+    fields = [(p.entry_id, p.field) for p in report.errors if words in p.message]
+    assert fields == [(None, "id"), ("example", "extra"), ("other", ascii(f"k{bad}"))]
+    assert all(p.entry_id is None or text_problem(p.entry_id) is None for p in report.problems)
+    assert main(["roster", str(path)]) == 1
+
+
+def test_play_refuses_such_a_roster_with_a_usage_message(repo, capsys):
+    path = write_roster(repo, [entry(name="Ex\ud83d"), entry("other")])
+    (repo / "bots" / "other.js").write_text(SOURCE, encoding="utf-8")
+    assert main(["play", "--roster", str(path), "--hands", "1"]) == 2
+    assert "name: contains a lone UTF-16 surrogate" in capsys.readouterr().err
+
+
+def test_certify_rejects_such_an_entry_and_its_report_can_be_written(repo):
+    from conformance.certify import CertifyOptions, _certify_bot
+    bot = _certify_bot(entry(name="Ex\ud83d", note="n" * 5000), 0, repo, CertifyOptions(roster=repo / "bots.json"),
+                       lambda _: None)
+    assert bot["verdict"] == "rejected" and bot["name"] == "example"
+    assert any(r.startswith("name: contains a lone") for r in bot["reasons"])
+    assert any(r.startswith("note: has 5,000 characters") for r in bot["reasons"])
+    json.dumps(bot, ensure_ascii=False).encode("utf-8")  # the summary is written this way
