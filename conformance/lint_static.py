@@ -11,8 +11,13 @@ Only *global* names are flagged: an identifier declared by ``var``/``let``/
 scope is the bot's own, as are properties (``state.crypto``, ``this.fetch``) and
 text in strings or comments. Members of the worker global object (``self``,
 ``window``, ``globalThis``) are the globals themselves: ``window.eval`` is
-``eval``. The operand of ``typeof`` is never flagged: feature detection does
-not use the API. A timer given a string reports ``string-timer`` in place of
+``eval``; so are the members of a name declared once as one of them (``const g =
+globalThis``, or ``this`` at the top level), and a computed member whose key is a
+constant string declared once (``const k = 'cry' + 'pto'; self[k]``). The operand of
+``typeof`` is not a use: feature detection does not call the API, but probing a global
+of another host (``typeof process``, ``typeof window``) is an ``environment-probe``
+warning, since the contract forbids choosing actions by the environment (Determinism).
+A timer given a string reports ``string-timer`` in place of
 ``timer``. The bot runs as a classic script at global scope, so a top-level
 declaration of a protected name (``var Math``, ``function PokerEngine``) is a
 ``global-assignment`` too.
@@ -46,6 +51,12 @@ RULES: dict[str, tuple[Severity, str]] = {
     "date": ("error", "Date (wall clock)"),
     "performance": ("error", "performance (high-resolution clock)"),
     "crypto": ("error", "crypto (unseeded entropy)"),
+    "intl-clock": ("error", "Intl date formatting of the current time (a wall clock without Date)"),
+    "environment": ("error", "reading the environment: other hosts' globals (process, Deno, ...), "
+                    "the list of the global object's contents, the machine's time zone or locale"),
+    "environment-probe": ("warning", "feature tests for non-worker globals (typeof window, 'x' in self): "
+                          "allowed in a wrapper, forbidden when they choose actions"),
+    "dynamic-global": ("warning", "a member of the global object named at run time (not checked)"),
     "network": ("error", "fetch, XMLHttpRequest, WebSocket, EventSource, navigator.sendBeacon"),
     "import-scripts": ("error", "importScripts (external code)"),
     "worker-messaging": ("error", "postMessage, onmessage, event listeners, channels, workers"),
@@ -121,6 +132,22 @@ _names("dom", "is a DOM or browser-window API; the worker has no DOM", "document
        "prompt", "history", "screen", "innerWidth", "innerHeight", "Element", "Image",
        "Audio", "DOMParser", "MutationObserver", "customElements", "caches")
 _names("async", "is asynchronous; act(state) must answer synchronously", "Promise")
+# Globals of other hosts (Node, Deno, Bun, QuickJS's shell, browsers' windows): reading or
+# probing one (even with typeof) tells the bot where it runs (contract: Determinism).
+_ENVIRONMENT_NAMES = frozenset({
+    "process", "global", "Buffer", "Deno", "Bun", "scriptArgs", "std", "os", "__dirname", "__filename",
+    "WorkerGlobalScope", "DedicatedWorkerGlobalScope", "SharedWorkerGlobalScope", "ServiceWorkerGlobalScope",
+})
+_names("environment", "belongs to another host; probing it tells the bot where it runs", *_ENVIRONMENT_NAMES)
+# Probed with typeof, these tell a window from a worker, or a browser from a test harness.
+_PROBED_NAMES = _ENVIRONMENT_NAMES | {"window", "navigator", "document", "location", "require",
+                                      "importScripts", "performance", "crypto"}
+# Reading the global object's own contents: a list of what the host provides.
+_GLOBAL_INTROSPECTION = {"Object": frozenset({"keys", "getOwnPropertyNames", "getOwnPropertyDescriptors",
+                                              "entries", "values", "getOwnPropertyDescriptor"}),
+                         "Reflect": frozenset({"has", "ownKeys", "getOwnPropertyDescriptor"})}
+# Intl.DateTimeFormat methods that format "now" when given no date.
+_NOW_FORMATTERS = frozenset({"format", "formatToParts"})
 
 _DOM_CLASS = re.compile(r"(?:HTML|SVG)\w*Element")
 
@@ -244,6 +271,13 @@ def _property_name(member: tree_sitter.Node) -> str | None:
     return _const_string(member.child_by_field_name("index"))
 
 
+def _is_date_format_text(node: tree_sitter.Node) -> bool:
+    """``new Intl.DateTimeFormat(…)`` or ``Intl.DateTimeFormat(…)`` as written (for declarations)."""
+    callee = node.child_by_field_name("constructor" if node.type == "new_expression" else "function") \
+        if node.type in ("new_expression", "call_expression") else None
+    return callee is not None and re.fullmatch(r"(?:(?:globalThis|self)\.)?Intl\.DateTimeFormat", _text(callee)) is not None
+
+
 def _syntax_findings(root: tree_sitter.Node, position, source_end: int) -> list[Finding]:
     findings = []
     stack = [(root, None)]
@@ -282,6 +316,13 @@ class _Linter:
         self.decls: dict[int, set[str]] = {}
         self.top_level: list[tree_sitter.Node] = []  # names declared in the program scope
         self.names: dict[int, str | None] = {}  # node id -> global_name memo
+        self.declared: dict[str, int] = {}  # name -> how many declarations bind it
+        # Names declared once, and so statically visible: aliases of the global object
+        # (`const g = globalThis`), constant strings (`const k = 'cry' + 'pto'`) and
+        # Intl.DateTimeFormat objects (`const f = new Intl.DateTimeFormat()`).
+        self.global_aliases: set[str] = set()
+        self.constants: dict[str, str] = {}
+        self.date_formats: set[str] = set()
 
     # -- positions and reporting ------------------------------------------------
 
@@ -301,6 +342,7 @@ class _Linter:
             if name.type in _MEMBERS:
                 continue
             self.decls.setdefault(scope.id, set()).add(_text(name))
+            self.declared[_text(name)] = self.declared.get(_text(name), 0) + 1
             if scope.type == "program":
                 self.top_level.append(name)
 
@@ -340,6 +382,76 @@ class _Linter:
                 block = node
             stack.extend((c, fn, block) for c in node.children)
 
+    def collect_aliases(self) -> None:
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            if node.type != "variable_declarator" or node.child_by_field_name("name").type != "identifier":
+                continue
+            name, value = _text(node.child_by_field_name("name")), node.child_by_field_name("value")
+            if value is None or self.declared.get(name) != 1:
+                continue
+            value = _unparen(value)
+            top_level = node.parent.parent.type == "program"
+            if (value.type == "identifier" and _text(value) in _GLOBAL_OBJECTS
+                    and not self.declared.get(_text(value))) or (value.type == "this" and top_level):
+                self.global_aliases.add(name)
+            elif _is_date_format_text(value):
+                self.date_formats.add(name)
+            elif _text(node.parent.children[0]) == "const" and (text := _const_string(value)) is not None:
+                self.constants[name] = text
+
+    def property_name(self, member: tree_sitter.Node) -> str | None:
+        """``_property_name``, with an index that is a constant declared once resolved."""
+        name = _property_name(member)
+        index = member.child_by_field_name("index") if name is None else None
+        if index is not None and _unparen(index).type == "identifier":
+            return self.constants.get(_text(_unparen(index)))
+        return name
+
+    def is_date_format(self, node: tree_sitter.Node | None, scopes, constructor: str = "DateTimeFormat") -> bool:
+        """Whether ``node`` makes an Intl formatter (``constructor``; None: any), or names one declared once."""
+        node = _unparen(node) if node is not None else None
+        if node is None:
+            return False
+        if node.type == "identifier":
+            return constructor == "DateTimeFormat" and _text(node) in self.date_formats
+        callee = node.child_by_field_name("constructor" if node.type == "new_expression" else "function") \
+            if node.type in ("new_expression", "call_expression") else None
+        callee = _unparen(callee) if callee is not None else None
+        return (callee is not None and callee.type in _MEMBERS
+                and self.global_name(callee.child_by_field_name("object"), scopes) == "Intl"
+                and (constructor is None or self.property_name(callee) == constructor))
+
+    def check_probes(self, node: tree_sitter.Node, scopes) -> None:
+        """Environment probing through the global object, and Intl reading the clock or the machine."""
+        if node.type == "binary_expression":
+            if _text(node.child_by_field_name("operator")) == "in" and self.global_name(
+                    node.child_by_field_name("right"), scopes) in _GLOBAL_OBJECTS:
+                self.report("environment-probe", node, "`… in` the global object probes what the host "
+                            "provides; actions must not depend on it")
+            return
+        callee = _unparen(node.child_by_field_name("function"))
+        if callee.type not in _MEMBERS:
+            return
+        method, obj = self.property_name(callee), callee.child_by_field_name("object")
+        args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
+        base = self.global_name(obj, scopes)
+        if method in ("hasOwnProperty", "propertyIsEnumerable") and base in _GLOBAL_OBJECTS:
+            self.report("environment-probe", node, f"`{method}` on the global object probes what the host "
+                        "provides; actions must not depend on it")
+        elif base in _GLOBAL_INTROSPECTION and method in _GLOBAL_INTROSPECTION[base] and args \
+                and self.global_name(args[0], scopes) in _GLOBAL_OBJECTS:
+            self.report("environment", node, f"`{base}.{method}` of the global object lists what the host provides")
+        elif method in _NOW_FORMATTERS and not args and self.is_date_format(obj, scopes):
+            self.report("intl-clock", node, f"`DateTimeFormat.{method}()` without a date formats the current "
+                        "time: a wall clock; decisions must not depend on time")
+        elif method == "resolvedOptions" and (self.is_date_format(obj, scopes, None)
+                                             or self.is_date_format(obj, scopes)):
+            self.report("environment", node, "`resolvedOptions()` of an Intl formatter reveals the machine's "
+                        "locale and time zone")
+
     # -- pass 2: uses -----------------------------------------------------------
 
     @staticmethod
@@ -357,10 +469,13 @@ class _Linter:
             node = _unparen(node.child_by_field_name("object"))
         if node.id not in self.names:
             text = _text(node) if node.type in _REFERENCES else None
-            self.names[node.id] = None if text is None or self.is_local(text, scopes) else text
+            if text in self.global_aliases and self.is_local(text, scopes):
+                self.names[node.id] = "globalThis"
+            else:
+                self.names[node.id] = None if text is None or self.is_local(text, scopes) else text
         name = self.names[node.id]
         for member in reversed(pending):
-            name = _property_name(member) if name in _GLOBAL_OBJECTS else None
+            name = self.property_name(member) if name in _GLOBAL_OBJECTS else None
             self.names[member.id] = name
         return name
 
@@ -416,6 +531,9 @@ class _Linter:
         p = parent.node if parent is not None else None
         if p is not None and p.type == "unary_expression" and _text(
                 p.child_by_field_name("operator")) == "typeof":
+            if name in _PROBED_NAMES:  # feature detection of a contract global is fine
+                self.report("environment-probe", p, f"`typeof {name}` probes which host the bot runs in; "
+                            "actions must not depend on it")
             return
         if name in _TIMERS:
             first = None
@@ -492,8 +610,12 @@ class _Linter:
             elif t in _MEMBERS:
                 base = self.global_name(node.child_by_field_name("object"), scopes)
                 prop = _property_name(node)
+                prop = self.property_name(node)
                 if base in _GLOBAL_OBJECTS and prop is not None:
                     self.global_use(prop, node, entry.parent)
+                elif base in _GLOBAL_OBJECTS:
+                    self.report("dynamic-global", node, "a member of the global object named at run time: "
+                                "which global it reads is not checked")
                 elif base == "module" and prop == "require":
                     self.report("require", node, "`module.require` is not available: the "
                                 "worker has no module loader")
@@ -503,7 +625,10 @@ class _Linter:
                             "loader in the worker; assign module.exports instead")
             elif t == "meta_property" and node.children[0].type == "import":
                 self.report("es-module", node, "`import.meta` exists only in ES modules")
+            elif t == "binary_expression":
+                self.check_probes(node, scopes)
             elif t == "call_expression":
+                self.check_probes(node, scopes)
                 if node.child_by_field_name("function").type == "import":
                     self.report("dynamic-import", node,
                                 "`import(...)` loads external code at run time")
@@ -554,6 +679,7 @@ class _Linter:
     def run(self) -> list[Finding]:
         self.findings = _syntax_findings(self.root, self.position, len(self.src))
         self.collect_declarations()
+        self.collect_aliases()
         self.check_uses()
         self.check_top_level()
         return sorted(self.findings, key=_by_position)

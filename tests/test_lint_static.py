@@ -63,6 +63,41 @@ POSITIVE = {
     "performance-self": ("self.performance.now();\n", [("performance", 1, 1)]),
     "crypto": ("crypto.getRandomValues(buf);\n", [("crypto", 1, 1)]),
     "crypto-globalThis": ("globalThis.crypto.randomUUID();\n", [("crypto", 1, 1)]),
+    # issue #19: aliases of the global object, constant keys, Intl clocks, the environment
+    "crypto-alias-of-global": ('const g = globalThis;\nfunction f() { return g.crypto.getRandomValues(b); }\n',
+     [('crypto', 2, 23)]),
+    "crypto-alias-this": ("var root = this;\nroot['cry' + 'pto'].getRandomValues(b);\n",
+     [('crypto', 2, 1)]),
+    "crypto-constant-key": ("const k = 'cry' + 'pto';\nself[k].getRandomValues(b);\n",
+     [('crypto', 2, 1)]),
+    "performance-alias": ('const w = self;\nw.performance.now();\n',
+     [('performance', 2, 1)]),
+    "intl-format-now": ("const s = new Intl.DateTimeFormat('en').format();\n",
+     [('intl-clock', 1, 11)]),
+    "intl-format-parts-alias": ('const f = Intl.DateTimeFormat();\nf.formatToParts();\n',
+     [('intl-clock', 2, 1)]),
+    "intl-time-zone": ('const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;\n',
+     [('environment', 1, 12)]),
+    "intl-locale": ('const l = new Intl.NumberFormat().resolvedOptions().locale;\n',
+     [('environment', 1, 11)]),
+    "process-env": ('const d = process.env.DEBUG;\n',
+     [('environment', 1, 11)]),
+    "global-process": ('const p = globalThis.process;\n',
+     [('environment', 1, 11)]),
+    "global-keys": ('const n = Object.keys(globalThis).length;\n',
+     [('environment', 1, 11)]),
+    "typeof-process": ("const node = typeof process !== 'undefined';\n",
+     [('environment-probe', 1, 14)]),
+    "typeof-window": ("if (typeof window === 'object') {}\n",
+     [('environment-probe', 1, 5)]),
+    "typeof-navigator": ('const nav = typeof navigator;\n',
+     [('environment-probe', 1, 13)]),
+    "in-global": ("const deno = 'Deno' in globalThis;\n",
+     [('environment-probe', 1, 14)]),
+    "has-own-global": ("self.hasOwnProperty('Bun');\n",
+     [('environment-probe', 1, 1)]),
+    "dynamic-global": ('function f(k) { return globalThis[k]; }\n',
+     [('dynamic-global', 1, 24)]),
     # network
     "fetch": ("fetch('https://x');\n", [("network", 1, 1)]),
     "fetch-self": ("self.fetch('u');\n", [("network", 1, 1)]),
@@ -279,11 +314,53 @@ label: for (;;) { break label; }
 """
 
 
-@pytest.mark.parametrize("source", [RANDOM_BOT, SHADOWING, ALLOWED_WRITES, FEATURE_TESTS],
-                         ids=["random-bot", "shadowing", "allowed-writes", "feature-tests"])
+@pytest.mark.parametrize("source", [RANDOM_BOT, SHADOWING], ids=["random-bot", "shadowing"])
 def test_legitimate_code_not_flagged(source):
     assert parse_ok(source)
     assert lint_source(source) == []
+
+
+# Feature tests of non-worker globals are legitimate in a wrapper, so they are warnings (issue
+# #19: the contract forbids choosing actions by the environment, which a reviewer must check).
+@pytest.mark.parametrize("source,probes", [(ALLOWED_WRITES, [(7, 5)]), (FEATURE_TESTS, [(1, 17), (2, 16), (3, 35)])],
+                         ids=["allowed-writes", "feature-tests"])
+def test_legitimate_feature_tests_are_only_probe_warnings(source, probes):
+    assert parse_ok(source)
+    assert found(source) == [("environment-probe", line, column) for line, column in probes]
+    assert all(f.severity == "warning" for f in lint_source(source))
+
+
+LEGAL_BOT = """\
+// Intl with fixed arguments, its own crypto-named values, typeof on contract globals.
+const fmt = new Intl.NumberFormat('en-US');
+const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC' });
+const label = day.format(0) + fmt.format(1234.5);
+const k = 'ran' + 'dom';
+const rand = Math[k];
+const g = globalThis;
+g.myState = { hands: 0 };
+function act(state) {
+  const crypto = { pick: (n) => Math.floor(rand() * n) };
+  const env = state.tournament;
+  if (typeof PokerEngine === 'object' && typeof module !== 'undefined' && typeof state.crypto === 'undefined') {
+    g.myState.hands += 1;
+  }
+  const performance = state.you.stack;
+  return crypto.pick(2) && performance > env.startingStack ? 'check' : (state.canCheck ? 'check' : 'fold');
+}
+module.exports = { name: 'Legal', act };
+"""
+
+
+def test_a_legal_bot_using_intl_constants_and_an_alias_is_not_flagged():
+    assert parse_ok(LEGAL_BOT) and lint_source(LEGAL_BOT) == []
+
+
+def test_an_alias_is_only_followed_when_declared_once():
+    # `g` is bound twice (a parameter elsewhere): which object it is is not statically visible.
+    source = "const g = globalThis;\nfunction f(g) { return g.crypto; }\n"
+    assert found(source) == []
+    assert found("const g = globalThis;\nfunction f() { return g.crypto; }\n") == [("crypto", 2, 23)]
 
 
 def test_shadowing_is_scoped():
