@@ -16,6 +16,7 @@ that can be written out.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -41,7 +42,11 @@ MAX_LENGTHS = {"id": 64, "name": 100, "botName": 100, "lab": 100, "color": 7, "f
 
 
 class RosterUnreadable(OSError):
-    """The roster is not a regular file, or is larger than MAX_ROSTER_BYTES."""
+    """The roster is not a regular file, or is larger than MAX_ROSTER_BYTES: ``filename`` is the
+    roster, ``strerror`` the reason (as callers print OSErrors)."""
+
+    def __init__(self, code: int, reason: str, path: Path):
+        super().__init__(code, reason, str(path))
 
 
 def read_roster_bytes(path: Path) -> bytes:
@@ -54,10 +59,10 @@ def read_roster_bytes(path: Path) -> bytes:
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise RosterUnreadable(f"{path} is not a regular file (a roster must be a plain JSON file)")
+            raise RosterUnreadable(errno.EINVAL, "not a regular file (a roster must be a plain JSON file)", path)
         data = f.read(MAX_ROSTER_BYTES + 1)
     if len(data) > MAX_ROSTER_BYTES:
-        raise RosterUnreadable(f"{path} is larger than the roster bound of {MAX_ROSTER_BYTES:,} bytes (R29)")
+        raise RosterUnreadable(errno.EFBIG, f"larger than the roster bound of {MAX_ROSTER_BYTES:,} bytes (R29)", path)
     return data
 
 

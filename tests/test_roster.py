@@ -475,3 +475,21 @@ def test_certify_rejects_such_an_entry_and_its_report_can_be_written(repo):
     assert any(r.startswith("name: contains a lone") for r in bot["reasons"])
     assert any(r.startswith("note: has 5,000 characters") for r in bot["reasons"])
     json.dumps(bot, ensure_ascii=False).encode("utf-8")  # the summary is written this way
+
+
+def test_bot_certification_refuses_a_fifo_roster_at_once(repo):
+    import subprocess
+    import sys
+    fifo = repo / "fifo.json"
+    os.mkfifo(fifo)
+    done = subprocess.run([sys.executable, "-m", "conformance", "bot", str(repo / "bots" / "example.js"),
+                           "--roster", str(fifo)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"cannot read {fifo}: not a regular file" in done.stderr
+
+
+def test_a_raw_nul_byte_in_the_roster_is_a_json_error(repo):
+    path = repo / "bots.json"
+    path.write_bytes(b'{"version": 1, "bots": [{"id": "ex\x00"}]}')
+    p = only(path)
+    assert (p.field, p.severity) == ("json", "error") and "line 1" in p.message
