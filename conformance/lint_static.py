@@ -16,7 +16,8 @@ globalThis``, or ``this`` at the top level), and a computed member whose key is 
 constant string declared once (``const k = 'cry' + 'pto'; self[k]``). The operand of
 ``typeof`` is not a use: feature detection does not call the API, but probing a global
 of another host (``typeof process``, ``typeof window``) is an ``environment-probe``
-warning, since the contract forbids choosing actions by the environment (Determinism).
+warning, since the contract forbids choosing actions by the environment (Determinism; R30
+says which findings are errors and which warnings).
 A timer given a string reports ``string-timer`` in place of
 ``timer``. The bot runs as a classic script at global scope, so a top-level
 declaration of a protected name (``var Math``, ``function PokerEngine``) is a
@@ -55,7 +56,7 @@ RULES: dict[str, tuple[Severity, str]] = {
     "environment": ("error", "reading the environment: other hosts' globals (process, Deno, ...), "
                     "the list of the global object's contents, the machine's time zone or locale"),
     "environment-probe": ("warning", "feature tests for non-worker globals (typeof window, 'x' in self): "
-                          "allowed in a wrapper, forbidden when they choose actions"),
+                          "allowed in a wrapper, forbidden when they choose actions (R30)"),
     "dynamic-global": ("warning", "a member of the global object named at run time (not checked)"),
     "network": ("error", "fetch, XMLHttpRequest, WebSocket, EventSource, navigator.sendBeacon"),
     "import-scripts": ("error", "importScripts (external code)"),
@@ -217,7 +218,7 @@ def _bindings(node: tree_sitter.Node | None) -> Iterator[tree_sitter.Node]:
     while stack:
         n = stack.pop()
         t = n.type
-        if t in ("identifier", "shorthand_property_identifier_pattern") or t in _MEMBERS:
+        if t in ("identifier", "undefined", "shorthand_property_identifier_pattern") or t in _MEMBERS:
             yield n
         elif t in ("object_pattern", "array_pattern", "rest_pattern", "formal_parameters",
                    "parenthesized_expression"):
@@ -404,11 +405,24 @@ class _Linter:
 
     def property_name(self, member: tree_sitter.Node) -> str | None:
         """``_property_name``, with an index that is a constant declared once resolved."""
-        name = _property_name(member)
-        index = member.child_by_field_name("index") if name is None else None
-        if index is not None and _unparen(index).type == "identifier":
-            return self.constants.get(_text(_unparen(index)))
-        return name
+        if member.type == "member_expression":
+            return _property_name(member)
+        return self.const_string(member.child_by_field_name("index"))
+
+    def const_string(self, node: tree_sitter.Node) -> str | None:
+        """``_const_string``, or the value of a constant string declared once."""
+        node = _unparen(node)
+        if node.type == "identifier":
+            return self.constants.get(_text(node))
+        return _const_string(node)
+
+    def is_undefined(self, node: tree_sitter.Node, scopes) -> bool:
+        """``undefined`` (the global) or ``void <anything>``: a formatter given it formats now."""
+        node = _unparen(node)
+        if node.type == "unary_expression":
+            return _text(node.child_by_field_name("operator")) == "void"
+        return node.type in ("undefined", "identifier") and _text(node) == "undefined" \
+            and not self.is_local("undefined", scopes)
 
     def is_date_format(self, node: tree_sitter.Node | None, scopes, constructor: str = "DateTimeFormat") -> bool:
         """Whether ``node`` makes an Intl formatter (``constructor``; None: any), or names one declared once."""
@@ -444,7 +458,11 @@ class _Linter:
         elif base in _GLOBAL_INTROSPECTION and method in _GLOBAL_INTROSPECTION[base] and args \
                 and self.global_name(args[0], scopes) in _GLOBAL_OBJECTS:
             self.report("environment", node, f"`{base}.{method}` of the global object lists what the host provides")
-        elif method in _NOW_FORMATTERS and not args and self.is_date_format(obj, scopes):
+        elif base == "Reflect" and method == "get" and len(args) > 1 and self.global_name(args[0], scopes) \
+                in _GLOBAL_OBJECTS and (name := self.const_string(args[1])) is not None:
+            self.global_use(name, node, None)  # Reflect.get(globalThis, 'crypto') reads the global
+        elif method in _NOW_FORMATTERS and self.is_date_format(obj, scopes) and (
+                not args or len(args) == 1 and self.is_undefined(args[0], scopes)):
             self.report("intl-clock", node, f"`DateTimeFormat.{method}()` without a date formats the current "
                         "time: a wall clock; decisions must not depend on time")
         elif method == "resolvedOptions" and (self.is_date_format(obj, scopes, None)

@@ -96,6 +96,11 @@ POSITIVE = {
      [('environment-probe', 1, 14)]),
     "has-own-global": ("self.hasOwnProperty('Bun');\n",
      [('environment-probe', 1, 1)]),
+    "crypto-reflect-get": ("const k = 'crypto';\nReflect.get(globalThis, k).getRandomValues(b);\n",
+     [('crypto', 2, 1)]),
+    "crypto-destructured-from-alias": ("const g = self;\nconst { crypto: c } = g;\n", [('crypto', 2, 9)]),
+    "intl-format-undefined": ("new Intl.DateTimeFormat('en').format(void 0);\nnew Intl.DateTimeFormat().format(undefined);\n",
+     [('intl-clock', 1, 1), ('intl-clock', 2, 1)]),
     "dynamic-global": ('function f(k) { return globalThis[k]; }\n',
      [('dynamic-global', 1, 24)]),
     # network
@@ -320,7 +325,7 @@ def test_legitimate_code_not_flagged(source):
     assert lint_source(source) == []
 
 
-# Feature tests of non-worker globals are legitimate in a wrapper, so they are warnings (issue
+# Feature tests of non-worker globals are legitimate in a wrapper, so they are warnings (R30; issue
 # #19: the contract forbids choosing actions by the environment, which a reviewer must check).
 @pytest.mark.parametrize("source,probes", [(ALLOWED_WRITES, [(7, 5)]), (FEATURE_TESTS, [(1, 17), (2, 16), (3, 35)])],
                          ids=["allowed-writes", "feature-tests"])
@@ -356,6 +361,12 @@ def test_a_legal_bot_using_intl_constants_and_an_alias_is_not_flagged():
     assert parse_ok(LEGAL_BOT) and lint_source(LEGAL_BOT) == []
 
 
+def test_a_formatter_given_a_date_or_a_shadowed_undefined_reads_no_clock():
+    source = ("const f = new Intl.DateTimeFormat('en', { timeZone: 'UTC' });\nf.format(state.t); f.formatToParts(0);\n"
+              "function g(undefined) { return f.format(undefined); }\n")
+    assert found(source) == []
+
+
 def test_an_alias_is_only_followed_when_declared_once():
     # `g` is bound twice (a parameter elsewhere): which object it is is not statically visible.
     source = "const g = globalThis;\nfunction f(g) { return g.crypto; }\n"
@@ -371,3 +382,39 @@ def test_shadowing_is_scoped():
               "function h() { { let Date = 1; } return Date; }\n"
               "function k() { Date; if (x) { var Date = 2; } }\n")
     assert found(source) == [("date", 2, 23), ("date", 3, 41)]
+
+
+# -- bots of issue #19 (tests/bots/lint): clocks, entropy and the environment (R30) --------------
+LINT_BOTS = Path(__file__).resolve().parent / "bots" / "lint"
+# file -> the (rule, severity) findings it must get, exactly
+LINT_BOT_FINDINGS = {
+    "entropy-alias": [("crypto", "error")],
+    "intl-clock": [("intl-clock", "error")],
+    "timezone-sniff": [("environment", "error")],
+    "host-sniff": [("environment-probe", "warning"), ("environment", "error")],
+    "wrapper-probe": [("environment-probe", "warning")],
+    "legal-intl": [],
+}
+
+
+def test_every_lint_bot_has_an_expectation():
+    assert {p.stem for p in LINT_BOTS.glob("*.js")} == set(LINT_BOT_FINDINGS)
+
+
+@pytest.mark.parametrize("name", sorted(LINT_BOT_FINDINGS))
+def test_lint_bots_get_exactly_their_findings(name):
+    source = (LINT_BOTS / f"{name}.js").read_text(encoding="utf-8")
+    assert [(f.rule, f.severity) for f in lint_source(source)] == LINT_BOT_FINDINGS[name]
+
+
+@pytest.mark.parametrize("name", sorted(LINT_BOT_FINDINGS))
+def test_bot_certification_rejects_exactly_the_lint_errors(name):
+    from conformance.bot_cert import CertOptions, certify_file
+    report = certify_file(LINT_BOTS / f"{name}.js", CertOptions(generated_states=0, vector_states=3, smoke_seats=()))
+    errors = {(r.category, r.code) for r in report.reasons if r.severity == "error"}
+    expected = {("static", rule) for rule, severity in LINT_BOT_FINDINGS[name] if severity == "error"}
+    # (A hostile bot may also fail at run time: the bundled QuickJS has neither crypto nor Intl.)
+    assert {e for e in errors if e[0] == "static"} == expected
+    assert (report.verdict == "rejected") == bool(expected)
+    if not expected:
+        assert errors == set()

@@ -134,15 +134,18 @@ TRAPS = [
      ["Straight", "Straight", "Straight"], {0, 1, 2}),
 ]
 
-# Multiway splits with odd chips (R13): seat 3 calls all-in short; seats 0-2 tie or two of them do.
-# slug, stacks, holes, board, each seat's category, the seats awarded chips
+# Multiway splits with odd chips (R13). slug, stacks, blinds, holes, board, each seat's category,
+# the seats awarded chips.
 ODD_CHIPS = [
-    # Main pot 176 (4 x 44) three ways: two odd chips to seats 1 and 2; side pot 18 three ways.
-    ("three-way-split-with-odd-chips", [1000, 1000, 1000, 44], ["Ah2c", "Ad3c", "Ac4d", "9h8h"], "KsQdJhTc3s",
-     ["Straight", "Straight", "Straight", "Straight"], {0, 1, 2}),
+    # Three call a big blind of 51: two straights split 153, the odd chip to seat 1 (left of the button).
+    ("two-of-three-split-with-odd-chip", [1000, 1000, 1000], (25, 51), ["Tc6d", "Td6h", "AhAd"], "9c8d7h2s2c",
+     ["Straight", "Straight", "Two pair"], {0, 1}),
+    # Seat 3 calls all-in short; main pot 176 (4 x 44) three ways, odd chips to seats 1 and 2; side pot 18.
+    ("three-way-split-with-odd-chips", [1000, 1000, 1000, 44], (25, 50), ["Ah2c", "Ad3c", "Ac4d", "9h8h"],
+     "KsQdJhTc3s", ["Straight", "Straight", "Straight", "Straight"], {0, 1, 2}),
     # The short stack wins the main pot (172); the side pot of 21 splits two ways, odd chip to seat 2.
-    ("side-pot-split-with-odd-chip", [1000, 1000, 1000, 43], ["7h2c", "3c4d", "7d2d", "AhAd"], "AsKd7c7s9h",
-     ["Three of a kind", "One pair", "Three of a kind", "Full house"], {0, 2, 3}),
+    ("side-pot-split-with-odd-chip", [1000, 1000, 1000, 43], (25, 50), ["7h2c", "3c4d", "7d2d", "AhAd"],
+     "AsKd7c7s9h", ["Three of a kind", "One pair", "Three of a kind", "Full house"], {0, 2, 3}),
 ]
 
 
@@ -164,10 +167,11 @@ class Showdown:
     board: str
     categories: list[str]
     winners: set[int]
+    blinds: tuple[int, int] = (25, 50)
 
     def spec(self) -> dict:
         n = len(self.holes)
-        return game([f"P{i}" for i in range(n)], stacks=self.stacks, blindSchedule=[[25, 50]], maxHands=1,
+        return game([f"P{i}" for i in range(n)], stacks=self.stacks, blindSchedule=[list(self.blinds)], maxHands=1,
                     decks={1: pinned_deck(dict(enumerate(self.holes)), n, 0, self.board)})
 
     def comment(self) -> str:
@@ -192,6 +196,7 @@ def showdowns() -> list[Showdown]:
         out.append(Showdown(f"{SLUG[high]}-beats-{SLUG[low]}", ["rules.best-five"], [1000, 1000], holes, board, cats, {winner}))
     for slug, clauses, board, holes, cats, winners in SAME_CATEGORY + TRAPS:
         out.append(Showdown(slug, clauses, [1000] * len(holes), holes, board, cats, winners))
-    for slug, stacks, holes, board, cats, winners in ODD_CHIPS:
-        out.append(Showdown(slug, ["rules.odd-chips", "rules.split", "rules.side-pots"], stacks, holes, board, cats, winners))
+    for slug, stacks, blinds, holes, board, cats, winners in ODD_CHIPS:
+        clauses = ["rules.odd-chips", "rules.split"] + (["rules.side-pots"] if len(set(stacks)) > 1 else [])
+        out.append(Showdown(slug, clauses, stacks, holes, board, cats, winners, blinds))
     return out
