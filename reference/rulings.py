@@ -79,6 +79,8 @@ _ALL = (
     _r("R26", "sng3v4: auto-folded seats", "dealt-in-folded", ("sng3v4",)),
     _r("R27", "sng3v4: simultaneous eliminations", "starting-stack lower-seat", ("sng3v4",)),
     _r("R28", "exports = ... is not an export", "commonjs", ()),
+    _r("R29", "roster bounds and text", "bounded", ()),
+    _r("R30", "static lint: clocks, entropy and the environment", "probes-warn", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
