@@ -57,7 +57,6 @@ RULES: dict[str, tuple[Severity, str]] = {
                     "the list of the global object's contents, the machine's time zone or locale"),
     "environment-probe": ("warning", "feature tests for non-worker globals (typeof window, 'x' in self): "
                           "allowed in a wrapper, forbidden when they choose actions (R30)"),
-    "dynamic-global": ("warning", "a member of the global object named at run time (not checked)"),
     "network": ("error", "fetch, XMLHttpRequest, WebSocket, EventSource, navigator.sendBeacon"),
     "import-scripts": ("error", "importScripts (external code)"),
     "worker-messaging": ("error", "postMessage, onmessage, event listeners, channels, workers"),
@@ -139,7 +138,7 @@ _ENVIRONMENT_NAMES = frozenset({
     "process", "global", "Buffer", "Deno", "Bun", "scriptArgs", "std", "os", "__dirname", "__filename",
     "WorkerGlobalScope", "DedicatedWorkerGlobalScope", "SharedWorkerGlobalScope", "ServiceWorkerGlobalScope",
 })
-_names("environment", "belongs to another host; probing it tells the bot where it runs", *_ENVIRONMENT_NAMES)
+_names("environment", "belongs to another host; reading it tells the bot where it runs", *_ENVIRONMENT_NAMES)
 # Probed with typeof, these tell a window from a worker, or a browser from a test harness.
 _PROBED_NAMES = _ENVIRONMENT_NAMES | {"window", "navigator", "document", "location", "require",
                                       "importScripts", "performance", "crypto"}
@@ -272,10 +271,18 @@ def _property_name(member: tree_sitter.Node) -> str | None:
     return _const_string(member.child_by_field_name("index"))
 
 
+def _callee(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """What a ``new`` or a call expression calls, else None."""
+    if node.type == "new_expression":
+        return _unparen(node.child_by_field_name("constructor"))
+    if node.type == "call_expression":
+        return _unparen(node.child_by_field_name("function"))
+    return None
+
+
 def _is_date_format_text(node: tree_sitter.Node) -> bool:
     """``new Intl.DateTimeFormat(…)`` or ``Intl.DateTimeFormat(…)`` as written (for declarations)."""
-    callee = node.child_by_field_name("constructor" if node.type == "new_expression" else "function") \
-        if node.type in ("new_expression", "call_expression") else None
+    callee = _callee(node)
     return callee is not None and re.fullmatch(r"(?:(?:globalThis|self)\.)?Intl\.DateTimeFormat", _text(callee)) is not None
 
 
@@ -424,16 +431,14 @@ class _Linter:
         return node.type in ("undefined", "identifier") and _text(node) == "undefined" \
             and not self.is_local("undefined", scopes)
 
-    def is_date_format(self, node: tree_sitter.Node | None, scopes, constructor: str = "DateTimeFormat") -> bool:
-        """Whether ``node`` makes an Intl formatter (``constructor``; None: any), or names one declared once."""
+    def is_intl_formatter(self, node: tree_sitter.Node | None, scopes, constructor: str | None = "DateTimeFormat") -> bool:
+        """Whether ``node`` makes an Intl ``constructor`` (None: any), or names a DateTimeFormat declared once."""
         node = _unparen(node) if node is not None else None
         if node is None:
             return False
         if node.type == "identifier":
-            return constructor == "DateTimeFormat" and _text(node) in self.date_formats
-        callee = node.child_by_field_name("constructor" if node.type == "new_expression" else "function") \
-            if node.type in ("new_expression", "call_expression") else None
-        callee = _unparen(callee) if callee is not None else None
+            return constructor in (None, "DateTimeFormat") and _text(node) in self.date_formats
+        callee = _callee(node)
         return (callee is not None and callee.type in _MEMBERS
                 and self.global_name(callee.child_by_field_name("object"), scopes) == "Intl"
                 and (constructor is None or self.property_name(callee) == constructor))
@@ -461,12 +466,11 @@ class _Linter:
         elif base == "Reflect" and method == "get" and len(args) > 1 and self.global_name(args[0], scopes) \
                 in _GLOBAL_OBJECTS and (name := self.const_string(args[1])) is not None:
             self.global_use(name, node, None)  # Reflect.get(globalThis, 'crypto') reads the global
-        elif method in _NOW_FORMATTERS and self.is_date_format(obj, scopes) and (
+        elif method in _NOW_FORMATTERS and self.is_intl_formatter(obj, scopes) and (
                 not args or len(args) == 1 and self.is_undefined(args[0], scopes)):
             self.report("intl-clock", node, f"`DateTimeFormat.{method}()` without a date formats the current "
                         "time: a wall clock; decisions must not depend on time")
-        elif method == "resolvedOptions" and (self.is_date_format(obj, scopes, None)
-                                             or self.is_date_format(obj, scopes)):
+        elif method == "resolvedOptions" and self.is_intl_formatter(obj, scopes, None):
             self.report("environment", node, "`resolvedOptions()` of an Intl formatter reveals the machine's "
                         "locale and time zone")
 
@@ -627,13 +631,9 @@ class _Linter:
                     self.global_use(_text(node), node, entry.parent)
             elif t in _MEMBERS:
                 base = self.global_name(node.child_by_field_name("object"), scopes)
-                prop = _property_name(node)
                 prop = self.property_name(node)
                 if base in _GLOBAL_OBJECTS and prop is not None:
                     self.global_use(prop, node, entry.parent)
-                elif base in _GLOBAL_OBJECTS:
-                    self.report("dynamic-global", node, "a member of the global object named at run time: "
-                                "which global it reads is not checked")
                 elif base == "module" and prop == "require":
                     self.report("require", node, "`module.require` is not available: the "
                                 "worker has no module loader")

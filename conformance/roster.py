@@ -97,16 +97,17 @@ def unusable_fields(entry: dict) -> dict[str, tuple[str, str]]:
 
 
 def _strings(value: object):
-    """Every string in a JSON value, keys included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from _strings(item)
+    """Every string in a JSON value, keys included (iteratively: nesting may be deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                stack += [key, inner]
 
 
 @dataclass(frozen=True)
@@ -237,16 +238,16 @@ class _Checker:
         if not isinstance(entry, dict):
             self.add(None, where, f"entry must be an object, not {_type_name(entry)}")
             return
+        unusable = unusable_fields(entry)
         raw_id = entry.get("id")
-        # An id that is not plain text is not used to name the entry in messages.
-        entry_id = raw_id if isinstance(raw_id, str) and raw_id and text_problem(raw_id) is None else None
+        # An id that is not plain text, or too long, is not used to name the entry in messages.
+        entry_id = raw_id if isinstance(raw_id, str) and raw_id and "id" not in unusable else None
         # Messages about an entry without a usable id say where it is.
         prefix = "" if entry_id else f"{where}: "
 
         def add(field: str, message: str, severity: Severity = "error") -> None:
             self.add(entry_id, field, prefix + message, severity)
 
-        unusable = unusable_fields(entry)
         for key, (field, message) in unusable.items():
             add(field, message)
         for key in entry:

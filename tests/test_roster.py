@@ -493,3 +493,11 @@ def test_a_raw_nul_byte_in_the_roster_is_a_json_error(repo):
     path.write_bytes(b'{"version": 1, "bots": [{"id": "ex\x00"}]}')
     p = only(path)
     assert (p.field, p.severity) == ("json", "error") and "line 1" in p.message
+
+
+def test_deeply_nested_unknown_fields_are_walked_without_recursion(repo):
+    path = repo / "bots.json"
+    deep = "[" * 900 + '"x\\ud83d"' + "]" * 900
+    path.write_text('{"version": 1, "bots": [{"id": "example", "extra": ' + deep + "}]}", encoding="utf-8")
+    report = lint_roster(path)
+    assert ("example", "extra") in [(p.entry_id, p.field) for p in report.errors]
