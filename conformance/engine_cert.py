@@ -16,7 +16,7 @@ from deepdiff import DeepDiff
 
 from reference.cards import CANONICAL_DECK
 
-from . import fresh_vectors, schemas, vectors
+from . import fresh_vectors, schemas, sng3v4_text, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
 
@@ -647,8 +647,9 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
 
 def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: object) -> str | None:
     """The end of a v4 game: every chip accounted for, one participant with chips and places 1..3
-    (no hand cap), the timeouts and auto-fold the steps imply, no pot won in auto-fold, and no
-    showdown cards of a seat that won nothing."""
+    (no hand cap), the timeouts and auto-fold the steps imply, no pot won in auto-fold, the button
+    and blinds as v4's text moves them, and no showdown cards of a seat that won nothing nor any
+    card the winner's hand does not need."""
     if not (isinstance(log, list) and all(isinstance(e, dict) for e in log)):
         return "log() is not a list of hand records"
     if not (isinstance(standings, list) and len(standings) == V4_SEATS and all(isinstance(s, dict) for s in standings)):
@@ -668,6 +669,8 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
         return f"the last hand ends with chips {log[-1]['chips']}, the standings with {chips}"
     if len(log) < seats.last_hand:
         return f"log() has {len(log)} hands; the steps were played in hand {seats.last_hand}"
+    if problem := sng3v4_text.button_problem(log):
+        return problem
     out_in = [s.get("eliminatedInHand") for s in standings if isinstance(s.get("eliminatedInHand"), int)]
     if out_in and max(out_in) > len(log):
         return f"a seat was eliminated in hand {max(out_in)}; log() has {len(log)} hands"
@@ -708,6 +711,8 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
             if not isinstance(shown, dict) or shown.get("id") not in winners:
                 return f"hand {number}: the showdown shows {shown!r}, which won nothing: only cards needed to " \
                        "establish an awarded hand are public"
+            if problem := sng3v4_text.reveal_problem(number, shown, result.get("board")):
+                return problem
     return None
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from .actions import Legal, check_legal, fallback, parse_answer
 from .cards import CANONICAL_DECK, check_cards
 from .errors import OptionError
-from .evaluator import NAMES, evaluate, hand_value
+from .evaluator import NAMES, hand_value
 from .pots import layer_pots
 from .ruleset import CONTRACT_V1, Ruleset
 from .rulings import with_rulings
@@ -30,6 +30,16 @@ def complete_deck(cards: Sequence[str], field: str = "deck") -> list[str]:
         raise OptionError(field, f"expected 1 to 52 cards, got {len(given)}")
     used = set(given)
     return given + [c for c in CANONICAL_DECK if c not in used]
+
+
+def needed_hole_cards(hole: Sequence[str], board: Sequence[str]) -> list[str]:
+    """R25: a smallest set of hole cards with which the (five-card) board realises the hand's value;
+    among sets of one card, the first dealt. Board cards that realise the same value are preferred."""
+    value = hand_value(list(hole) + list(board))
+    for cards in ([], [hole[0]], [hole[1]]):
+        if hand_value(cards + list(board)) == value:
+            return cards
+    return list(hole)
 
 
 def _is_whole_deck(deck: object) -> bool:
@@ -349,14 +359,12 @@ class Hand:
         self.showdown = [
             {"id": self.ids[s], "cards": list(self.hole[s]), "hand": NAMES[values[s] // _CATEGORY]} for s in live
         ]
-        if self.ruleset.showdown_reveal == "needed":  # R25: winners' hole cards in their best five
-            winners = {i for pot in awarded for i in pot["winners"]}
-            shown = []
-            for entry in self.showdown:
-                if entry["id"] in winners:
-                    best = evaluate(entry["cards"] + board)["best"]
-                    shown.append(dict(entry, cards=[c for c in entry["cards"] if c in best]))
-            self.public_showdown = shown
+        if self.ruleset.showdown_reveal == "needed":  # R25: the cards needed by each awarded hand
+            # R29: a pot with one eligible seat is awarded without a showdown (its alternative: it reveals too).
+            every_pot = self.ruleset.reveal_uncontested_pots
+            winners = {i for pot in awarded if every_pot or len(pot["eligible"]) > 1 for i in pot["winners"]}
+            self.public_showdown = [dict(e, cards=needed_hole_cards(e["cards"], board))
+                                    for e in self.showdown if e["id"] in winners]
         self._finish()
 
     def _finish(self) -> None:

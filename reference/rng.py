@@ -46,6 +46,23 @@ def js_number_string(x: float) -> str:
     return f"{body}e{sign}{abs(e)}"
 
 
+class JSBigInt(int):
+    """A JavaScript BigInt seed (``10n``): ``String(10n)`` is ``"10"`` (R30)."""
+
+    def __repr__(self) -> str:
+        return f"{int(self)}n"
+
+
+class JSNumberObject:
+    """A boxed JavaScript Number (``new Number(x)``): an object, ``String()`` of its value (R30)."""
+
+    def __init__(self, value: float):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"new Number({self.value!r})"
+
+
 def js_string(value: object) -> str:
     """JavaScript's ``String(value)`` for the Python values that map onto JS ones.
 
@@ -58,6 +75,10 @@ def js_string(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, JSBigInt):
+        return str(int(value))
+    if isinstance(value, JSNumberObject):
+        return js_string(value.value)
     if isinstance(value, (int, float)):
         return js_number_string(_as_double(value, "seed"))
     if isinstance(value, (list, tuple)):
@@ -79,16 +100,32 @@ def to_uint32(x: float) -> int:
     return math.trunc(x) % 2**32
 
 
+def js_code_points(text: str) -> str:
+    """``text`` as JavaScript's ``for...of`` iterates it: a Python str may hold a surrogate pair as
+    two characters, which JS reads as one code point; a lone surrogate stays one code point (R1)."""
+    if text.isascii():
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
 def fnv1a32(text: str) -> int:
     """32-bit FNV-1a over the string's Unicode code points (not UTF-16 units, not bytes)."""
     h = 0x811C9DC5
-    for ch in text:
+    for ch in js_code_points(text):
         h = ((h ^ ord(ch)) * 0x01000193) & _U32
     return h
 
 
-def seed_to_uint32(seed: object) -> int:
-    """The 32-bit state ``rng(seed)`` starts from."""
+def seed_to_uint32(seed: object, numeric_like: bool = False) -> int:
+    """The 32-bit state ``rng(seed)`` starts from. ``numeric_like`` plays R30's alternative: a
+    BigInt in the safe-integer range and a boxed finite Number count as the number they hold."""
+    if numeric_like:
+        if isinstance(seed, JSBigInt) and abs(seed) <= MAX_SAFE_INTEGER:
+            seed = int(seed)
+        elif isinstance(seed, JSNumberObject):
+            seed = seed.value
+    if isinstance(seed, JSBigInt):  # R30: a BigInt is another seed, stringified
+        return fnv1a32(js_string(seed))
     if isinstance(seed, (int, float)) and not isinstance(seed, bool):
         x = _as_double(seed, "seed")
         if math.isfinite(x):
@@ -110,9 +147,10 @@ def mulberry32(state: int) -> Callable[[], float]:
     return next_float
 
 
-def rng(seed: object) -> Callable[[], float]:
-    """``PokerEngine.rng(seed)``: a mulberry32 function producing values in [0, 1)."""
-    return mulberry32(seed_to_uint32(seed))
+def rng(seed: object, numeric_like: bool = False) -> Callable[[], float]:
+    """``PokerEngine.rng(seed)``: a mulberry32 function producing values in [0, 1) (R1; R30's
+    alternative with ``numeric_like``)."""
+    return mulberry32(seed_to_uint32(seed, numeric_like))
 
 
 def check_hand_number(hand_number: object) -> int:

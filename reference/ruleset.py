@@ -38,6 +38,8 @@ class Ruleset:
     timeouts_to_auto_fold: int | None = None
     # Which cards a showdown makes public: "all-live" (v1) or "needed" (R25).
     showdown_reveal: str = "all-live"
+    # With "needed": whether a pot with one eligible seat reveals its winner's needed cards (R29).
+    reveal_uncontested_pots: bool = False
     # Tie-break among seats eliminated in one hand with equal starting stacks (R17, R27).
     equal_stack_order: str = "button"  # or "seat"
     # Answer words besides the contract's: "v4" adds bet and all_in (R24).
@@ -51,10 +53,10 @@ class Ruleset:
     settlement: str = "merged-pots"  # R13
     result_order: str = "seat-index"  # R14
     out_seat_flags: str = "folded"  # R15
-    heads_up: str = "big-blind-advances"  # R16
+    heads_up: str = "big-blind-advances"  # R16 (holdem-sng-3-v4's text: button-advances)
     action_amount: str = "chips-added"  # R20
     invalid_answer: str = "immediate-fallback"  # R22 (contract v1 has no turn to run out)
-    simultaneous_bust: str = "starting-stack"  # R27
+    simultaneous_bust: str = "starting-stack"  # R17; holdem-sng-3-v4: lower-seat (R27)
 
     def with_options(self, **options) -> "Ruleset":
         """A copy with some parameters changed; unknown names are an OptionError."""
@@ -86,6 +88,8 @@ SNG_3_V4 = Ruleset(
     equal_stack_order="seat",
     vocabulary="v4",
     invalid_answer="as-timeout",
+    heads_up="button-advances",  # its text has no heads-up transition (R16)
+    simultaneous_bust="lower-seat",  # "equal final stacks -> lower seat number" (R27)
 )
 
 RULESETS: dict[str, Ruleset] = {r.name: r for r in (CONTRACT_V1, SNG_3_V4)}

@@ -27,6 +27,14 @@ class Ruling:
     options: tuple[str, ...]  # playable options, the default among them
     default: str  # our choice (under contract v1 when the ruleset decides; see default_for)
     families: tuple[str, ...]  # vector families whose outcomes the ruling can change
+    # ruleset name -> options that ruleset's own text rules out: not a reasonable reading there, so
+    # never its default nor an alternative (an engine taking one fails; it is not divergent).
+    ruled_out: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def options_for(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> tuple[str, ...]:
+        """The options that are reasonable readings of ``ruleset``'s text, in documented order."""
+        out = dict(self.ruled_out).get(get_ruleset(ruleset).name, ())
+        return tuple(o for o in self.options if o not in out)
 
     def default_for(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> str:
         """The option ``ruleset`` plays when no profile says otherwise."""
@@ -35,19 +43,21 @@ class Ruling:
             return self.default
         field, values = setting
         current = getattr(get_ruleset(ruleset), field)
-        for option in self.options:
+        for option in self.options_for(ruleset):
             if values.get(option, option) == current:
                 return option
         raise AssertionError(f"{self.id}: ruleset value {current!r} is no option")
 
     def alternatives(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> tuple[str, ...]:
         default = self.default_for(ruleset)
-        return tuple(o for o in self.options if o != default)
+        return tuple(o for o in self.options_for(ruleset) if o != default)
 
 
-def _r(id: str, title: str, options: str, families: tuple[str, ...]) -> Ruling:
+def _r(id: str, title: str, options: str, families: tuple[str, ...], **ruled_out: str) -> Ruling:
+    """``ruled_out``: ruleset name with "-" as "_" -> the options its text rules out (space-separated)."""
     names = tuple(options.split())
-    return Ruling(id, title, names, names[0], families)
+    out = tuple((name.replace("_", "-"), tuple(o.split())) for name, o in ruled_out.items())
+    return Ruling(id, title, names, names[0], families, out)
 
 
 _ALL = (
@@ -66,7 +76,9 @@ _ALL = (
     _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order", GAMES),
     _r("R14", "order of showdown and winners", "seat-index left-of-button", GAMES),
     _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", GAMES),
-    _r("R16", "button, blinds and the heads-up transition", "big-blind-advances button-advances", GAMES),
+    # holdem-sng-3-v4's text: "The button advances clockwise to the next participant with chips" (issue #14).
+    _r("R16", "button, blinds and the heads-up transition", "big-blind-advances button-advances", GAMES,
+       holdem_sng_3_v4="big-blind-advances"),
     _r("R17", "eliminations and places", "button-relative seat-order", GAMES),
     _r("R18", "blind levels", "by-hand-number", GAMES),
     _r("R19", "parsing the bot's answer", "strict", GAMES),
@@ -75,12 +87,17 @@ _ALL = (
     _r("R22", "sng3v4: invalid answers", "as-timeout immediate-fallback", ("sng3v4",)),
     _r("R23", "sng3v4: seating and the first button", "seeded-fisher-yates", ("sng3v4",)),
     _r("R24", "sng3v4: action vocabulary", "contract-words", ("sng3v4",)),
-    _r("R25", "sng3v4: public showdown cards", "winners-needed-cards all-showdown-hands", ("sng3v4",)),
+    # v4's text: "Only cards needed to establish an awarded showdown hand are public" (issue #14).
+    _r("R25", "sng3v4: public showdown cards", "winners-needed-cards all-showdown-hands", ("sng3v4",),
+       holdem_sng_3_v4="all-showdown-hands"),
     _r("R26", "sng3v4: auto-folded seats", "dealt-in-folded", ("sng3v4",)),
     _r("R27", "sng3v4: simultaneous eliminations", "starting-stack lower-seat", ("sng3v4",)),
     _r("R28", "exports = ... is not an export", "commonjs", ()),
     _r("R29", "roster bounds and text", "bounded", ()),
     _r("R30", "static lint: clocks, entropy and the environment", "probes-warn", ()),
+    _r("R29", "sng3v4: an uncontested side pot reveals nothing", "contested-pots any-showdown-pot", ("sng3v4",)),
+    # Played by reference.rng's numeric_like argument, not by a ruleset field.
+    _r("R30", "rng: BigInt, boxed Number and objects as seeds", "other-seeds-stringified numeric-like", ("rng",)),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
@@ -101,6 +118,7 @@ _SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     "R22": ("invalid_answer", {}),
     "R25": ("showdown_reveal", {"winners-needed-cards": "needed", "all-showdown-hands": "all-live"}),
     "R27": ("simultaneous_bust", {}),
+    "R29": ("reveal_uncontested_pots", {"contested-pots": False, "any-showdown-pot": True}),
 }
 
 

@@ -264,6 +264,46 @@ def test_sng3v4_outcomes_on_other_rulings_are_divergent_and_contract_breaches_fa
     assert j.status == "failed" and "s3's consecutive timeout 3 checks; it must fold" in j.message
 
 
+def test_sng3v4_a_card_the_winners_hand_does_not_need_fails():
+    # Issue #14: Kc 9d on 9h Td Jc Qs 2c needs only Kc (v4's text, R25): showing 9d too fails.
+    test, result = sng3v4_result("sng3v4.reveal-board-completes-the-straight")
+    assert result["log"][0]["result"]["showdown"] == [{"id": "s1", "cards": ["Kc"], "hand": "Straight"}]
+    assert judge("sng3v4", test, Run("result", result)).status == "passed"
+    for cards, words in ((["Kc", "9d"], "s1 shows 9d, which its hand does not need: without it, Kc and the board"),
+                         (["9d", "Kc"], "s1 shows 9d"),
+                         (["Kc", "Kc"], "duplicate card 'Kc'"), (["Kc", 7], "showdown shows"),
+                         ("Kc", "expected at most two hole cards")):
+        broken = copy.deepcopy(result)
+        broken["log"][0]["result"]["showdown"][0]["cards"] = cards
+        j = judge("sng3v4", test, Run("result", broken))
+        assert j.status == "failed" and words in j.message, j.message
+    # Board cards realise the winners' value: they show no hole card (a split side pot here).
+    test, result = sng3v4_result("sng3v4.simultaneous-bust-lower-seat-places-better")
+    assert judge("sng3v4", test, Run("result", result)).status == "passed"
+
+
+def test_sng3v4_the_button_moves_as_v4_says_whatever_the_ruling():
+    # v4: the button advances clockwise to the next participant with chips; heads-up it posts the
+    # small blind. Contract v1's heads-up transition (R16) is no reading of that text: it fails.
+    test, result = sng3v4_result("sng3v4.answer-at-deadline-is-late")
+    k = next(i for i, e in enumerate(result["log"]) if sum(c > 0 for c in result["log"][i - 1]["chips"]) == 2)
+    entry = result["log"][k]
+    assert entry["smallBlindSeat"] == entry["buttonSeat"] != entry["bigBlindSeat"]
+    swapped = copy.deepcopy(result)
+    e = swapped["log"][k]
+    e["buttonSeat"] = e["smallBlindSeat"] = entry["bigBlindSeat"]
+    e["bigBlindSeat"] = entry["buttonSeat"]
+    j = judge("sng3v4", test, Run("result", swapped))
+    assert j.status == "failed" and f"hand {k + 1}: the button is seat {entry['bigBlindSeat']}" in j.message
+    blinds = copy.deepcopy(result)
+    blinds["log"][0]["smallBlindSeat"], blinds["log"][0]["bigBlindSeat"] = (result["log"][0]["bigBlindSeat"],
+                                                                            result["log"][0]["smallBlindSeat"])
+    j = judge("sng3v4", test, Run("result", blinds))
+    assert j.status == "failed" and "hand 1: button" in j.message and "with 3 participants the blinds are" in j.message
+    blinds["log"][0]["bigBlindSeat"] = 3
+    assert "are not seats 0 to 2" in judge("sng3v4", test, Run("result", blinds)).message
+
+
 @pytest.mark.parametrize("slug", [t["id"] for t in vectors.load("sng3v4")["tests"]])
 def test_a_sng3v4_log_that_drops_or_misstates_a_hand_fails_whatever_the_ruling(slug):
     """Seating (R23) makes a different outcome divergent, but no ruling drops a hand from the log,

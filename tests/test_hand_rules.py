@@ -167,6 +167,21 @@ def test_full_opening_all_in_reopens_the_checker():
     assert state(t)["minRaiseTo"] == 300  # seat 1, the checker, is reopened
 
 
+def test_r9_short_raises_adding_up_to_a_full_bet_reopen_a_checker():
+    # R9: the checker convention covers a short opening all-in alone. Seat 1 checks the flop, seat 2
+    # opens all-in for 60, seat 3 all-in for 110 (both short): seat 1 now faces 110 >= a full bet (100).
+    t = table([5000, 5000, 160, 210], board="2c7d9hJsQd")
+    play(t, "call", "call", "call", "check")
+    assert state(t)["street"] == "flop" and state(t)["you"]["seat"] == 1
+    play(t, "check", "allin", "allin")
+    s = state(t)
+    assert s["you"]["seat"] == 0 and s["currentBet"] == 110 and s["lastFullRaise"] == 100
+    play(t, "call")
+    s = state(t)
+    assert s["you"]["seat"] == 1 and s["toCall"] == 110 and s["minRaiseTo"] == 210 and s["canAllIn"]
+    play(t, {"type": "raise", "amount": 210})  # the reopened checker raises
+
+
 # -- who may act and raise (R10, R11) ---------------------------------------------------
 def test_no_raise_when_no_opponent_can_respond():
     t = table([5000, 300, 5000])  # seat 1 small blind

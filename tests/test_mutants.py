@@ -6,14 +6,17 @@ names and must judge at least one vector of it FAILED (a divergence on a ruling 
 the unmutated engine is certified on every family the mutants name, for each ruleset whose games
 they break (the holdem-sng-3-v4 mutants name the sng3v4 family).
 """
+import json
 import re
 
 import pytest
 
-from conformance.engine_cert import FAMILIES, RULESETS, certify, load_tests, start
+from conformance.engine_cert import FAMILIES, FAMILY_RULESET, RULESETS, certify, load_tests, start
 from conformance.engine_drivers import QuickJSDriver
-from js_vector_runner import ENGINE_PATH
-from mutants.mutants import MUTANTS
+from conformance.vectorgen.sng3v4 import play
+from js_vector_runner import ENGINE_PATH, JSEngine, _play_out, sng3v4_step
+from mutants.mutants import DIVERGENT_MUTANTS, MUTANTS
+from reference.rulings import profiles_to_try
 
 SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
 KEYS = ["name", "description", "family_expected_to_fail", "find", "replace"]
@@ -36,6 +39,8 @@ def test_mutant_specs_are_well_formed():
         assert SOURCE.count(m["find"]) == 1, f"{m['name']}: the find string must occur exactly once"
         assert m["replace"] != m["find"]
     assert len({mutate(m) for m in MUTANTS}) == len(MUTANTS)
+    for m in DIVERGENT_MUTANTS:
+        assert SOURCE.count(m["find"]) == 1 and m["family"] == "sng3v4", m["name"]
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
@@ -73,3 +78,38 @@ def test_the_mutant_fails_a_vector_of_its_family(mutant):
     if mutant["name"].startswith("showdown-"):
         # Only the showdown vectors catch these: every hands vector before them passed.
         assert case.id.startswith("hands.showdown."), case.id
+
+
+def js_sng3v4_outcome(engine: JSEngine, test: dict) -> dict:
+    """What ``engine`` makes of an sng3v4 vector: step outcomes, log and standings."""
+    inp = test["input"]
+    game = engine.create({**inp["game"], "options": {**inp["game"]["options"], "ruleset": FAMILY_RULESET["sng3v4"]}})
+    steps = [sng3v4_step(game, step) for step in inp["steps"]]
+    _play_out(game, inp["strategies"])
+    keys = ("id", "name", "place", "chips", "eliminatedInHand", "timeouts", "autoFolded")
+    outcome = {"steps": steps, "log": game.log(), "standings": [{k: x[k] for k in keys} for x in game.standings()]}
+    game.close()
+    return outcome
+
+
+@pytest.mark.parametrize("mutant", DIVERGENT_MUTANTS, ids=[m["name"] for m in DIVERGENT_MUTANTS])
+def test_an_engine_taking_a_ruling_alternative_is_divergent_never_failed(mutant):
+    source = SOURCE.replace(mutant["find"], mutant["replace"])
+    family, ruleset = mutant["family"], FAMILY_RULESET[mutant["family"]]
+    report = certify(QuickJSDriver(source, engine_name="mutant.js"), load_tests([family]), {}, ruleset=ruleset)
+    counts = report.counts()[family]
+    assert counts["failed"] == 0 and counts["divergent"] > 0, counts
+    # The proof: where the engine differs, the reference under the ruling's alternative (the
+    # profiles the judge tries for this ruleset) reproduces it exactly.
+    alternatives = [dict(p) for p in profiles_to_try([mutant["ruling"]], ruleset=ruleset)]
+    assert alternatives, f"{mutant['ruling']} has no alternative under {ruleset}"
+    engine, differing = JSEngine(source), 0
+    for test in load_tests([family])[family]:
+        actual = json.dumps(js_sng3v4_outcome(engine, test))
+        if actual == json.dumps(test["expected"]):
+            continue
+        differing += 1
+        inp = test["input"]
+        assert any(json.dumps(play({**inp["game"], "rulings": p}, inp["steps"], inp["strategies"])) == actual
+                   for p in alternatives), test["id"]
+    assert differing > 0

@@ -43,6 +43,10 @@ def test_defaults_depend_on_the_ruleset_where_the_ruleset_decides():
     assert RULINGS["R25"].default_for(V4) == "winners-needed-cards"
     assert RULINGS["R25"].default_for(CONTRACT_V1) == "all-showdown-hands"
     assert RULINGS["R22"].default_for(V4) == "as-timeout"
+    assert RULINGS["R16"].default_for(V4) == "button-advances"  # v4's text, no transition (issue #14)
+    assert RULINGS["R16"].default_for(CONTRACT_V1) == "big-blind-advances"
+    assert RULINGS["R27"].default_for(V4) == "lower-seat"
+    assert RULINGS["R29"].default_for(V4) == "contested-pots"
     # Each ruleset is its own defaults' fixed point.
     for rules in (CONTRACT_V1, SNG_3_V4):
         assert Profile({r.id: r.default_for(rules) for r in RULINGS.values()}).apply(rules) == rules
@@ -57,6 +61,17 @@ def test_profiles_to_try_singles_then_pairs_in_a_fixed_order():
     assert list(profiles_to_try(["R1", "R2"])) == []  # nothing playable
     assert [dict(p) for p in profiles_to_try(["R17"], ruleset=V4)] == [{"R17": "button-relative"}]
     assert list(profiles_to_try(["R8", "R9", "R16"], max_combined=1)) == list(profiles_to_try(["R16", "R9", "R8"], 1))
+
+
+def test_options_a_rulesets_text_rules_out_are_never_tried_under_it():
+    # holdem-sng-3-v4's text decides the button and the reveal (issue #14): no alternative there,
+    # so an engine taking v1's heads-up transition or showing unneeded cards fails under v4.
+    assert RULINGS["R16"].options_for(V4) == ("button-advances",) and RULINGS["R16"].alternatives(V4) == ()
+    assert RULINGS["R25"].options_for(V4) == ("winners-needed-cards",) and RULINGS["R25"].alternatives(V4) == ()
+    assert RULINGS["R16"].alternatives(CONTRACT_V1) == ("button-advances",)  # v1 keeps its ruling
+    assert RULINGS["R27"].alternatives(V4) == ("starting-stack",)
+    assert [dict(p) for p in profiles_to_try(["R16", "R25", "R27", "R29"], ruleset=V4)] == [
+        {"R27": "starting-stack"}, {"R29": "any-showdown-pot"}, {"R27": "starting-stack", "R29": "any-showdown-pot"}]
 
 
 @pytest.mark.parametrize("bad, field, words", [
@@ -309,13 +324,13 @@ def test_r25_all_showdown_hands_reveals_every_live_hand():
         ("s1", ["2c", "3d"]), ("s2", ["As", "Ah"]), ("s3", ["4c", "5d"])]
 
 
-def test_r27_lower_seat_ignores_the_starting_stacks():
+def test_r27_simultaneous_eliminations_rank_by_seat_and_starting_stack_is_the_alternative():
     # Issue #14's case: stacks 300/800/400, seat 1's aces bust seats 0 and 2 together.
     t, _ = sng_bust_two()
     assert [s for s in range(3) if t.out[s]] == [0, 2]
+    assert (t.places[0], t.places[2]) == (2, 3)  # (a), v4's text: equal final stacks (0), the lower seat
+    t, _ = sng_bust_two({"R27": "starting-stack"})
     assert (t.places[0], t.places[2]) == (3, 2)  # (b): seat 2 started with 400, seat 0 with 300
-    t, _ = sng_bust_two({"R27": "lower-seat"})
-    assert (t.places[0], t.places[2]) == (2, 3)  # (a): the lower seat
 
 
 # -- any profile keeps the invariants -----------------------------------------------------------------

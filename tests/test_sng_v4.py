@@ -6,6 +6,9 @@ import pytest
 from hypothesis import given, strategies as st
 
 from reference.errors import IllegalAction, OptionError
+from reference.evaluator import hand_value
+from reference.hand import needed_hole_cards
+from reference.scenario import pinned_deck
 from reference.ruleset import SNG_3_V4
 from reference.tournament import Tournament
 
@@ -140,16 +143,93 @@ def test_timeouts_alone_end_the_game_with_one_participant_holding_chips():
     assert sorted(t.stacks) == [0, 0, 1500] and sorted(t.places) == [1, 2, 3]
 
 
-def test_showdown_reveals_only_the_winners_cards_in_their_best_five():
-    t = sng(seed=5)
-    while not t.over and not any(h["showdown"] for h in t.history):
+def test_showdown_reveals_only_the_cards_each_winners_hand_needs():
+    # R25: a smallest set of hole cards that, with the board, realises the winner's value.
+    for seed in (5, 6, 11):
+        t = sng(seed=seed)
+        while not t.over:
+            t.act("check" if t.decision_state()["canCheck"] else "call")
+        shown = 0
+        for entry, record in zip(t.history, t.hands):
+            winners = {w["id"] for w in entry["winners"]}
+            assert {e["id"] for e in entry["showdown"]} <= winners
+            for e in entry["showdown"]:
+                hole, board = record["holeCards"][e["id"]], entry["board"]
+                value = hand_value(hole + board)
+                assert set(e["cards"]) <= set(hole) and hand_value(e["cards"] + board) == value
+                assert all(hand_value([c for c in e["cards"] if c != x] + board) != value for x in e["cards"])
+                shown += 1
+        assert shown > 0
+
+
+@pytest.mark.parametrize("hole, board, needed", [
+    ("Kc 9d", "9h Td Jc Qs 2c", ["Kc"]),  # issue #14: the board's 9h completes the king-high straight
+    ("9d Kc", "9h Td Jc Qs 2c", ["Kc"]),
+    ("9c 9d", "Ah Ad Kc Kd 2s", ["9c"]),  # either nine is the kicker: the first dealt
+    ("2c 3d", "Ah Kd Qc Js Ts", []),  # the board plays
+    ("Ac Ad", "2h 7d 9c Js Ts", ["Ac", "Ad"]),
+    ("Ah 2c", "Kh 9h 5h 3h 4d", ["Ah"]),  # the flush needs the ace alone (the wheel, lower, would need both)
+    ("Ah 2h", "Kh 9h 5h 3c 4d", ["Ah", "2h"]),  # the flush needs both hearts
+])
+def test_needed_hole_cards_prefer_board_cards_realising_the_same_value(hole, board, needed):
+    assert needed_hole_cards(hole.split(), board.split()) == needed
+
+
+def test_the_issues_reveal_example_in_a_v4_showdown():
+    # Seed 7: button 2, small blind 0, big blind 1. Seat 0 holds Kc 9d and wins on 9h Td Jc Qs 2c.
+    deck = pinned_deck({0: "Kc9d", 1: "2d3d", 2: "4s5s"}, 3, 2, "9hTdJcQs2c")
+    t = sng(seed=7, decks={1: deck})
+    while t.hand_number == 1:
         t.act("check" if t.decision_state()["canCheck"] else "call")
-    entry = next(h for h in t.history if h["showdown"])
-    record = next(r for r in t.hands if r["handNumber"] == entry["handNumber"])
-    winners = {w["id"] for w in entry["winners"]}
-    assert {e["id"] for e in entry["showdown"]} == winners
-    for e in entry["showdown"]:
-        assert set(e["cards"]) <= set(record["holeCards"][e["id"]])
+    assert t.history[0]["showdown"] == [{"id": "s1", "cards": ["Kc"], "hand": "Straight"}]
+
+
+def uncontested_side_pot(rulings=None, main_pot_winner=0):
+    """Seed 7 (button 2): seat 0 is all-in for 100 preflop; seats 1 and 2 build a side pot on the
+    flop and seat 2 folds the turn, so the side pot has one eligible seat (seat 1)."""
+    holes = {0: "AsAh", 1: "KcKd", 2: "2c3d"}
+    if main_pot_winner == 1:
+        holes[0], holes[1] = "QcQd", "AsAh"
+    deck = pinned_deck(holes, 3, 2, "7h8s9dJc4s")
+    t = sng(seed=7, stacks=[100, 500, 500], decks={1: deck}, rulings=rulings)
+    play = [{"type": "raise", "amount": 30}, "allin", "call", "call",  # preflop: 2, 0, 1, 2
+            {"type": "bet", "amount": 50}, "call",  # flop: seat 1 bets, seat 2 calls
+            {"type": "bet", "amount": 100}, "fold"]  # turn: seat 2 folds
+    for answer in play:
+        t.act(answer)
+    return t
+
+
+def test_r29_an_uncontested_side_pot_reveals_nothing():
+    t = uncontested_side_pot()
+    record = t.hands[0]
+    assert [(p["amount"], p["eligible"], p["winners"]) for p in record["pots"]] == [
+        (300, ["s1", "s2"], ["s1"]), (100, ["s2"], ["s2"])]
+    assert [e["id"] for e in t.history[0]["showdown"]] == ["s1"]  # seat 1 won only the uncontested pot
+    # R29's alternative: any pot awarded in a hand with a showdown reveals its winner's needed cards.
+    alt = uncontested_side_pot({"R29": "any-showdown-pot"})
+    assert [(e["id"], e["cards"]) for e in alt.history[0]["showdown"]] == [("s1", ["As", "Ah"]), ("s2", ["Kc", "Kd"])]
+    # Winning a contested pot reveals the winner's needed cards, whatever else it won.
+    both = uncontested_side_pot(main_pot_winner=1)
+    assert [(e["id"], e["cards"]) for e in both.history[0]["showdown"]] == [("s2", ["As", "Ah"])]
+
+
+def test_button_advances_to_the_next_participant_with_chips_at_heads_up():
+    # Issue #14, seed 7: hand 1 has button 2, small blind 0, big blind 1; seat 2 shoves and busts.
+    def after_the_bust(rulings=None):
+        deck = pinned_deck({0: "AsAh", 1: "7c8d", 2: "2c3d"}, 3, 2, "KsQdJh9c4h")
+        t = sng(seed=7, decks={1: deck}, rulings=rulings)
+        first = t.decision_state()
+        assert (first["buttonSeat"], first["smallBlindSeat"], first["bigBlindSeat"]) == (2, 0, 1)
+        for answer in ("allin", "call", "fold"):  # seats 2, 0, 1
+            t.act(answer)
+        assert t.out == [False, False, True] and t.hand_number == 2
+        s = t.decision_state()
+        return s["buttonSeat"], s["smallBlindSeat"], s["bigBlindSeat"]
+    # v4's text: the button advances to the next participant with chips (0), who posts the small blind.
+    assert after_the_bust() == (0, 0, 1)
+    # Contract v1's heads-up transition (the big blind advances from 1 to 0) is not v4's rule.
+    assert after_the_bust({"R16": "big-blind-advances"}) == (1, 1, 0)
 
 
 def test_equal_stacks_eliminated_together_rank_by_lower_seat():

@@ -2,6 +2,7 @@
 recovery), then played to the end with seat strategies: every step's outcome, the log and the
 standings (rulings R22-R27)."""
 from reference.errors import OptionError
+from reference.scenario import pinned_deck
 
 from ..gamespec import STRATEGIES, game, tournament
 from ..vectorfile import make_test
@@ -15,9 +16,10 @@ NOTES = {
     "Clock": {"description": "an answer at or after the clock is a timeout; invalid answers run the clock out", "clauses": ["timing.fallback"], "ruling": "R22"},
     "Seating": {"description": "seats and first button from the seed", "clauses": ["rules.button"], "ruling": "R23"},
     "Vocabulary": {"description": "bet and all_in map onto the contract's answers", "clauses": ["return.forms"], "ruling": "R24"},
-    "Reveal": {"description": "only the winners' hole cards in their best five are public", "clauses": ["rules.showdown-public"], "ruling": "R25"},
+    "Reveal": {"description": "only the hole cards each awarded hand needs are public (board cards preferred)", "clauses": ["rules.showdown-public"], "ruling": "R25"},
+    "UncontestedPot": {"description": "a pot with one eligible seat is awarded without a showdown: it reveals nothing", "clauses": ["rules.showdown-public"], "ruling": "R29"},
     "AutoFold": {"description": "auto-folded seats post blinds, never act and win nothing; recovery at the next hand", "clauses": ["rules.elimination"], "ruling": "R26"},
-    "Places": {"description": "simultaneous eliminations: larger starting stack, then the lower seat", "clauses": ["rules.simultaneous"], "ruling": "R27"},
+    "Places": {"description": "simultaneous eliminations: the lower seat (equal final stacks)", "clauses": ["rules.simultaneous"], "ruling": "R27"},
 }
 
 IDS = ["alice", "bob", "carol"]
@@ -85,6 +87,16 @@ def fixed(steps):
     return policy
 
 
+# Seeds 3 and 7 give hand 1 button 2, small blind 0, big blind 1 (R23).
+# Issue #14: seat 0 holds Kc 9d and wins on 9h Td Jc Qs 2c: only Kc is needed.
+KING_HIGH_STRAIGHT = pinned_deck({0: "Kc9d", 1: "2d3d", 2: "4s5s"}, 3, 2, "9hTdJcQs2c")
+# Seat 0 all-in for 100 preflop with aces; seats 1 and 2 bet on; seat 2 folds the turn: a side pot
+# with one eligible seat (seat 1), which shows nothing (R29).
+SIDE_POT = pinned_deck({0: "AsAh", 1: "KcKd", 2: "2c3d"}, 3, 2, "7h8s9dJc4s")
+SIDE_POT_STEPS = [R(30), "allin", "call", "call", {"type": "bet", "amount": 50}, "call", {"type": "bet", "amount": 100}, "fold"]
+# Issue #14's places: stacks 300/800/400, seat 1's aces bust seats 0 and 2 together (R27).
+BUST_TWO = pinned_deck({0: "2c3d", 1: "AsAh", 2: "4c5d"}, 3, 2, "KsQdJh9c8h")
+
 CASES = [
     # slug, options, controllers, step policy, strategies to finish
     ("three-timeouts-auto-fold", {"seed": 4}, None, until_auto_folded(), ["caller"] * 3),
@@ -101,6 +113,11 @@ CASES = [
     ("v4-words", {"seed": 8}, None, fixed([{"type": "all_in"}, "call", "fold"]), ["min-raiser", "caller", "shover"]),
     ("shovers-to-the-end", {"seed": 12}, None, fixed([]), ["shover"] * 3),
     ("callers-to-the-end", {"seed": 5}, None, fixed([]), ["caller", "cycler", "min-raiser"]),
+    ("reveal-board-completes-the-straight", {"seed": 7, "decks": {1: KING_HIGH_STRAIGHT}}, None, fixed([]), ["caller"] * 3),
+    ("uncontested-side-pot-reveals-nothing", {"seed": 7, "stacks": [100, 500, 500], "decks": {1: SIDE_POT}}, None,
+     fixed(SIDE_POT_STEPS), ["shover"] * 3),
+    ("simultaneous-bust-lower-seat-places-better", {"seed": 3, "stacks": [300, 800, 400], "decks": {1: BUST_TWO}}, None,
+     fixed([]), ["shover"] * 3),
 ]
 
 
@@ -153,7 +170,7 @@ def generate() -> list[dict]:
             spec["controllers"] = controllers
         steps = script(spec, policy)
         expected = play(spec, steps, strategies)
-        flags = ["Sng", "Seating", "Clock", "Reveal", "Places"]
+        flags = ["Sng", "Seating", "Clock", "Reveal", "UncontestedPot", "Places"]
         if any(isinstance(s, dict) and ("recover" in s or s.get("type") in ("all_in", "bet")) for s in steps):
             flags += ["AutoFold", "Vocabulary"]
         if any(o.get("action", {}).get("type") == "fold" and o.get("error") == "late" for o in expected["steps"]):

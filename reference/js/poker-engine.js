@@ -131,6 +131,14 @@
     }
   }
 
+  // R25: a smallest set of hole codes with which the five-card board (lo, hi) realises `value`;
+  // among single cards the first dealt. Board cards that realise the same value are preferred.
+  function neededHoleCards(hole, boardLo, boardHi, value) {
+    if (valueOf(boardLo, boardHi) === value) return [];
+    for (const c of hole) if (valueOf(boardLo | LO_BIT[c], boardHi | HI_BIT[c]) === value) return [c];
+    return hole.slice();
+  }
+
   // The value of the best five of the cards in (lo, hi), 5..7 distinct cards.
   // Hot path (`var`: QuickJS checks let/const for TDZ on each use).
   function valueOf(lo, hi) {
@@ -579,8 +587,10 @@
     seating: 'fixed', // seat i is names[i], first button seat 0; 'seeded': R23
     distinctNames: false, // each seat a distinct identity
     timeoutsToAutoFold: null, // consecutive timeouts that set persistent auto-fold; null: never
-    showdownReveal: 'all-live', // 'needed': only the winners' cards in their best five (R25)
+    showdownReveal: 'all-live', // 'needed': only the cards needed by each awarded hand (R25, R29)
     equalStackOrder: 'button', // simultaneous eliminations, equal stacks (R17); 'seat': R27
+    headsUp: 'big-blind-advances', // the heads-up transition (R16); 'button-advances': none
+    simultaneousBust: 'starting-stack', // larger starting stack first (R17); 'lower-seat': R27
     vocabulary: 'contract', // 'v4' adds bet and all_in (R24)
   });
   const RULESETS = Object.freeze({
@@ -603,6 +613,8 @@
       timeoutsToAutoFold: 3,
       showdownReveal: 'needed',
       equalStackOrder: 'seat',
+      headsUp: 'button-advances', // v4's text: the button advances to the next participant with chips
+      simultaneousBust: 'lower-seat', // "equal final stacks -> lower seat number" (R27)
       vocabulary: 'v4',
     })),
   });
@@ -1016,7 +1028,8 @@
         for (const s of pot.eligible) if (values[s] > best) best = values[s];
         // R13: split evenly; odd chips one at a time clockwise from left of the button.
         const winners = pot.eligible.filter((s) => values[s] === best);
-        for (const s of winners) wonPot[s] = true;
+        // R29: a pot with one eligible seat is awarded without a showdown.
+        if (pot.eligible.length > 1) for (const s of winners) wonPot[s] = true;
         winners.sort((x, y) => leftOfButton[x] - leftOfButton[y]);
         const share = Math.floor(pot.amount / winners.length);
         const odd = pot.amount - share * winners.length;
@@ -1031,14 +1044,13 @@
         cards: [CANONICAL_DECK[this.hole[s][0]], CANONICAL_DECK[this.hole[s][1]]],
         hand: NAMES[(values[s] / B5) | 0],
       }));
-      if (this.showdownReveal === 'needed') { // R25: the winners' hole cards in their best five (R5)
-        const board = this.board.map((c) => CANONICAL_DECK[c]);
+      if (this.showdownReveal === 'needed') { // R25: only the hole cards each awarded hand needs
         this.publicShowdown = [];
         live.forEach((s, i) => {
           if (!wonPot[s]) return;
           const entry = this.showdown[i];
-          const best = evaluate(entry.cards.concat(board)).best;
-          this.publicShowdown.push({ id: entry.id, cards: entry.cards.filter((c) => best.indexOf(c) >= 0), hand: entry.hand });
+          const needed = neededHoleCards(this.hole[s], boardLo, boardHi, values[s]);
+          this.publicShowdown.push({ id: entry.id, cards: needed.map((c) => CANONICAL_DECK[c]), hand: entry.hand });
         });
       }
       this.finish();
@@ -1253,7 +1265,7 @@
       for (let s = 0; s < this.n; s++) if (!this.out[s]) alive.push(s);
       let button = this.button === NO_SEAT ? this.firstButton : this.nextSurvivor(this.button);
       if (alive.length === 2) {
-        if (this.prevCount >= 3) { // the heads-up transition
+        if (this.prevCount >= 3 && this.rules.headsUp === 'big-blind-advances') { // the heads-up transition
           const bb = this.nextSurvivor(this.prevBB);
           button = alive[1] === bb ? alive[0] : alive[1];
         }
@@ -1318,9 +1330,10 @@
       let survivors = -busted.length;
       for (let s = 0; s < this.n; s++) if (!this.out[s]) survivors++;
       // R17: larger starting-hand stack first, then button-relative order;
-      // holdem-sng-3-v4 breaks equal stacks by the lower seat number (R27).
+      // holdem-sng-3-v4: by the lower seat number alone (R27: the final stacks are all 0).
       const rank = this.rules.equalStackOrder === 'seat' ? (s) => s : (s) => hand.order.indexOf(s);
-      busted.sort((a, b) => (hand.startStacks[b] - hand.startStacks[a]) || (rank(a) - rank(b)));
+      const byStack = this.rules.simultaneousBust === 'starting-stack';
+      busted.sort((a, b) => (byStack ? hand.startStacks[b] - hand.startStacks[a] : 0) || (rank(a) - rank(b)));
       busted.forEach((s, k) => {
         this.out[s] = true;
         this.places[s] = survivors + 1 + k;

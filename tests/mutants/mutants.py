@@ -87,8 +87,8 @@ MUTANTS = [
         "name": "simultaneous-smaller-stack-first",
         "description": "R17: seats eliminated together rank the smaller starting stack higher",
         "family_expected_to_fail": "tournaments",
-        "find": "busted.sort((a, b) => (hand.startStacks[b] - hand.startStacks[a]) || (rank(a) - rank(b)));",
-        "replace": "busted.sort((a, b) => (hand.startStacks[a] - hand.startStacks[b]) || (rank(a) - rank(b)));",
+        "find": "(byStack ? hand.startStacks[b] - hand.startStacks[a] : 0)",
+        "replace": "(byStack ? hand.startStacks[a] - hand.startStacks[b] : 0)",
     },
     {
         "name": "simultaneous-equal-button-first",
@@ -248,6 +248,21 @@ MUTANTS = [
         "replace": "if (this.showdownReveal === 'every live hand') {",
     },
     {
+        "name": "v4-heads-up-transition",
+        "description": "R16: contract v1's heads-up transition under v4, whose button advances to the next participant with chips",
+        "family_expected_to_fail": "sng3v4",
+        "find": "if (this.prevCount >= 3 && this.rules.headsUp === 'big-blind-advances') {",
+        "replace": "if (this.prevCount >= 3) {",
+    },
+    {
+        "name": "v4-reveal-hole-cards-in-best-five",
+        "description": "R25: the winner's hole cards in evaluate's best five are public, needed or not (Kc 9d on 9h Td Jc Qs 2c)",
+        "family_expected_to_fail": "sng3v4",
+        "find": "const needed = neededHoleCards(this.hole[s], boardLo, boardHi, values[s]);",
+        "replace": "const best = evaluate(entry.cards.concat(this.board.map((c) => CANONICAL_DECK[c]))).best;\n"
+                   "          const needed = this.hole[s].filter((c) => best.indexOf(CANONICAL_DECK[c]) >= 0);",
+    },
+    {
         "name": "v4-human-clock-ignored",
         "description": "R22: the 45,000 ms clock is not used when a human or agent participates",
         "family_expected_to_fail": "sng3v4",
@@ -267,5 +282,27 @@ MUTANTS = [
         "family_expected_to_fail": "sng3v4",
         "find": "this.consecutiveTimeouts[this.hand.toAct] = 0; // a valid voluntary action (R22)",
         "replace": "// the count is kept",
+    },
+]
+
+# Engines that took a documented alternative of a ruling: judged divergent on that ruling, never
+# failed; the reference under the ruling's alternative (reference.rulings.profiles_to_try for the
+# family's ruleset) reproduces them exactly.
+DIVERGENT_MUTANTS = [
+    {
+        "name": "v4-simultaneous-bust-by-starting-stack",
+        "description": "R27 (b): seats busting together under v4 rank by their starting stacks, then the lower seat",
+        "family": "sng3v4",
+        "ruling": "R27",
+        "find": "const byStack = this.rules.simultaneousBust === 'starting-stack';",
+        "replace": "const byStack = true;",
+    },
+    {
+        "name": "v4-uncontested-pot-reveals",
+        "description": "R29 (any-showdown-pot): a side pot with one eligible seat reveals its winner's needed cards",
+        "family": "sng3v4",
+        "ruling": "R29",
+        "find": "if (pot.eligible.length > 1) for (const s of winners) wonPot[s] = true;",
+        "replace": "for (const s of winners) wonPot[s] = true;",
     },
 ]
