@@ -62,6 +62,8 @@ import orjson
 
 from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
+from reference.rng import JSBigInt
+
 from .jsvalue import UNDEFINED  # one sentinel for JS undefined across vectors, host and reference
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -109,6 +111,8 @@ def decode(wire: Any) -> Any:
 
 def encode(value: Any) -> Any:
     """The wire form of a Python value passed to JavaScript (the inverse of :func:`decode`)."""
+    if isinstance(value, JSBigInt):  # a vector's BigInt seed (R30); an int subclass, so first
+        return {"$": "bigint", "value": str(int(value))}
     if isinstance(value, float) and not math.isfinite(value):
         return {"$": "number", "value": "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"}
     if isinstance(value, (list, tuple)):

@@ -1,14 +1,20 @@
 """JavaScript values that JSON cannot carry, as tagged objects: ``{"$js": "NaN"}``.
 
 Used in vector inputs (seeds such as NaN) and wherever a JS value crosses a JSON
-boundary. Tags: ``NaN``, ``Infinity``, ``-Infinity``, ``undefined``.
+boundary. Tags: ``NaN``, ``Infinity``, ``-Infinity``, ``undefined``, and a BigInt as its JS
+literal (``{"$js": "10n"}``, at most BIGINT_DIGITS digits; ``reference.rng.JSBigInt`` in Python, R30).
 """
 from __future__ import annotations
 
 import math
+import re
+
+from reference.rng import JSBigInt
 
 TAG = "$js"
 MAX_DEPTH = 64  # far deeper than any outcome or input of the contract
+BIGINT_DIGITS = 100  # far more than any seed needs; bounds int() on engine data
+_BIGINT = re.compile(r"-?[0-9]{1,%d}n" % BIGINT_DIGITS)
 
 
 class Undefined:
@@ -23,6 +29,8 @@ _SPECIAL = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 def encode(value: object) -> object:
+    if isinstance(value, JSBigInt):
+        return {TAG: f"{int(value)}n"}
     if isinstance(value, float) and not math.isfinite(value):
         return {TAG: "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")}
     if value is UNDEFINED:
@@ -46,6 +54,8 @@ def decode(value: object, depth: int = 0) -> object:
                 return UNDEFINED
             if isinstance(tag, str) and tag in _SPECIAL:
                 return _SPECIAL[tag]
+            if isinstance(tag, str) and _BIGINT.fullmatch(tag):
+                return JSBigInt(tag[:-1])
             raise ValueError(f"unknown {TAG} tag {tag!r}"[:200])
         return {k: decode(v, depth + 1) for k, v in value.items()}
     if isinstance(value, list):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 import sys
 import traceback
 from itertools import combinations
@@ -21,7 +22,7 @@ from .equity import equity
 from .errors import HoldemError, OptionError
 from .evaluator import evaluate, hand_value
 from .pots import build_pots
-from .rng import deal_hand, mulberry32, rng
+from .rng import JSBigInt, deal_hand, mulberry32, rng
 from .tournament import Tournament
 
 VERSION = "0.1.0"
@@ -34,13 +35,17 @@ class _Undefined:
 
 UNDEFINED = _Undefined()
 _SPECIAL = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+_BIGINT_TAG = re.compile(r"-?[0-9]{1,100}n")  # a BigInt seed as its JS literal (R30)
 
 
 def decode(value: object) -> object:
     """A vector input with its ``{"$js": ...}`` tags made Python values."""
     if isinstance(value, dict):
         if set(value) == {"$js"}:
-            return UNDEFINED if value["$js"] == "undefined" else _SPECIAL[value["$js"]]
+            tag = value["$js"]
+            if isinstance(tag, str) and _BIGINT_TAG.fullmatch(tag):
+                return JSBigInt(tag[:-1])  # a BigInt seed (R30)
+            return UNDEFINED if tag == "undefined" else _SPECIAL[tag]
         return {k: decode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [decode(v) for v in value]

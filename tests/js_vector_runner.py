@@ -35,7 +35,9 @@ _SHIM = r"""
     if (Array.isArray(v)) return v.map(decode);
     if (v !== null && typeof v === 'object') {
       const keys = Object.keys(v);
-      if (keys.length === 1 && keys[0] === '$js') return SPECIAL[v.$js];
+      if (keys.length === 1 && keys[0] === '$js') {
+        return /^-?[0-9]+n$/.test(v.$js) ? BigInt(v.$js.slice(0, -1)) : SPECIAL[v.$js];  // a BigInt seed (R30)
+      }
       const out = {};
       for (const k of keys) out[k] = decode(v[k]);
       return out;

@@ -1,7 +1,7 @@
 """Family ``rng``: seeds -> the first outputs of ``PokerEngine.rng(seed)`` (R1)."""
 import math
 
-from reference.rng import rng
+from reference.rng import JSBigInt, rng
 
 from ..jsvalue import encode
 from ..vectorfile import make_test
@@ -16,6 +16,7 @@ NOTES = {
     "NonFinite": {"description": "NaN and Infinity are not finite numbers: they are stringified", "clauses": ["helper.rng"], "ruling": None},
     "Astral": {"description": "astral-plane characters hash as one code point, not two UTF-16 units", "clauses": ["helper.rng"], "ruling": None},
     "OtherType": {"description": "booleans and null are stringified as JavaScript does (R1)", "clauses": ["helper.rng"], "ruling": "R1"},
+    "BigInt": {"description": "a BigInt is not a number: String(seed) is hashed, so rng(10n) is rng('10') (R30)", "clauses": ["helper.rng"], "ruling": "R30"},
 }
 
 SEEDS = [
@@ -31,6 +32,8 @@ SEEDS = [
     ("Astral", "emoji", "\U0001F600"), ("Astral", "emoji-inside", "a\U0001F600b"), ("Astral", "math-fraktur", "\U0001D518\U0001D52B"),
     ("NonFinite", "nan", math.nan), ("NonFinite", "infinity", math.inf), ("NonFinite", "minus-infinity", -math.inf),
     ("OtherType", "true", True), ("OtherType", "false", False), ("OtherType", "null", None),
+    ("BigInt", "bigint-10", JSBigInt(10)), ("BigInt", "bigint-minus-1", JSBigInt(-1)),
+    ("BigInt", "bigint-2p64", JSBigInt(2**64)),
 ]
 
 
