@@ -2,8 +2,9 @@
 "holdem-sng-3-v4") inside QuickJS.
 
 1. The sng3v4 golden vectors, run as docs/INTERPRETING.md says, with key order part of equality.
-2. The v4 edges: option errors, recovery refusals (field ``seat``), the v4 words, the reveal.
-3. R25 rests on R5's choice of ``best``: the engine's ``evaluate(...).best`` equals the reference's.
+2. The v4 edges: option errors, recovery refusals (field ``seat``), the v4 words, the reveal (R25:
+   only the hole cards a winner's hand needs, board cards preferred).
+3. R5's choice of ``best``: the engine's ``evaluate(...).best`` equals the reference's.
 4. A differential test: random v4 games (answers in every form, timeouts, invalid answers, recovery
    requests) played move for move in ``reference.Tournament(..., ruleset="holdem-sng-3-v4")`` and
    in the JS engine must agree on every state, outcome, refusal and standing, and on the log.
@@ -22,6 +23,7 @@ from js_vector_runner import JSEngine, JSThrow, run_family
 from reference.cards import CANONICAL_DECK
 from reference.errors import IllegalAction, OptionError
 from reference.evaluator import evaluate
+from reference.hand import needed_hole_cards
 from test_js_game import ODD, PLAY
 
 V4 = "holdem-sng-3-v4"
@@ -121,7 +123,7 @@ def test_v4_words_only_under_v4(engine):
     assert game.act("all_in")["type"] == "allin"
 
 
-def test_showdown_shows_only_the_winners_cards_in_their_best_five(engine):
+def test_showdown_shows_only_the_hole_cards_each_winners_hand_needs(engine):
     game = engine.create(spec(seed=3))
     ref = tournament(spec(seed=3))
     while len(game.history()) < 30:
@@ -136,11 +138,10 @@ def test_showdown_shows_only_the_winners_cards_in_their_best_five(engine):
         for shown in entry["showdown"]:
             assert shown["id"] in winners
             hole = record["holeCards"][shown["id"]]
-            best = evaluate(hole + entry["board"])["best"]
-            assert shown["cards"] == [c for c in hole if c in best]
+            assert shown["cards"] == needed_hole_cards(hole, entry["board"])
 
 
-# -- 3. R5's best, which R25 rests on -------------------------------------------------------------
+# -- 3. R5's best -------------------------------------------------------------
 @given(st.integers(5, 7).flatmap(lambda n: st.permutations(CANONICAL_DECK).map(lambda d: d[:n])))
 def test_evaluate_best_is_the_reference_choice(engine, cards):
     best = json.loads(engine.ctx.eval(f"JSON.stringify(PokerEngine.evaluate({json.dumps(cards)}).best)"))
