@@ -5,6 +5,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
+from reference.cards import CANONICAL_DECK
 from reference.errors import IllegalAction, OptionError
 from reference.evaluator import hand_value
 from reference.hand import needed_hole_cards
@@ -173,6 +174,17 @@ def test_showdown_reveals_only_the_cards_each_winners_hand_needs():
 ])
 def test_needed_hole_cards_prefer_board_cards_realising_the_same_value(hole, board, needed):
     assert needed_hole_cards(hole.split(), board.split()) == needed
+
+
+@given(st.permutations(CANONICAL_DECK).map(lambda d: (d[:2], d[2:7])))
+def test_needed_hole_cards_are_a_smallest_set_realising_the_value(cards):
+    hole, board = cards
+    needed, value = needed_hole_cards(hole, board), hand_value(hole + board)
+    assert hand_value(needed + board) == value and set(needed) <= set(hole)
+    smaller = [[]] if len(needed) == 1 else [[], [hole[0]], [hole[1]]] if len(needed) == 2 else []
+    assert all(hand_value(c + board) != value for c in smaller)
+    if needed == [hole[1]]:  # the first dealt card when either would do
+        assert hand_value([hole[0]] + board) != value
 
 
 def test_the_issues_reveal_example_in_a_v4_showdown():
