@@ -27,6 +27,10 @@ SHORT_BLIND = (game(["A", "B", "C"], maxHands=1, stacks=[5000, 5000, 60]), [])
 SECOND_RAISE_CLOSED = (game(["A", "B", "C", "D"], maxHands=1, stacks=[5000, 5000, 1300, 5000]),
                        ["fold", R(300), R(700), "call", R(1100), "call", "allin"])
 CAPPED_CALL = (game(["A", "B", "C"], maxHands=1, stacks=[70, 5000, 5000]), [])
+# R9: seat 1 checks the flop, seats 2 and 3 go all-in short (60, then 110): seat 1 faces 110 since its
+# check, a full bet, so it is reopened (the checker convention covers a short opening all-in alone).
+CHECKER_REOPENED = (game(["A", "B", "C", "D"], maxHands=1, stacks=[5000, 5000, 160, 210]),
+                    ["call", "call", "call", "check", "check", "allin", "allin", "call"])
 
 CASES = [
     # (slug, clauses, (game, prefix), answer, extra flags)
@@ -58,6 +62,7 @@ CASES = [
     ("raise-when-closed", ["return.raise", "rules.short-allin"], SHORT_REOPEN, R(1000), []),
     ("raise-when-closed-since-last-action", ["return.raise", "rules.short-allin"], SECOND_RAISE_CLOSED, R(1700), []),
     ("allin-when-closed-since-last-action", ["return.allin", "state.can-allin"], SECOND_RAISE_CLOSED, "allin", []),
+    ("raise-checker-reopened-by-short-raises-adding-up", ["return.raise", "rules.short-allin"], CHECKER_REOPENED, R(210), []),
     ("raise-opens-the-flop", ["return.no-bet", "rules.min-open"], FLOP, R(100), []),
     ("open-below-big-blind", ["return.raise", "rules.min-open"], FLOP, R(99), []),
     ("bet-type", ["return.no-bet"], (THREE, []), {"type": "bet", "amount": 300}, []),
