@@ -111,7 +111,7 @@ def decode(wire: Any) -> Any:
 
 def encode(value: Any) -> Any:
     """The wire form of a Python value passed to JavaScript (the inverse of :func:`decode`)."""
-    if isinstance(value, JSBigInt):  # a vector's BigInt seed (R30); an int subclass, so first
+    if isinstance(value, JSBigInt):  # a vector's BigInt seed (R32); an int subclass, so first
         return {"$": "bigint", "value": str(int(value))}
     if isinstance(value, float) and not math.isfinite(value):
         return {"$": "number", "value": "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"}

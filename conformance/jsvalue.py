@@ -2,7 +2,7 @@
 
 Used in vector inputs (seeds such as NaN) and wherever a JS value crosses a JSON
 boundary. Tags: ``NaN``, ``Infinity``, ``-Infinity``, ``undefined``, and a BigInt as its JS
-literal (``{"$js": "10n"}``, at most BIGINT_DIGITS digits; ``reference.rng.JSBigInt`` in Python, R30).
+literal (``{"$js": "10n"}``, at most BIGINT_DIGITS digits; ``reference.rng.JSBigInt`` in Python, R32).
 """
 from __future__ import annotations
 

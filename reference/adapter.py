@@ -35,7 +35,7 @@ class _Undefined:
 
 UNDEFINED = _Undefined()
 _SPECIAL = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-_BIGINT_TAG = re.compile(r"-?[0-9]{1,100}n")  # a BigInt seed as its JS literal (R30)
+_BIGINT_TAG = re.compile(r"-?[0-9]{1,100}n")  # a BigInt seed as its JS literal (R32)
 
 
 def decode(value: object) -> object:
@@ -44,7 +44,7 @@ def decode(value: object) -> object:
         if set(value) == {"$js"}:
             tag = value["$js"]
             if isinstance(tag, str) and _BIGINT_TAG.fullmatch(tag):
-                return JSBigInt(tag[:-1])  # a BigInt seed (R30)
+                return JSBigInt(tag[:-1])  # a BigInt seed (R32)
             return UNDEFINED if tag == "undefined" else _SPECIAL[tag]
         return {k: decode(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -360,7 +360,7 @@ class Hand:
             {"id": self.ids[s], "cards": list(self.hole[s]), "hand": NAMES[values[s] // _CATEGORY]} for s in live
         ]
         if self.ruleset.showdown_reveal == "needed":  # R25: the cards needed by each awarded hand
-            # R29: a pot with one eligible seat is awarded without a showdown (its alternative: it reveals too).
+            # R31: a pot with one eligible seat is awarded without a showdown (its alternative: it reveals too).
             every_pot = self.ruleset.reveal_uncontested_pots
             winners = {i for pot in awarded if every_pot or len(pot["eligible"]) > 1 for i in pot["winners"]}
             self.public_showdown = [dict(e, cards=needed_hole_cards(e["cards"], board))

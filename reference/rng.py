@@ -47,14 +47,14 @@ def js_number_string(x: float) -> str:
 
 
 class JSBigInt(int):
-    """A JavaScript BigInt seed (``10n``): ``String(10n)`` is ``"10"`` (R30)."""
+    """A JavaScript BigInt seed (``10n``): ``String(10n)`` is ``"10"`` (R32)."""
 
     def __repr__(self) -> str:
         return f"{int(self)}n"
 
 
 class JSNumberObject:
-    """A boxed JavaScript Number (``new Number(x)``): an object, ``String()`` of its value (R30)."""
+    """A boxed JavaScript Number (``new Number(x)``): an object, ``String()`` of its value (R32)."""
 
     def __init__(self, value: float):
         self.value = value
@@ -117,14 +117,14 @@ def fnv1a32(text: str) -> int:
 
 
 def seed_to_uint32(seed: object, numeric_like: bool = False) -> int:
-    """The 32-bit state ``rng(seed)`` starts from. ``numeric_like`` plays R30's alternative: a
+    """The 32-bit state ``rng(seed)`` starts from. ``numeric_like`` plays R32's alternative: a
     BigInt in the safe-integer range and a boxed finite Number count as the number they hold."""
     if numeric_like:
         if isinstance(seed, JSBigInt) and abs(seed) <= MAX_SAFE_INTEGER:
             seed = int(seed)
         elif isinstance(seed, JSNumberObject):
             seed = seed.value
-    if isinstance(seed, JSBigInt):  # R30: a BigInt is another seed, stringified
+    if isinstance(seed, JSBigInt):  # R32: a BigInt is another seed, stringified
         return fnv1a32(js_string(seed))
     if isinstance(seed, (int, float)) and not isinstance(seed, bool):
         x = _as_double(seed, "seed")
@@ -148,7 +148,7 @@ def mulberry32(state: int) -> Callable[[], float]:
 
 
 def rng(seed: object, numeric_like: bool = False) -> Callable[[], float]:
-    """``PokerEngine.rng(seed)``: a mulberry32 function producing values in [0, 1) (R1; R30's
+    """``PokerEngine.rng(seed)``: a mulberry32 function producing values in [0, 1) (R1; R32's
     alternative with ``numeric_like``)."""
     return mulberry32(seed_to_uint32(seed, numeric_like))
 

@@ -38,7 +38,7 @@ class Ruleset:
     timeouts_to_auto_fold: int | None = None
     # Which cards a showdown makes public: "all-live" (v1) or "needed" (R25).
     showdown_reveal: str = "all-live"
-    # With "needed": whether a pot with one eligible seat reveals its winner's needed cards (R29).
+    # With "needed": whether a pot with one eligible seat reveals its winner's needed cards (R31).
     reveal_uncontested_pots: bool = False
     # Tie-break among seats eliminated in one hand with equal starting stacks (R17, R27).
     equal_stack_order: str = "button"  # or "seat"

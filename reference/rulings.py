@@ -95,9 +95,9 @@ _ALL = (
     _r("R28", "exports = ... is not an export", "commonjs", ()),
     _r("R29", "roster bounds and text", "bounded", ()),
     _r("R30", "static lint: clocks, entropy and the environment", "probes-warn", ()),
-    _r("R29", "sng3v4: an uncontested side pot reveals nothing", "contested-pots any-showdown-pot", ("sng3v4",)),
+    _r("R31", "sng3v4: an uncontested side pot reveals nothing", "contested-pots any-showdown-pot", ("sng3v4",)),
     # Played by reference.rng's numeric_like argument, not by a ruleset field.
-    _r("R30", "rng: BigInt, boxed Number and objects as seeds", "other-seeds-stringified numeric-like", ("rng",)),
+    _r("R32", "rng: BigInt, boxed Number and objects as seeds", "other-seeds-stringified numeric-like", ("rng",)),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
@@ -118,7 +118,7 @@ _SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     "R22": ("invalid_answer", {}),
     "R25": ("showdown_reveal", {"winners-needed-cards": "needed", "all-showdown-hands": "all-live"}),
     "R27": ("simultaneous_bust", {}),
-    "R29": ("reveal_uncontested_pots", {"contested-pots": False, "any-showdown-pot": True}),
+    "R31": ("reveal_uncontested_pots", {"contested-pots": False, "any-showdown-pot": True}),
 }
 
 

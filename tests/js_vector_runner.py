@@ -36,7 +36,7 @@ _SHIM = r"""
     if (v !== null && typeof v === 'object') {
       const keys = Object.keys(v);
       if (keys.length === 1 && keys[0] === '$js') {
-        return /^-?[0-9]+n$/.test(v.$js) ? BigInt(v.$js.slice(0, -1)) : SPECIAL[v.$js];  // a BigInt seed (R30)
+        return /^-?[0-9]+n$/.test(v.$js) ? BigInt(v.$js.slice(0, -1)) : SPECIAL[v.$js];  // a BigInt seed (R32)
       }
       const out = {};
       for (const k of keys) out[k] = decode(v[k]);

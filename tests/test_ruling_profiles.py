@@ -28,7 +28,7 @@ def check_down(t):
 
 # -- the table of rulings ------------------------------------------------------------------------
 def test_every_ruling_is_listed_with_its_default_among_its_options():
-    assert list(RULINGS) == [f"R{i}" for i in range(1, 31)]
+    assert list(RULINGS) == [f"R{i}" for i in range(1, 33)]
     for rid, ruling in RULINGS.items():
         assert ruling.id == rid and ruling.default in ruling.options and ruling.options
         assert len(set(ruling.options)) == len(ruling.options)
@@ -46,7 +46,7 @@ def test_defaults_depend_on_the_ruleset_where_the_ruleset_decides():
     assert RULINGS["R16"].default_for(V4) == "button-advances"  # v4's text, no transition (issue #14)
     assert RULINGS["R16"].default_for(CONTRACT_V1) == "big-blind-advances"
     assert RULINGS["R27"].default_for(V4) == "lower-seat"
-    assert RULINGS["R29"].default_for(V4) == "contested-pots"
+    assert RULINGS["R31"].default_for(V4) == "contested-pots"
     # Each ruleset is its own defaults' fixed point.
     for rules in (CONTRACT_V1, SNG_3_V4):
         assert Profile({r.id: r.default_for(rules) for r in RULINGS.values()}).apply(rules) == rules
@@ -70,8 +70,8 @@ def test_options_a_rulesets_text_rules_out_are_never_tried_under_it():
     assert RULINGS["R25"].options_for(V4) == ("winners-needed-cards",) and RULINGS["R25"].alternatives(V4) == ()
     assert RULINGS["R16"].alternatives(CONTRACT_V1) == ("button-advances",)  # v1 keeps its ruling
     assert RULINGS["R27"].alternatives(V4) == ("starting-stack",)
-    assert [dict(p) for p in profiles_to_try(["R16", "R25", "R27", "R29"], ruleset=V4)] == [
-        {"R27": "starting-stack"}, {"R29": "any-showdown-pot"}, {"R27": "starting-stack", "R29": "any-showdown-pot"}]
+    assert [dict(p) for p in profiles_to_try(["R16", "R25", "R27", "R31"], ruleset=V4)] == [
+        {"R27": "starting-stack"}, {"R31": "any-showdown-pot"}, {"R27": "starting-stack", "R31": "any-showdown-pot"}]
 
 
 @pytest.mark.parametrize("bad, field, words", [

@@ -218,8 +218,8 @@ def test_r29_an_uncontested_side_pot_reveals_nothing():
     assert [(p["amount"], p["eligible"], p["winners"]) for p in record["pots"]] == [
         (300, ["s1", "s2"], ["s1"]), (100, ["s2"], ["s2"])]
     assert [e["id"] for e in t.history[0]["showdown"]] == ["s1"]  # seat 1 won only the uncontested pot
-    # R29's alternative: any pot awarded in a hand with a showdown reveals its winner's needed cards.
-    alt = uncontested_side_pot({"R29": "any-showdown-pot"})
+    # R31's alternative: any pot awarded in a hand with a showdown reveals its winner's needed cards.
+    alt = uncontested_side_pot({"R31": "any-showdown-pot"})
     assert [(e["id"], e["cards"]) for e in alt.history[0]["showdown"]] == [("s1", ["As", "Ah"]), ("s2", ["Kc", "Kd"])]
     # Winning a contested pot reveals the winner's needed cards, whatever else it won.
     both = uncontested_side_pot(main_pot_winner=1)

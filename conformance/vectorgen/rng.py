@@ -16,7 +16,7 @@ NOTES = {
     "NonFinite": {"description": "NaN and Infinity are not finite numbers: they are stringified", "clauses": ["helper.rng"], "ruling": None},
     "Astral": {"description": "astral-plane characters hash as one code point, not two UTF-16 units", "clauses": ["helper.rng"], "ruling": None},
     "OtherType": {"description": "booleans and null are stringified as JavaScript does (R1)", "clauses": ["helper.rng"], "ruling": "R1"},
-    "BigInt": {"description": "a BigInt is not a number: String(seed) is hashed, so rng(10n) is rng('10') (R30)", "clauses": ["helper.rng"], "ruling": "R30"},
+    "BigInt": {"description": "a BigInt is not a number: String(seed) is hashed, so rng(10n) is rng('10') (R32)", "clauses": ["helper.rng"], "ruling": "R32"},
 }
 
 SEEDS = [

@@ -17,7 +17,7 @@ NOTES = {
     "Seating": {"description": "seats and first button from the seed", "clauses": ["rules.button"], "ruling": "R23"},
     "Vocabulary": {"description": "bet and all_in map onto the contract's answers", "clauses": ["return.forms"], "ruling": "R24"},
     "Reveal": {"description": "only the hole cards each awarded hand needs are public (board cards preferred)", "clauses": ["rules.showdown-public"], "ruling": "R25"},
-    "UncontestedPot": {"description": "a pot with one eligible seat is awarded without a showdown: it reveals nothing", "clauses": ["rules.showdown-public"], "ruling": "R29"},
+    "UncontestedPot": {"description": "a pot with one eligible seat is awarded without a showdown: it reveals nothing", "clauses": ["rules.showdown-public"], "ruling": "R31"},
     "AutoFold": {"description": "auto-folded seats post blinds, never act and win nothing; recovery at the next hand", "clauses": ["rules.elimination"], "ruling": "R26"},
     "Places": {"description": "simultaneous eliminations: the lower seat (equal final stacks)", "clauses": ["rules.simultaneous"], "ruling": "R27"},
 }
@@ -91,7 +91,7 @@ def fixed(steps):
 # Issue #14: seat 0 holds Kc 9d and wins on 9h Td Jc Qs 2c: only Kc is needed.
 KING_HIGH_STRAIGHT = pinned_deck({0: "Kc9d", 1: "2d3d", 2: "4s5s"}, 3, 2, "9hTdJcQs2c")
 # Seat 0 all-in for 100 preflop with aces; seats 1 and 2 bet on; seat 2 folds the turn: a side pot
-# with one eligible seat (seat 1), which shows nothing (R29).
+# with one eligible seat (seat 1), which shows nothing (R31).
 SIDE_POT = pinned_deck({0: "AsAh", 1: "KcKd", 2: "2c3d"}, 3, 2, "7h8s9dJc4s")
 SIDE_POT_STEPS = [R(30), "allin", "call", "call", {"type": "bet", "amount": 50}, "call", {"type": "bet", "amount": 100}, "fold"]
 # Issue #14's places: stacks 300/800/400, seat 1's aces bust seats 0 and 2 together (R27).

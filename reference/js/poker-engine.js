@@ -587,7 +587,7 @@
     seating: 'fixed', // seat i is names[i], first button seat 0; 'seeded': R23
     distinctNames: false, // each seat a distinct identity
     timeoutsToAutoFold: null, // consecutive timeouts that set persistent auto-fold; null: never
-    showdownReveal: 'all-live', // 'needed': only the cards needed by each awarded hand (R25, R29)
+    showdownReveal: 'all-live', // 'needed': only the cards needed by each awarded hand (R25, R31)
     equalStackOrder: 'button', // simultaneous eliminations, equal stacks (R17); 'seat': R27
     headsUp: 'big-blind-advances', // the heads-up transition (R16); 'button-advances': none
     simultaneousBust: 'starting-stack', // larger starting stack first (R17); 'lower-seat': R27
@@ -1028,7 +1028,7 @@
         for (const s of pot.eligible) if (values[s] > best) best = values[s];
         // R13: split evenly; odd chips one at a time clockwise from left of the button.
         const winners = pot.eligible.filter((s) => values[s] === best);
-        // R29: a pot with one eligible seat is awarded without a showdown.
+        // R31: a pot with one eligible seat is awarded without a showdown.
         if (pot.eligible.length > 1) for (const s of winners) wonPot[s] = true;
         winners.sort((x, y) => leftOfButton[x] - leftOfButton[y]);
         const share = Math.floor(pot.amount / winners.length);

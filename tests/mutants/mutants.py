@@ -299,9 +299,9 @@ DIVERGENT_MUTANTS = [
     },
     {
         "name": "v4-uncontested-pot-reveals",
-        "description": "R29 (any-showdown-pot): a side pot with one eligible seat reveals its winner's needed cards",
+        "description": "R31 (any-showdown-pot): a side pot with one eligible seat reveals its winner's needed cards",
         "family": "sng3v4",
-        "ruling": "R29",
+        "ruling": "R31",
         "find": "if (pot.eligible.length > 1) for (const s of winners) wonPot[s] = true;",
         "replace": "for (const s of winners) wonPot[s] = true;",
     },
