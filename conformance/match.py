@@ -1,7 +1,7 @@
 """Duplicate-deck series: :func:`run_match`.
 
-With ``k`` bots and ``N`` tournaments (a multiple of ``k``), the series has ``N / k`` *sets*.
-Set ``j`` deals with deck seed ``(seed + j) mod 2**32`` and seeds the workers with botSeed
+With ``k`` bots and ``N`` tournaments (a multiple of ``k``), the series has ``N / k`` *sets*
+(:mod:`conformance.series` plans and plays them). Set ``j`` deals with deck seed ``(seed + j) mod 2**32`` and seeds the workers with botSeed
 ``(botSeed + j) mod 2**32`` (deck and bot seeds stay independent: neither is derived from the
 other); its ``k`` tournaments are the ``k`` rotations of the seat order: in rotation ``r``
 the bot given ``b``-th sits in seat ``(b + r) mod k``. So every bot meets the same decks from
@@ -25,18 +25,11 @@ says roughly how many tournaments would make the mean-place intervals a given wi
 from __future__ import annotations
 
 import math
-import multiprocessing
-import os
 import random
-import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
 
-from reference.errors import OptionError
-
-from .linepipe import kill_all
-from .runner import CATEGORIES, BotSpec, RunnerOptions, run_tournament
+from .runner import CATEGORIES, BotSpec, RunnerOptions
+from .series import Task, plan, rotation, run_tasks  # noqa: F401  (rotation, Task: part of match's API)
 from .transcript import options_json
 
 CONFIDENCE = 0.95
@@ -45,12 +38,6 @@ MIN_SETS = 5  # fewer set means say too little about the spread for any interval
 RESAMPLES = 4000
 BOOTSTRAP_SEED = 20240601  # fixed: the same series gives the same intervals
 PLACE_WIDTH = 0.5  # the default mean-place interval width the report prices in tournaments
-
-
-def rotation(items: Sequence, r: int) -> list:
-    """The seat order of rotation ``r``: the bot given ``b``-th sits in seat ``(b + r) mod k``."""
-    k = len(items)
-    return [items[(seat - r) % k] for seat in range(k)]
 
 
 def interval(values: Sequence[float]) -> tuple[float, list[float] | None]:
@@ -80,84 +67,6 @@ def tournaments_for_width(set_sd: float, width: float, k: int) -> int:
     means spread with standard deviation ``set_sd``: n sets with 2 * 1.96 * sd / sqrt(n) = width."""
     sets = max(MIN_SETS, math.ceil((2 * Z95 * set_sd / width) ** 2))
     return sets * k
-
-
-@dataclass(frozen=True)
-class Task:
-    """One tournament of the series (pickled to a worker process)."""
-
-    number: int
-    set: int
-    rotation: int
-    deck_seed: int
-    bot_seed: int
-    bots: tuple[BotSpec, ...]  # in seat order
-    options: RunnerOptions
-
-
-def plan(bots: Sequence[BotSpec], tournaments: int, seed: int, bot_seed: int, options: RunnerOptions) -> list[Task]:
-    k = len(bots)
-    if tournaments < k or tournaments % k:
-        raise OptionError("tournaments", f"{tournaments} is not a positive multiple of the {k} seat rotations "
-                          f"(one set is {k} tournaments)")
-    tasks = []
-    for j in range(tournaments // k):
-        for r in range(k):
-            tasks.append(Task(len(tasks), j, r, (seed + j) % 2**32, (bot_seed + j) % 2**32,
-                              tuple(rotation(bots, r)), options))
-    return tasks
-
-
-def play_task(task: Task) -> dict:
-    """Play one tournament; its summary, without timings."""
-    result = run_tournament(list(task.bots), task.deck_seed, task.bot_seed, task.options)
-    return {
-        "tournament": task.number, "set": task.set, "rotation": task.rotation,
-        "deckSeed": task.deck_seed, "botSeed": task.bot_seed,
-        "seats": [b.id for b in task.bots], "hands": len(result.hands), "decisions": len(result.decisions),
-        "results": [{"seat": s.seat, "bot": s.bot, "place": st["place"], "chips": st["chips"],
-                     "errors": dict(s.errors)} for s, st in zip(result.seats, result.standings)],
-        "digest": result.digest(),
-    }
-
-
-def _pool_process() -> None:
-    """A pool process stops its QuickJS workers before it dies of SIGTERM or SIGHUP (the parent
-    sends SIGTERM when it is stopped itself): they run in sessions of their own."""
-    def stop(signum: int, frame) -> None:
-        kill_all()
-        os._exit(128 + signum)
-
-    for s in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, stop)
-
-
-def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] | None = None) -> list[dict]:
-    """Every task's summary, in task order whatever order they finish in."""
-    done: list[dict | None] = [None] * len(tasks)
-    if jobs == 1:
-        for task in tasks:
-            done[task.number] = play_task(task)
-            if on_done is not None:
-                on_done(done[task.number])
-        return done  # type: ignore[return-value]
-    # spawn, not fork: the parent may run threads (a progress display), which fork would copy mid-flight.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_pool_process) as pool:
-        futures = [pool.submit(play_task, task) for task in tasks]
-        try:
-            for future in as_completed(futures):
-                summary = future.result()
-                done[summary["tournament"]] = summary
-                if on_done is not None:
-                    on_done(summary)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            for process in multiprocessing.active_children():  # the pool's: running tasks stop now
-                process.terminate()
-            raise
-    return done  # type: ignore[return-value]
 
 
 def summarize(ids: Sequence[str], series: list[dict]) -> list[dict]:

@@ -60,9 +60,10 @@ def load_roster(path: Path, ids: Sequence[str] | None = None) -> Roster:
     return Roster(path, tuple(e["id"] for e in entries), bots)
 
 
-def select_bots(roster_path: Path, ids: Sequence[str] | None, ruleset: str, distinct: bool = False) -> list[RosterBot]:
+def select_bots(roster_path: Path, ids: Sequence[str] | None, ruleset: str, distinct: bool = False,
+                one_table: bool = True) -> list[RosterBot]:
     """The bots to seat, in order: ``ids`` (an id may repeat unless ``distinct`` or the ruleset
-    wants distinct identities), or every roster bot once."""
+    wants distinct identities), or every roster bot once; ``one_table``: as many as one table seats."""
     try:
         rules = get_ruleset(ruleset)
     except HoldemError as exc:
@@ -78,7 +79,7 @@ def select_bots(roster_path: Path, ids: Sequence[str] | None, ruleset: str, dist
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         raise UsageError(f"--bots: {', '.join(map(repr, repeated))} repeated; "
                          f"{'a match' if distinct else rules.name} needs distinct bots")
-    if not rules.min_seats <= len(ids) <= rules.max_seats:
+    if one_table and not rules.min_seats <= len(ids) <= rules.max_seats:
         seats = (f"exactly {rules.min_seats}" if rules.min_seats == rules.max_seats
                  else f"{rules.min_seats} to {rules.max_seats}")
         raise UsageError(f"--bots: {rules.name} seats {seats} bots, got {len(ids)} ({', '.join(ids)})")
