@@ -11,6 +11,7 @@ for ``--backend ray``.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import socket
 from collections.abc import Callable, Sequence
@@ -35,6 +36,10 @@ def run_local(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None])
         run_tasks(tasks, jobs, on_done)
     except PoolBroken as exc:
         raise LeagueStopped(str(exc)) from None
+
+
+def ray_installed() -> bool:
+    return importlib.util.find_spec("ray") is not None
 
 
 def import_ray():

@@ -44,7 +44,8 @@ def identity(bots: Iterable[BotSpec], table_size: int, seed: int, bot_seed: int,
                  for b in sorted(bots, key=lambda b: b.id)},
         "tableSize": table_size, "seed": seed, "botSeed": bot_seed, "options": options_json(options),
     }
-    return {**doc, "hash": hashlib.sha256(canonical_json(doc)).hexdigest()}
+    # in canonical key order, as the store gives it back: the report is the same bytes either way
+    return json.loads(canonical_json({**doc, "hash": hashlib.sha256(canonical_json(doc)).hexdigest()}))
 
 
 def _describe(path: Path, exc: sqlite3.Error) -> UsageError:
