@@ -8,5 +8,5 @@ local processes or Ray tasks, streamed into a SQLite store, rated from the place
 - :mod:`.standings`: the league report computed from the store in a canonical order.
 - :mod:`.report`: the terminal table and the HTML page.
 
-docs/league.md explains the command; rulings R29–R31 the choices the issue left open.
+docs/league.md explains the command and the choices the issue left open (L1–L4 there).
 """

@@ -3,8 +3,8 @@
 Plackett–Luce: bot ``i`` has a strength ``w_i``; a tournament's finishing order is read from the
 top, each place going to one of the bots not yet placed with probability proportional to its
 strength. Bots sharing a place (equal chips at the hand cap) are taken as all chosen at that
-stage from the bots left (Breslow's handling of ties, R30). The fit is the MAP estimate under a
-Gamma(2, 1) prior on each strength (about one virtual win against a bot of strength 1, R30): a bot
+stage from the bots left (Breslow's handling of ties, docs/league.md L2). The fit is the MAP estimate under a
+Gamma(2, 1) prior on each strength (about one virtual win against a bot of strength 1, L2): a bot
 that won every tournament gets a large but finite rating. The log-posterior in the log-strengths
 ``t_i = ln w_i`` is ``sum_i (t_i - e^t_i)`` plus, for every stage with bots left ``R`` and bots
 chosen ``G``, ``sum_{i in G} t_i - |G| ln sum_{j in R} e^t_j``: strictly concave, so the fit is

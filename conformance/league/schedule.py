@@ -3,7 +3,7 @@ same duplicate-deck sets (:mod:`conformance.series`): set ``j`` of every table d
 ``seed + j`` with botSeed ``botSeed + j``, and its ``k`` tournaments rotate the table's seats
 (rotation 0 seats the table's ids in sorted order). So a tournament is fully determined by
 (seed, bot seed, table, set, rotation), its *coordinates*, and the order of ``--bots`` changes
-nothing (R29). Tasks are ordered set by set, so a league stopped early has whole sets.
+nothing (docs/league.md, L1). Tasks are ordered set by set, so a league stopped early has whole sets.
 """
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def build(identity: dict, tables: list[str], sets: int, rows: list[tuple[str, di
         "league": identity["hash"], "bots": ids, "tableSize": identity["tableSize"], "tables": tables,
         "sets": sets, "tournaments": expected, "played": len(rows),
         "seed": identity["seed"], "botSeed": identity["botSeed"], "options": identity["options"],
-        "rating": ("Plackett-Luce MAP log-strength, centred on 0 (R30); 95% bootstrap percentile intervals "
+        "rating": ("Plackett-Luce MAP log-strength, centred on 0 (docs/league.md); 95% bootstrap percentile intervals "
                    f"over the sets ({ratings.RESAMPLES} resamples), null below {MIN_SETS} sets"),
         "warning": (None if sets >= MIN_SETS else
                     f"{sets} set{'s are' if sets != 1 else ' is'} too few for intervals: play at least "
