@@ -1,9 +1,9 @@
 """Duplicate-deck series: :func:`run_match`.
 
 With ``k`` bots and ``N`` tournaments (a multiple of ``k``), the series has ``N / k`` *sets*
-(:mod:`conformance.series` plans and plays them). Set ``j`` deals with deck seed ``(seed + j) mod 2**32`` and seeds the workers with botSeed
-``(botSeed + j) mod 2**32`` (deck and bot seeds stay independent: neither is derived from the
-other); its ``k`` tournaments are the ``k`` rotations of the seat order: in rotation ``r``
+(:mod:`conformance.series` plans and plays them). Set ``j`` deals with deck seed
+``(seed + j) mod 2**32`` and seeds the workers with botSeed ``(botSeed + j) mod 2**32`` (deck and
+bot seeds stay independent: neither is derived from the other); its ``k`` tournaments are the ``k`` rotations of the seat order: in rotation ``r``
 the bot given ``b``-th sits in seat ``(b + r) mod k``. So every bot meets the same decks from
 every seat. Each tournament equals ``holdem-cert play --bots <that rotation> --seed <deck seed>
 --bot-seed <bot seed>`` and is reported with its digest.
@@ -29,7 +29,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from .runner import CATEGORIES, BotSpec, RunnerOptions
-from .series import Task, plan, rotation, run_tasks  # noqa: F401  (rotation, Task: part of match's API)
+from .series import plan, rotation, run_tasks  # noqa: F401  (rotation: part of match's API)
 from .transcript import options_json
 
 CONFIDENCE = 0.95

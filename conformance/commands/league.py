@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reference.ruleset import get_ruleset
 
-from ..argtypes import add_quiet_option, at_least_one, milliseconds, show_progress, write_json_report
+from ..argtypes import add_quiet_option, at_least_one, show_progress, write_json_report
 from ..errors import UsageError
 from ..league.backends import BACKENDS
 from ..league.report import print_report, write_html
@@ -25,7 +25,7 @@ from ..outfiles import text_stream
 from ..play import select_bots
 from ..report import progress
 from ..resources import default_roster
-from ..runner import RunnerOptions
+from .match import add_tournament_options, tournament_options
 from .play import add_seed_arguments, bot_ids
 
 NAME = "league"
@@ -51,11 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="tournaments at once: local processes, or the CPUs of a local Ray instance (default 1)")
     parser.add_argument("--store", type=Path, required=True, metavar="PATH",
                         help="the SQLite results store: created if absent; a rerun plays only what it lacks")
-    parser.add_argument("--hands", type=at_least_one, default=300, metavar="H",
-                        help="hand cap of each tournament (default 300)")
-    parser.add_argument("--decision-ms", type=milliseconds, metavar="N", help="decision deadline (default 1000)")
-    parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
-                        help="initialisation deadline (default 5000)")
+    add_tournament_options(parser)
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT",
                         help="write the league report to OUT ('-': standard output)")
     parser.add_argument("--html", type=Path, metavar="DIR", help="write DIR/index.html (ratings and matrix plots)")
@@ -82,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.table_size > len(bots):
         raise UsageError(f"--table-size: {args.table_size} is more than the {len(bots)} bots chosen "
                          f"({', '.join(sorted(bots))})")
-    options = RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms, tournament={"max_hands": args.hands})
+    options = tournament_options(args)
     seed, bot_seed = league_seeds(args)
     with contextlib.ExitStack() as stack:
         bar: list = []

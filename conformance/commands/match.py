@@ -29,6 +29,19 @@ HELP = "a duplicate-deck series: seats rotated over the same decks, mean place a
 SETS = 4  # default number of sets (tournaments = SETS x the number of bots)
 
 
+def add_tournament_options(parser: argparse.ArgumentParser) -> None:
+    """--hands, --decision-ms and --init-ms: what every tournament of a series plays under."""
+    parser.add_argument("--hands", type=at_least_one, default=300, metavar="H",
+                        help="hand cap of each tournament (default 300)")
+    parser.add_argument("--decision-ms", type=milliseconds, metavar="N", help="decision deadline (default 1000)")
+    parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
+                        help="initialisation deadline (default 5000)")
+
+
+def tournament_options(args: argparse.Namespace) -> RunnerOptions:
+    return RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms, tournament={"max_hands": args.hands})
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=bot_ids, required=True, metavar="A,B,...",
                         help="two to nine distinct roster ids, in the seat order of rotation 0")
@@ -40,11 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_seed_arguments(parser)
     parser.add_argument("--jobs", type=at_least_one, default=1, metavar="J",
                         help="tournaments played at once, each in its own process (default 1)")
-    parser.add_argument("--hands", type=at_least_one, default=300, metavar="H",
-                        help="hand cap of each tournament (default 300)")
-    parser.add_argument("--decision-ms", type=milliseconds, metavar="N", help="decision deadline (default 1000)")
-    parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
-                        help="initialisation deadline (default 5000)")
+    add_tournament_options(parser)
     parser.add_argument("--place-width", type=positive_number, default=PLACE_WIDTH, metavar="W",
                         help=f"say how many tournaments would make the mean-place intervals W wide (default {PLACE_WIDTH})")
     parser.add_argument("--json", dest="json_out", type=Path, metavar="OUT",
@@ -80,8 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if tournaments % len(bots):
         raise UsageError(f"--tournaments: {tournaments} is not a multiple of the {len(bots)} bots "
                          "(each set plays every rotation of the seats once)")
-    options = RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms,
-                            tournament={"max_hands": args.hands})
+    options = tournament_options(args)
     seed, bot_seed = drawn_seeds(args)
     with progress(tournaments, show_progress(args)) as advance:
         report = run_match(bots, tournaments, seed, bot_seed, options, args.jobs,
