@@ -11,6 +11,7 @@ for ``--backend ray``.
 from __future__ import annotations
 
 import importlib
+import itertools
 import importlib.util
 import os
 import socket
@@ -85,9 +86,14 @@ def run_ray(tasks: Sequence[Task], jobs: int, address: str | None, on_done: Call
                  runtime_env={"py_modules": _code_modules()})
     try:
         remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(play_task)
-        pending = [remote.remote(task) for task in tasks]
+        # A bounded window of tasks in flight: each carries its bots' sources, and a league of
+        # thousands submitted at once would hold them all in the object store.
+        window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        queue = iter(tasks)
+        pending = [remote.remote(task) for task in itertools.islice(queue, window)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
+            pending += [remote.remote(task) for task in itertools.islice(queue, len(ready))]
             for ref in ready:
                 try:
                     summary = ray.get(ref)
