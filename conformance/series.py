@@ -9,7 +9,7 @@ seat, and a tournament is fully determined by (seed, bot seed, bots, set, rotati
 
 :func:`run_tasks` plays tasks in parallel processes (each with its own QuickJS worker children)
 and gives each summary back as it finishes; a pool process that dies (killed, out of memory)
-costs only the tasks it had: they are played again in a fresh pool.
+costs only the tasks in flight (the pool fails all of them): they are played again in a fresh pool.
 """
 from __future__ import annotations
 
