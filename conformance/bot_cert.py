@@ -8,12 +8,15 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
    engine helper loaded first, within the init deadline, and exports a bot. When it
    does not load, the dynamic stages below do not run.
 3. **battery** -- the bot answers every decision state of the committed ``hands``
-   and ``legality`` vectors and generated states (:func:`generated_states`), in one
-   worker, in order; every answer is judged by the reference's return-value rules
+   and ``legality`` vectors, generated states (:func:`generated_states`) and states
+   stratified by decision kind (:mod:`conformance.decision_kinds`), in one worker, in
+   order; every answer is judged by the reference's return-value rules
    (:func:`conformance.runner.judge`). Errors are reported by category (late,
-   missing, malformed, throwing, engine-invalid) with an example state id, and
-   decision times as p50/p95/max. After a fatal outcome (late, out of memory,
-   crash) the worker is gone and the remaining states are not run.
+   missing, malformed, throwing, engine-invalid) with the first state, the answer and
+   the betting numbers, and decision times as p50/p95/max. After a fatal outcome (late
+   beyond doubt, out of memory, crash) the worker is gone and the remaining states are
+   not run; a kill at the deadline that re-timing does not confirm (stage 8) lets a
+   fresh worker go on.
 4. **violations** -- what the worker's guards recorded (eval, the Function
    constructor however reached, Date, timers), at load or in a decision, even
    when the bot caught the error: tricks the static linter cannot see.
@@ -27,8 +30,10 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
    actions replayed on a fresh reference tournament reproduce every decision
    state's hash taken before it was sent, so nothing the bot did to its copy
    reached the engine. The bot's play-style profile comes from these hands.
-8. **timing** -- a warning when a decision took more than half the decision
-   deadline, or loading more than half the init deadline.
+8. **timing** -- :mod:`conformance.bot_timing` (ruling R33): states killed at the
+   deadline or slower than half of it are re-timed (medians of 3 runs in QuickJS and,
+   when installed, node's V8); late beyond doubt is an error, near the deadline a
+   warning (at risk); a warning too when loading took more than half the init deadline.
 9. **roster** (optional) -- the bot's entry in a ``bots.json`` (matched by file).
 
 Every seed is fixed: the botSeed (``CertOptions.bot_seed``) for the battery worker
@@ -47,6 +52,7 @@ from pathlib import Path
 from random import Random
 
 from reference import evaluate
+from reference.actions import js_text
 from reference.errors import OptionError
 from reference.hand import STREETS
 from reference.rng import deal_hand
@@ -54,13 +60,16 @@ from reference.scenario import pinned_deck
 from reference.tournament import Tournament
 
 from . import vectors
+from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
 from .gamespec import STRATEGIES
+from . import bot_timing
 from .host import Outcome, Worker, thrown_text
+from .node_timing import find_node
 from .lint_static import lint_source
 from .roster import lint_roster
 from .resources import HOUSE_ROSTER
 from .runner import (BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
-                     legal_from_state, replay_hashes, run_tournament, timing_summary)
+                     legal_from_state, replay_hashes, replay_states, run_tournament, timing_summary)
 from .profile import Profile, profile_hands
 
 # The house samples that fill the smoke tables, in seat order after the bot.
@@ -68,6 +77,7 @@ SMOKE_OPPONENTS = ("sample-caller", "sample-tight", "equity-bot", "check-fold")
 # Deck seeds of the smoke tables by seat count: fixed, never derived from the botSeed.
 SMOKE_DECK_SEEDS = {2: 2002, 6: 6006, 9: 9009}
 GENERATION_SEED = 21  # hypothesis seed of the generated battery
+KIND_SEED = 18  # seed of the stratified battery (decision_kinds.stratified_states)
 # Boards on which the board plays for most hands (split pots), pinned for hand 1.
 TIED_BOARDS = ("AsKsQsJsTs", "2c2d2h2sAc", "5c6d7h8s9c", "KcKdKhQcQd")
 SCHEDULES = (((50, 100),), ((25, 50), (50, 100), (100, 200)), ((100, 200), (300, 600)))
@@ -77,10 +87,12 @@ FEATURES = ("street:preflop", "street:flop", "street:turn", "street:river", "sea
             "short-stack", "short-all-in", "min-raise-null", "min-raise-above-max", "board-plays",
             "eliminated-seat")
 TIMING_NOTE = (
-    "Times are measured in QuickJS, an interpreter that runs integer-heavy JavaScript roughly 20x "
-    "slower than a browser's JIT, with message delivery included. The arena's deadlines are applied "
-    "to these times unchanged, so this is the conservative test: a bot within them here has a wide "
-    "margin in a browser worker.")
+    "Battery times are measured in QuickJS, an interpreter that runs integer-heavy JavaScript roughly 20x "
+    "slower than a browser's JIT, with message delivery included; the worker is killed at the arena's "
+    "deadline. Every state slower than half the deadline is re-timed (median of 3 runs in QuickJS and, "
+    "when node is installed, in V8 worker threads as browsers run them): a bot is rejected for time only "
+    "when QuickJS needs more than twice the deadline and V8 misses it too (QuickJS alone without node); "
+    "near the deadline it is warned (at risk). See docs/bot-certification.md, Timing verdicts.")
 # The environment as the bot leaves it: how Math.random and PokerEngine look.
 _FINGERPRINT = r"""function () {
   var show = Function.prototype.toString;
@@ -102,17 +114,19 @@ class CertOptions:
     bot_seed: int = 1
     init_ms: float = 5000
     decision_ms: float = 1000
-    generated_states: int = 300
+    generated_states: int = 200  # random states; the stratified part (kind_states) holds the rest
+    kind_states: int = 20  # the stratified part: at least this many states of each decision kind
     vector_states: int | None = None  # None: every vector state; N: the first N
     smoke_seats: tuple[int, ...] = (2, 6, 9)
     smoke_max_hands: int = 60
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
+    node: bool = True  # also time in node (V8) when it is installed (bot_timing)
     house_roster: Path = HOUSE_ROSTER
 
     def __post_init__(self) -> None:
         check_bot_seed(self.bot_seed, "seed")
         RunnerOptions(init_ms=self.init_ms, decision_ms=self.decision_ms)  # validates both
-        for name, least in (("generated_states", 0), ("smoke_max_hands", 1)):
+        for name, least in (("generated_states", 0), ("kind_states", 0), ("smoke_max_hands", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise OptionError(name, f"expected an integer of at least {least}, got {value!r}")
@@ -155,6 +169,7 @@ class CertReport:
     environment: dict | None = None
     determinism: dict | None = None
     tournaments: list[dict] = field(default_factory=list)
+    timing: dict | None = None
     profile: dict | None = None
     roster_entry: dict | None = None
     skipped: list[str] = field(default_factory=list)  # stages not run, and why
@@ -178,9 +193,11 @@ class CertReport:
             "verdict": self.verdict,
             "reasons": [r.to_json() for r in self.reasons],
             "options": {"botSeed": o.bot_seed, "initMs": o.init_ms, "decisionMs": o.decision_ms,
-                        "generatedStates": o.generated_states, "vectorStates": o.vector_states,
+                        "generatedStates": o.generated_states, "kindStates": o.kind_states,
+                        "vectorStates": o.vector_states,
                         "smokeSeats": list(o.smoke_seats), "smokeMaxHands": o.smoke_max_hands,
                         "memoryLimit": o.memory_limit, "generationSeed": GENERATION_SEED,
+                        "kindSeed": KIND_SEED,
                         "smokeDeckSeeds": {str(n): SMOKE_DECK_SEEDS[n] for n in o.smoke_seats}},
             "static": self.static,
             "load": self.load,
@@ -188,6 +205,7 @@ class CertReport:
             "environment": self.environment,
             "determinism": self.determinism,
             "tournaments": self.tournaments,
+            "timing": self.timing,
             "profile": self.profile,
             "rosterEntry": self.roster_entry,
             "timingNote": TIMING_NOTE,
@@ -209,22 +227,6 @@ def vector_states() -> list[BatteryState]:
     return out
 
 
-def _street_short_all_in(state: dict) -> bool:
-    """Whether a wager on this street raised by less than a full raise (only an all-in can)."""
-    actions = [a for a in state["actions"] if a["street"] == state["street"]]
-    bet = {s["id"]: s["bet"] for s in state["seats"]}
-    for a in actions:  # back to the bets the street started with (the blinds preflop)
-        bet[a["id"]] -= a["amount"]
-    current, full = max(bet.values()), state["blinds"][1]
-    for a in actions:
-        bet[a["id"]] += a["amount"]
-        if bet[a["id"]] > current:
-            if bet[a["id"]] - current < full:
-                return True
-            current, full = bet[a["id"]], bet[a["id"]] - current
-    return False
-
-
 def state_features(state: dict) -> set[str]:
     """Which of :data:`FEATURES` a decision state shows."""
     found = {f"street:{state['street']}"}
@@ -233,7 +235,7 @@ def state_features(state: dict) -> set[str]:
         found.add(f"seats:{n}")
     if state["you"]["stack"] + state["you"]["bet"] <= 10 * state["blinds"][1]:
         found.add("short-stack")
-    if _street_short_all_in(state):
+    if street_short_all_in(state):
         found.add("short-all-in")
     if state["minRaiseTo"] is None:
         found.add("min-raise-null")
@@ -333,7 +335,8 @@ def battery(options: CertOptions) -> list[BatteryState]:
     states = vector_states()
     if options.vector_states is not None:
         states = states[:options.vector_states]
-    return states + generated_states(options.generated_states)
+    kinds = [BatteryState(f"kind.{i:03d}", s) for i, s in enumerate(stratified_states(options.kind_states, KIND_SEED))]
+    return states + generated_states(options.generated_states) + kinds
 
 
 # ---- worker runs -------------------------------------------------------------------------
@@ -349,10 +352,14 @@ class _Run:
     violations: list[dict] = field(default_factory=list)  # with "where": "load" or a state id
     environment: dict | None = None
     cut: str | None = None  # the state after which the worker was gone
+    restarts: list[str] = field(default_factory=list)  # late states after which a fresh worker went on
 
 
 def _run_battery(source: str, engine: str, states: list[BatteryState], options: CertOptions,
-                 progress: Progress | None, stage: str, fingerprint: bool) -> _Run:
+                 progress: Progress | None, stage: str, fingerprint: bool,
+                 on_late: "Callable[[int], bool] | None" = None) -> _Run:
+    """One pass in one worker. ``on_late(k)``: whether ``states[k]``, which the worker was killed on,
+    is late beyond doubt (bot_timing); when it is not, a fresh worker goes on with the next state."""
     worker = Worker(memory_limit=options.memory_limit)
     try:
         start = worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms)
@@ -366,6 +373,7 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
             verdict = judge(out, legal_from_state(item.state))
             run.answers.append({"id": item.id, "outcome": out.kind,
                                 "answer": answer_json(out.answer) if out.ok else None,
+                                "answerText": js_text(out.answer) if out.ok else None,
                                 "error": verdict.category, "code": verdict.code, "detail": verdict.detail,
                                 "wallMs": round(out.wall_ms, 3)})
             run.wall.append(out.wall_ms)
@@ -374,6 +382,13 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
             run.violations += [dict(v, where=item.id) for v in out.violations]
             if progress is not None:
                 progress(stage, k + 1, len(states))
+            if worker.dead and out.kind == "late" and on_late is not None and not on_late(k) \
+                    and k + 1 < len(states):
+                worker.close()
+                worker = Worker(memory_limit=options.memory_limit)
+                if worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms).ok:
+                    run.restarts.append(item.id)
+                    continue
             if worker.dead:
                 run.cut = item.id
                 break
@@ -426,20 +441,56 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
         _roster(report, roster, path)
     engine = bundled_engine()
     states = battery(options)
-    run = _run_battery(source, engine, states, options, progress, "battery", fingerprint=True)
+    retimer = bot_timing.Retimer(source=source, engine=engine, bot_seed=options.bot_seed, init_ms=options.init_ms,
+                                 deadline_ms=options.decision_ms, memory_limit=options.memory_limit,
+                                 node=find_node() if options.node else None)
+
+    def on_late(k: int) -> bool:
+        return retimer.late_beyond_doubt(states[k].id, states[k].state, [s.state for s in states[:k]])
+
+    run = _run_battery(source, engine, states, options, progress, "battery", fingerprint=True, on_late=on_late)
     _load(report, run.start, options)
     if not run.start.ok:
         report.skipped.append("battery, determinism, environment and tournaments: the bot did not load")
         _violations(report, run.violations)
         return report
-    _battery(report, states, run, options)
+    _battery(report, states, run, on_late)
     _environment(report, run, engine)
-    second = _run_battery(source, engine, states, options, progress, "determinism", fingerprint=False)
+    second = _run_battery(source, engine, states, options, progress, "determinism", fingerprint=False,
+                          on_late=on_late)
     _determinism(report, run, second)
     _violations(report, run.violations)
-    _tournaments(report, source, options, progress)
+    _tournaments(report, source, options, progress, retimer)
+    _timing(report, states, run, retimer, source, engine)
     _roster_name(report)
     return report
+
+
+def find_state(options: CertOptions, state_id: str) -> dict:
+    """The battery state with this id (OptionError naming the id when there is none)."""
+    for item in battery(options):
+        if item.id == state_id:
+            return item.state
+    raise OptionError("state", f"no battery state has the id {state_id!r} with these options "
+                      "(ids are in the report: vector ids, generated.NNN, kind.NNN)")
+
+
+def rerun_state(source: str, state: dict, options: CertOptions, state_id: str = "<state>") -> dict:
+    """Load the bot in a fresh worker and ask it this one state: what it answered and why that is
+    accepted or not, with the numbers that decide a raise (``holdem-cert bot FILE --state ID``)."""
+    with Worker(memory_limit=options.memory_limit) as worker:
+        start = worker.start(bundled_engine(), source, options.bot_seed, init_timeout_ms=options.init_ms)
+        if not start.ok:
+            return {"id": state_id, "state": state, "load": start.kind, "error": "load",
+                    "detail": answer_json(start.error)}
+        out = worker.act(state, timeout_ms=options.decision_ms)
+    verdict = judge(out, legal_from_state(state))
+    return {"id": state_id, "state": state, "load": "ok", "outcome": out.kind,
+            "answer": answer_json(out.answer) if out.ok else None,
+            "answerText": js_text(out.answer) if out.ok else None,
+            "error": verdict.category, "code": verdict.code, "detail": verdict.detail,
+            "numbers": betting_numbers(state), "kinds": [k for k in KINDS if k in decision_kinds(state)],
+            "wallMs": round(out.wall_ms, 3)}
 
 
 def _static(report: CertReport, source: str, filename: str) -> None:
@@ -472,17 +523,41 @@ def _codes(codes: Mapping[str, int]) -> str:
     return ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
 
 
-def _battery(report: CertReport, states: list[BatteryState], run: _Run, options: CertOptions) -> None:
-    coverage = Counter(f for s in states for f in state_features(s.state))
+def betting_numbers(state: dict) -> str:
+    """The fields that decide which answers are legal, in the contract's names and JS words."""
+    you = state["you"]
+    return (f"you.stack {you['stack']}, you.bet {you['bet']}, toCall {state['toCall']}, currentBet "
+            f"{state['currentBet']}, minRaiseTo {js_text(state['minRaiseTo'])}, maxRaiseTo {state['maxRaiseTo']}, "
+            f"canCheck {js_text(state['canCheck'])}, canAllIn {js_text(state['canAllIn'])}")
+
+
+def _ran(run: _Run) -> set[str]:
+    """Ids of the states the bot actually answered or failed on (not those of a dead worker)."""
+    return {a["id"] for a in run.answers if a["outcome"] != "dead"}
+
+
+def _battery(report: CertReport, states: list[BatteryState], run: _Run, on_late: Callable[[int], bool]) -> None:
+    ran = _ran(run)
+    by_id = {s.id: s.state for s in states}
+    index = {s.id: k for k, s in enumerate(states)}
+    coverage = Counter(f for s in states if s.id in ran for f in state_features(s.state))
     errors: dict[str, dict] = {}
     for a in run.answers:
-        if a["error"] is not None:
-            e = errors.setdefault(a["error"], {"count": 0, "codes": Counter(), "example": a["id"],
-                                               "detail": a["detail"]})
+        # A kill at the deadline that the re-timing does not confirm is a timing warning (_timing).
+        unconfirmed = a["error"] == "late" and not on_late(index[a["id"]])
+        if a["error"] is not None and not unconfirmed:
+            state = by_id[a["id"]]
+            e = errors.setdefault(a["error"], {"count": 0, "codes": Counter(), "kinds": Counter(),
+                                               "example": a["id"], "detail": a["detail"], "answer": a["answer"],
+                                               "answerText": a["answerText"],
+                                               "numbers": betting_numbers(state), "state": state, "states": []})
             e["count"] += 1
             e["codes"][a["code"]] += 1
+            e["kinds"].update(decision_kinds(state))
+            e["states"].append(a["id"])
     for e in errors.values():
         e["codes"] = dict(sorted(e["codes"].items()))
+        e["kinds"] = {k: e["kinds"][k] for k in KINDS if e["kinds"][k]}
     not_run = len(states) - len(run.answers)
     report.battery = {
         "states": len(states),
@@ -490,7 +565,9 @@ def _battery(report: CertReport, states: list[BatteryState], run: _Run, options:
         "notRun": not_run,
         "terminatedAt": run.cut,
         "sources": dict(Counter(s.id.split(".")[0] for s in states)),
-        "coverage": {f: coverage[f] for f in FEATURES},
+        "coverage": {f: coverage[f] for f in FEATURES},  # of the states that ran
+        "kinds": kind_counts([s.state for s in states]),
+        "kindsRan": kind_counts([s.state for s in states if s.id in ran]),
         "errors": errors,
         "timing": timing_summary(run.wall, run.cpu),
         "answers": run.answers,
@@ -498,12 +575,46 @@ def _battery(report: CertReport, states: list[BatteryState], run: _Run, options:
     for category, e in errors.items():
         gone = f"; the worker was terminated there and the {not_run} later states were not run" if (
             run.cut == e["example"] and not_run) else ""
-        report.error("decision", category, f"{e['count']} of {len(states)} states {category} "
-                     f"({_codes(e['codes'])}), first: {e['detail']}{gone}", e["example"])
-    slowest = max(run.wall, default=0.0)
-    if slowest > options.decision_ms / 2 and "late" not in errors:
-        report.warning("timing", "slow-decision", f"the slowest battery decision took {slowest:.0f} ms in QuickJS, "
-                       f"more than half the {options.decision_ms:g} ms deadline")
+        answer = "" if e["answer"] is None else f"; it answered {e['answerText']} with {e['numbers']}"
+        report.error("decision", category, f"{e['count']} of {len(ran)} states that ran {category} "
+                     f"({_codes(e['codes'])}), first: {e['detail']}{answer}{gone}", e["example"])
+
+
+def _timing(report: CertReport, states: list[BatteryState], run: _Run, retimer: bot_timing.Retimer,
+            source: str, engine: str) -> None:
+    """Re-time the slowest states (bot_timing), time the battery in node, and give the verdict."""
+    options = report.options
+    index = {s.id: k for k, s in enumerate(states)}
+    slow = sorted((a for a in run.answers if a["outcome"] != "late"
+                   and a["wallMs"] > bot_timing.AT_RISK_FRACTION * options.decision_ms),
+                  key=lambda a: -a["wallMs"])[:bot_timing.MAX_CRITICAL]
+    for a in slow:
+        k = index[a["id"]]
+        retimer(a["id"], states[k].state, [s.state for s in states[:k]])
+    node = None
+    if retimer.node is not None:
+        node = bot_timing.node_battery(retimer.node, source, engine, [(s.id, s.state) for s in states],
+                                       options.bot_seed, options.init_ms, options.decision_ms)
+    timings = list(retimer.timings.values())
+    report.timing = {
+        "deadlineMs": options.decision_ms,
+        "node": retimer.node,
+        "rule": {"atRiskAboveMs": bot_timing.AT_RISK_FRACTION * options.decision_ms,
+                 "quickjsLateAboveMs": bot_timing.QUICKJS_LATE_FACTOR * options.decision_ms,
+                 "nodeLateAboveMs": options.decision_ms if retimer.node else None, "repeats": bot_timing.REPEATS},
+        "retimed": [t.to_json() for t in timings],
+        "nodeBattery": node,
+    }
+    if retimer.node is None:
+        report.skipped.append("node timing: node is not installed (or --no-node); timing verdicts rest on "
+                              "QuickJS alone")
+    for t in timings:
+        if t.verdict == "late":
+            report.error("timing", "late", f"late beyond doubt at state {t.id}: {t.describe()}", t.id)
+    risky = sorted((t for t in timings if t.verdict == "at-risk"), key=lambda t: -t.quickjs_median)
+    if risky:
+        report.warning("timing", "at-risk", f"{len(risky)} state(s) near the deadline (at risk, not certainly late)"
+                       f", slowest first: {risky[0].id}: {risky[0].describe()}", risky[0].id)
 
 
 def _violations(report: CertReport, violations: list[dict]) -> None:
@@ -536,7 +647,11 @@ def _determinism(report: CertReport, first: _Run, second: _Run) -> None:
     compared, difference = 0, None
     for a, b in zip(first.answers, second.answers):
         if {a["outcome"], b["outcome"]} & {"late", "dead"}:
-            break  # a deadline is a timing, not a decision
+            # A deadline is a timing, not a decision. When both workers were killed here and went on
+            # afresh (bot_timing), the bot's memory is new in both, so later answers still compare.
+            if a["outcome"] == b["outcome"] == "late" and a["id"] in first.restarts and a["id"] in second.restarts:
+                continue
+            break
         compared += 1
         if key(a) != key(b):
             difference = {"state": a["id"], "first": a["answer"], "second": b["answer"],
@@ -561,7 +676,11 @@ def _house_bots(path: Path) -> dict[str, BotSpec]:
             for e in data["bots"] if e["id"] in SMOKE_OPPONENTS}
 
 
-def _tournaments(report: CertReport, source: str, options: CertOptions, progress: Progress | None) -> None:
+def _tournaments(report: CertReport, source: str, options: CertOptions, progress: Progress | None,
+                 retimer: bot_timing.Retimer) -> None:
+    """A smoke decision killed at the deadline is re-timed like a battery state (its state comes
+    from replaying the table): late beyond doubt (here or in the battery) is an error, at risk a
+    warning, and a kill the re-timing finds ordinary (a loaded machine) no reason at all."""
     if not options.smoke_seats:
         return
     house = _house_bots(options.house_roster)
@@ -597,12 +716,20 @@ def _tournaments(report: CertReport, source: str, options: CertOptions, progress
             "profile": profile.to_json(),
             "digest": result.digest(),
         })
-        for category, count in seat.errors.items():
-            if count:
-                mine = [d for d in result.decisions if d.seat == 0 and d.error == category]
-                report.error("tournament", category, f"table of {n}: {count} of {seat.decisions} decisions "
-                             f"{category} ({_codes(Counter(d.code for d in mine))}), first: {mine[0].detail}",
-                             f"table {n}, decision {mine[0].index}")
+        late = _late_verdict(result, n, retimer)
+        report.tournaments[-1]["late"] = late
+        for category in seat.errors:
+            mine = [d for d in result.decisions if d.seat == 0 and d.error == category]
+            # The kill at the deadline and the fallbacks after it count as its re-timing says.
+            follows = category == "late" or (category == "missing" and late is not None
+                                             and all(d.code == "terminated" for d in mine))
+            verdict = late["verdict"] if follows and late is not None else "late"
+            if mine and verdict != "ok":
+                add = report.error if verdict == "late" else report.warning
+                add("tournament", category, f"table of {n}: {len(mine)} of {seat.decisions} decisions "
+                    f"{category} ({_codes(Counter(d.code for d in mine))}), first: {mine[0].detail}"
+                    + (" (at risk: re-timing found no certain lateness)" if verdict == "at-risk" else ""),
+                    f"table {n}, decision {mine[0].index}")
         for v in seat.violations:
             if not any(r.category == "violation" and r.code == v["kind"] for r in report.reasons):
                 report.error("violation", v["kind"], f"table of {n}: {v['detail']}", f"table {n}")
@@ -614,6 +741,20 @@ def _tournaments(report: CertReport, source: str, options: CertOptions, progress
             report.error("isolation", "state-changed", f"table of {n}: replaying the applied actions did not "
                          f"reproduce the state hashed before decision {mismatch} was sent", f"table {n}")
     report.profile = total.to_json()
+
+
+def _late_verdict(result, n: int, retimer: bot_timing.Retimer) -> dict | None:
+    """The re-timing of the bot's decision killed at the deadline at this table (None if none)."""
+    late = next((d for d in result.decisions if d.seat == 0 and d.error == "late"), None)
+    if late is None:
+        return None
+    if retimer.late():  # lateness proven in the battery is proven here
+        return {"decision": late.index, "retimed": None, "verdict": "late"}
+    # The bot's own earlier states at this table, then the one it was killed on.
+    mine = [st for record, st in replay_states(result) if record is not None and record.seat == 0
+            and record.index <= late.index]
+    timing = retimer(f"table-{n}.{late.index}", mine[-1], mine[:-1])
+    return {"decision": late.index, "retimed": timing.id, "verdict": timing.verdict}
 
 
 def _roster(report: CertReport, roster: Path, path: Path | None) -> None:

@@ -60,6 +60,8 @@ from typing import Any
 
 import orjson
 
+from reference.actions import js_text
+
 from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
 from reference.rng import JSBigInt
@@ -132,7 +134,8 @@ def encode(value: Any) -> Any:
 def thrown_text(error: dict) -> str:
     """What a ``throw`` outcome's error says: "TypeError: not a function (at decide, bot line 12)"."""
     name = error.get("name")
-    text = f"{name}: {error.get('message')}" if name else f"a non-Error value {error.get('message')!r}"
+    value = js_text(error["value"]) if "value" in error else repr(error.get("message"))  # JS words: null, "no"
+    text = f"{name}: {error.get('message')}" if name else f"a non-Error value {value}"
     at = error.get("at")
     if at:
         place = f"{at['file']} line {at['line']}"

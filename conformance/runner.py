@@ -504,18 +504,16 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
     return records
 
 
-def replay_hashes(result: TournamentResult) -> int | None:
-    """Replay the applied actions on a fresh reference tournament and hash each decision state.
-
-    Returns the index of the first decision whose state differs from the hash recorded
-    before it was sent (so what a bot did to its copy reached the engine), or None.
-    """
+def replay_states(result: TournamentResult):
+    """Replay the applied actions on a fresh reference tournament: each decision record with the
+    state the reference gives for it (None once the replayed tournament is over), in order."""
     names = list(result.names) or [s.name for s in result.seats]
     t = Tournament(names, seed=result.seed, ruleset=result.ruleset, **result.options)
     for record in result.decisions:
         state = t.decision_state()
-        if state is None or state_hash(state) != record.state_hash:
-            return record.index
+        yield record, state
+        if state is None:
+            return
         entry = record.action
         if record.error is not None and t.ruleset.timeouts_to_auto_fold is not None:
             t.timeout()  # v4: the timeout, auto-fold count included
@@ -525,4 +523,18 @@ def replay_hashes(result: TournamentResult) -> int | None:
             t.act({"type": "raise", "amount": state["you"]["bet"] + entry["amount"]})
         else:
             t.act(entry["type"])
-    return None if t.over else len(result.decisions)
+    yield None, t.decision_state()
+
+
+def replay_hashes(result: TournamentResult) -> int | None:
+    """Replay the applied actions on a fresh reference tournament and hash each decision state.
+
+    Returns the index of the first decision whose state differs from the hash recorded
+    before it was sent (so what a bot did to its copy reached the engine), or None.
+    """
+    for record, state in replay_states(result):
+        if record is None:
+            return None if state is None else len(result.decisions)
+        if state is None or state_hash(state) != record.state_hash:
+            return record.index
+    return None

@@ -51,6 +51,8 @@ def parse_answer(answer: object, vocabulary: str = "contract") -> tuple[str, int
         kind = words[kind]
     elif not isinstance(kind, str) or kind not in ACTION_TYPES:
         what = json.dumps(kind) if isinstance(kind, str) else js_describe(kind)
+        if "type" not in answer:  # an absent field reads as undefined in JavaScript, not null
+            what = "undefined"
         raise IllegalAction("type", f"unknown action type {what} (accepted: {', '.join(ACTION_TYPES)})", "unknown-type")
     if kind not in ("raise", "bet"):
         return kind, None
@@ -138,3 +140,21 @@ def js_number(value: float) -> str:
     if value in (float("inf"), float("-inf")):
         return "Infinity" if value > 0 else "-Infinity"
     return str(int(value)) if float(value).is_integer() and abs(value) < 1e21 else repr(value)
+
+
+def js_text(value: object) -> str:
+    """A transported value written as a JavaScript literal (null, true, NaN, "x", 12n,
+    {type: "raise", amount: 5000}): how a report shows a bot's answer and a state's fields."""
+    if value is None or isinstance(value, bool):
+        return js_describe(value)
+    if isinstance(value, (int, float)):
+        return "-0" if value == 0 and math.copysign(1, value) < 0 else js_number(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(js_text(v) for v in value[:8]) + (", ..." if len(value) > 8 else "") + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {js_text(v)}" for k, v in list(value.items())[:8]) + "}"
+    if getattr(value, "tag", None) == "bigint":
+        return f"{value.info}n"  # type: ignore[attr-defined]
+    return js_describe(value)  # undefined, and what has no literal (a symbol, a function, a promise)

@@ -98,6 +98,7 @@ _ALL = (
     _r("R31", "sng3v4: an uncontested side pot reveals nothing", "contested-pots any-showdown-pot", ("sng3v4",)),
     # Played by reference.rng's numeric_like argument, not by a ruleset field.
     _r("R32", "rng: BigInt, boxed Number and objects as seeds", "other-seeds-stringified numeric-like", ("rng",)),
+    _r("R33", "certifying the decision deadline outside the arena", "retime-medians", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

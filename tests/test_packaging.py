@@ -38,7 +38,8 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_the_wheel_carries_the_data(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    expected = {"reference/js/poker-engine.js", "conformance/worker.py", "conformance/_data/bots.json"}
+    expected = {"reference/js/poker-engine.js", "conformance/worker.py", "conformance/node_timing.js",
+                "conformance/_data/bots.json"}
     for root in ("vectors", "schemas"):
         expected |= {f"conformance/_data/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / root).rglob("*.json")}
     roster = json.loads((ROOT / "bots.json").read_text(encoding="utf-8"))

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
+from collections import Counter
 from pathlib import Path
 
+from reference.errors import OptionError
+
+from .. import schemas
 from ..argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
-from ..bot_cert import SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file
+from ..bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
+                        rerun_state)
 from ..errors import UsageError
 from ..outfiles import text_stream
 from ..report import plural
@@ -47,8 +53,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="decision deadline in ms (default 1000, the arena's)")
     parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
                         help="initialisation deadline in ms (default 5000, the arena's)")
-    parser.add_argument("--states", type=count, default=300, metavar="N",
-                        help="generated decision states in the battery (default 300)")
+    parser.add_argument("--states", type=count, default=200, metavar="N",
+                        help="random generated decision states in the battery (default 200; the stratified "
+                        "--kinds states come on top)")
+    parser.add_argument("--kinds", type=count, default=20, metavar="N",
+                        help="at least N battery states of each decision kind (default 20; see the report's kinds)")
+    parser.add_argument("--state", metavar="ID_OR_FILE",
+                        help="rerun one state instead of certifying: a battery state id from a report (same "
+                        "--states/--kinds/--seed) or a JSON file holding a state; prints the state, the answer "
+                        "and why it is accepted or not; exit 0 when accepted, 1 when not")
+    parser.add_argument("--save-failed", type=Path, metavar="DIR",
+                        help="write the first failing state of each battery error category to DIR/<id>.json "
+                        "(state, answer, numbers), for --state FILE")
+    parser.add_argument("--no-node", dest="node", action="store_false",
+                        help="do not time the bot in node (V8) even when node is installed: timing verdicts then "
+                        "rest on QuickJS alone (docs/bot-certification.md, Timing verdicts)")
     parser.add_argument("--hands", type=at_least_one, default=60, metavar="N",
                         help="hand cap of each smoke tournament (default 60)")
     parser.add_argument("--tables", type=_tables, default=(2, 6, 9), metavar="2,6,9",
@@ -86,7 +105,28 @@ def summary_lines(report: CertReport) -> list[str]:
         lines.append(f"  decision time in QuickJS: p50 {_ms(t['wallP50'])}, p95 {_ms(t['wallP95'])}, "
                      f"max {_ms(t['wallMax'])} (deadline {o.decision_ms:g} ms)")
         missing = [f for f, n in b["coverage"].items() if n == 0]
-        lines.append("  coverage: " + ("every feature" if not missing else "missing " + ", ".join(missing)))
+        ran = "" if not b["notRun"] else f" (of the {b['answered']} states that ran)"
+        lines.append("  coverage: " + ("every feature" if not missing else "missing " + ", ".join(missing)) + ran)
+        lines.append("  states per decision kind (that ran): "
+                     + ", ".join(f"{k} {n}" if n == b["kinds"][k] else f"{k} {n}/{b['kinds'][k]}"
+                                 for k, n in b["kindsRan"].items()))
+        for category, e in b["errors"].items():
+            lines.append(f"  {category}: first at state {e['example']}; rerun it with "
+                         f"`holdem-cert bot {report.file} --state {e['example']}` (the state is in the JSON "
+                         "report under battery.errors)")
+    if report.timing is not None:
+        tm = report.timing
+        node = tm["nodeBattery"]
+        if node is None:
+            lines.append("  node (V8): not used (not installed or --no-node); timing verdicts rest on QuickJS alone")
+        else:
+            t = node["timing"]
+            lines.append(f"  decision time in node (V8): p50 {_ms(t['wallP50'])}, p95 {_ms(t['wallP95'])}, "
+                         f"max {_ms(t['wallMax'])} over {node['ran']} states, late {len(node['late'])}")
+        verdicts = Counter(r["verdict"] for r in tm["retimed"])
+        if tm["retimed"]:
+            lines.append(f"  re-timed (median of {tm['rule']['repeats']}): {len(tm['retimed'])} states: "
+                         + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
     if report.determinism is not None:
         d = report.determinism
         same = "identical" if d["difference"] is None else f"differ at {d['difference']['state']}"
@@ -159,11 +199,61 @@ class _RichProgress:
         self.progress.update(self.tasks[stage], completed=done)
 
 
+def _rerun(args: argparse.Namespace, options: CertOptions) -> int:
+    """``--state``: one state, printed with the bot's answer and its judgement."""
+    given = Path(args.state)
+    try:
+        if given.suffix == ".json" and given.is_file():
+            state = json.loads(given.read_text(encoding="utf-8"))
+            if isinstance(state, dict) and isinstance(state.get("state"), dict):
+                state = state["state"]  # a report's error entry or a saved rerun
+            problems = schemas.errors("state", state)
+            if problems:
+                raise UsageError(f"{args.state}: not a decision state: {'; '.join(problems)}")
+        else:
+            state = find_state(options, args.state)
+        result = rerun_state(args.file.read_text(encoding="utf-8"), state, options, args.state)
+    except OptionError as exc:
+        raise UsageError(str(exc)) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {args.state}: {exc}") from exc
+    except ValueError as exc:
+        raise UsageError(f"{args.state}: not valid JSON ({exc})") from exc
+    print(json.dumps(result["state"], indent=2, ensure_ascii=False))
+    if result["load"] != "ok":
+        print(f"load: {result['load']}: {json.dumps(result['detail'])}")
+        return 1
+    print(f"kinds: {', '.join(result['kinds'])}")
+    print(f"numbers: {result['numbers']}")
+    print(f"answer: {result['answerText'] if result['answerText'] is not None else result['outcome']} "
+          f"in {result['wallMs']:.1f} ms")
+    if result["error"] is None:
+        print("verdict: accepted")
+        return 0
+    print(f"verdict: {result['error']} ({result['code']}): {result['detail']}")
+    return 1
+
+
+def _save_failed(report: CertReport, folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}") from exc
+    for category, e in report.battery["errors"].items():
+        path = folder / ("".join(c if c.isalnum() or c in ".-_" else "_" for c in e["example"]) + ".json")
+        write_json_report(path, {"id": e["example"], "category": category, **{k: e[k] for k in (
+            "codes", "detail", "answer", "answerText", "numbers", "state")}})
+        print(f"saved: {path} (rerun: holdem-cert bot {report.file} --state {path})")
+
+
 def run(args: argparse.Namespace) -> int:
     options = CertOptions(bot_seed=args.seed, init_ms=args.init_ms, decision_ms=args.decision_ms,
-                          generated_states=args.states, smoke_seats=args.tables, smoke_max_hands=args.hands)
+                          generated_states=args.states, kind_states=args.kinds, smoke_seats=args.tables,
+                          smoke_max_hands=args.hands, node=args.node)
     if not args.file.is_file():
         raise UsageError(f"cannot read {args.file}: not a file")
+    if args.state is not None:
+        return _rerun(args, options)
     progress = _RichProgress() if show_progress(args) else None
     try:
         if progress is not None:
@@ -175,6 +265,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot read {exc.filename or args.file}: {exc.strerror or exc}") from exc
     with contextlib.redirect_stdout(text_stream(args.json_out)):
         (_print_rich if sys.stdout.isatty() else _print_plain)(report)
+        if args.save_failed is not None and report.battery is not None:
+            _save_failed(report, args.save_failed)
     if args.json_out is not None:
         write_json_report(args.json_out, report.to_json())
     return 1 if report.verdict == "rejected" else 0

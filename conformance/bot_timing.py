@@ -1,0 +1,216 @@
+"""The timing verdict of bot certification: stable, and predicting the arena (issue #18 item 3).
+
+One QuickJS measurement near the deadline is a coin toss (the same state took 1002.7, 965.4 and
+1002.3 ms in three identical runs), and QuickJS is not what the arena runs: the same call took
+42 ms in V8. So a time is never judged from one sample, and lateness is rejected only when it
+is beyond doubt. The rule (ruling R33; docs/bot-certification.md, "Timing verdicts"), with D the
+decision deadline:
+
+1. **Timing-critical states**: a battery state whose QuickJS wall time exceeded D/2, or that was
+   late (the worker is killed at D, as the arena does). The :data:`MAX_CRITICAL` slowest are
+   re-timed, and the first :data:`MAX_LATE_RETIMED` late ones; a later late state is late
+   beyond doubt when one of those was (a bot slow everywhere must not take hours).
+2. **Re-timing**: a fresh QuickJS worker first answers, untimed, the states the bot answered
+   before this one (its module memory is then as it was: a bot that slows down as it goes, or
+   hangs on its hundredth call, is re-timed as it ran), then the state :data:`REPEATS` times,
+   with a wall-clock kill at :data:`QUICKJS_KILL_FACTOR` x D; when node is installed, the same
+   in one fresh V8 worker thread (:mod:`conformance.node_timing`), terminated at
+   :data:`NODE_KILL_FACTOR` x D, after one more untimed warm-up run (the arena's worker
+   persists: its code is JIT-compiled). The QuickJS
+   time is the process CPU time of the decision (wall time inflates when the machine is
+   loaded; CPU time does not), the node time the wall time; each side is the **median** of
+   its repeats, a kill counting as infinitely late.
+3. **Verdict per state**:
+   - ``late`` (an error: rejected) when the QuickJS median exceeds QUICKJS_LATE_FACTOR x D,
+     and node, when present, is late too (median above D);
+   - ``at-risk`` (a warning) when it is not late but a median exceeds D/2 on either side;
+   - ``ok`` otherwise.
+
+Medians of repeats keep a state that is near a boundary on one side of it, and the boundaries
+are far apart: a bot is rejected only when QuickJS needs twice the deadline *and* V8 misses it,
+and a bot that V8 runs well within the deadline is at worst warned. Without node the verdict
+rests on QuickJS alone; the report says so.
+
+Nothing here decides a bot's answers: every state is judged on its QuickJS answer in the battery.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .host import Worker
+from .node_timing import NodeBot
+
+AT_RISK_FRACTION = 0.5  # a median above this share of the deadline is at risk
+QUICKJS_LATE_FACTOR = 2.0  # QuickJS is late beyond doubt above this many deadlines of CPU time
+# Wall-clock kills of re-timing runs, in deadlines: far above the thresholds, so that a loaded
+# machine (wall time many times the CPU time) does not turn a measurable run into a kill. (The
+# QuickJS worker's own CPU-time backstop, 10 s, ends a run that never answers sooner.)
+QUICKJS_KILL_FACTOR = 20.0
+NODE_KILL_FACTOR = 5.0
+REPEATS = 3
+MAX_CRITICAL = 3  # slow (not late) states re-timed, the slowest first
+MAX_LATE_RETIMED = 3  # late states re-timed; the verdicts of these speak for later ones
+
+
+@dataclass(frozen=True)
+class StateTiming:
+    """The re-timed samples of one state and what they amount to."""
+
+    id: str
+    quickjs_ms: tuple[float, ...]  # CPU ms per repeat (wall when CPU time is unknown); inf: killed
+    node_ms: tuple[float, ...] | None  # wall ms per repeat in V8; inf: terminated; None: no node
+    verdict: str  # ok, at-risk, late
+    deadline_ms: float
+
+    @property
+    def quickjs_median(self) -> float:
+        return statistics.median(self.quickjs_ms)
+
+    @property
+    def node_median(self) -> float | None:
+        return None if self.node_ms is None else statistics.median(self.node_ms)
+
+    def describe(self) -> str:
+        def median(side: str, x: float, unit: str, kill_ms: float) -> str:
+            if math.isinf(x):
+                return f"{side}: no answer by {kill_ms:g} ms in most of {REPEATS} runs"
+            return f"{side} median {x:.0f} ms {unit}of {REPEATS} runs"
+
+        d = self.deadline_ms
+        q = median("QuickJS", self.quickjs_median, "CPU ", QUICKJS_KILL_FACTOR * d)
+        n = "node not installed: QuickJS alone" if self.node_ms is None else \
+            median("node (V8)", self.node_median, "", NODE_KILL_FACTOR * d)
+        return f"{q} (late beyond doubt above {QUICKJS_LATE_FACTOR * d:g} ms); {n}; deadline {d:g} ms"
+
+    def to_json(self) -> dict:
+        def j(xs):
+            return None if xs is None else [None if math.isinf(x) else round(x, 3) for x in xs]
+
+        med = self.node_median
+        return {"id": self.id, "verdict": self.verdict, "quickjsCpuMs": j(self.quickjs_ms),
+                "quickjsMedianMs": None if math.isinf(self.quickjs_median) else round(self.quickjs_median, 3),
+                "nodeMs": j(self.node_ms),
+                "nodeMedianMs": None if med is None or math.isinf(med) else round(med, 3)}
+
+
+def classify(quickjs_median: float, node_median: float | None, deadline_ms: float) -> str:
+    """The rule of step 3 (module docstring)."""
+    if quickjs_median > QUICKJS_LATE_FACTOR * deadline_ms and (node_median is None or node_median > deadline_ms):
+        return "late"
+    slow = AT_RISK_FRACTION * deadline_ms
+    if quickjs_median > slow or (node_median is not None and node_median > slow):
+        return "at-risk"
+    return "ok"
+
+
+def _quickjs_samples(source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
+                     init_ms: float, deadline_ms: float, memory_limit: int | None) -> tuple[float, ...]:
+    """REPEATS runs of ``state`` in one fresh worker after the untimed ``prefix`` (the states the bot
+    answered before it, so that its module memory is as it was); after a kill the rest are kills."""
+    kill_ms = QUICKJS_KILL_FACTOR * deadline_ms
+    with Worker(memory_limit=memory_limit) as worker:
+        alive = worker.start(engine, source, bot_seed, init_timeout_ms=init_ms).ok
+        for earlier in prefix:
+            if not alive:
+                break
+            worker.act(earlier, timeout_ms=kill_ms)
+            alive = not worker.dead
+        samples = []
+        for _ in range(REPEATS):
+            out = worker.act(state, timeout_ms=kill_ms) if alive else None
+            alive = alive and not worker.dead
+            ok = out is not None and out.kind not in ("late", "dead", "memory", "crash", "malformed")
+            samples.append((out.cpu_ms if out.cpu_ms is not None else out.wall_ms) if ok else math.inf)
+    return tuple(samples)
+
+
+def _node_samples(node: str, source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
+                  init_ms: float, deadline_ms: float) -> tuple[float, ...]:
+    """REPEATS timed runs in one V8 worker after the untimed ``prefix`` and one untimed warm-up run of
+    the state: the arena's worker persists, so its decisions run JIT-compiled code, which a cold
+    first call does not show. A run that is not ok (terminated, or the worker gone) is a kill."""
+    kill_ms = NODE_KILL_FACTOR * deadline_ms
+    with NodeBot(node) as bot:
+        out = bot.start(engine, source, bot_seed, init_ms)
+        for earlier in (*prefix, state):  # the state's own first run is the warm-up
+            if out.kind != "ok":
+                break
+            out = bot.act(earlier, kill_ms)
+        samples = []
+        for _ in range(REPEATS):
+            out = bot.act(state, kill_ms) if out.kind == "ok" else out
+            samples.append(out.ms if out.kind == "ok" else math.inf)
+    return tuple(samples)
+
+
+def retime(state_id: str, state: dict, prefix: Sequence[dict] = (), *, source: str, engine: str, bot_seed: int,
+           init_ms: float, deadline_ms: float, memory_limit: int | None, node: str | None) -> StateTiming:
+    """Steps 2 and 3 for one state, in fresh workers that first answer ``prefix`` (untimed)."""
+    quickjs = _quickjs_samples(source, engine, state, prefix, bot_seed, init_ms, deadline_ms, memory_limit)
+    node_ms = None if node is None else _node_samples(node, source, engine, state, prefix, bot_seed, init_ms,
+                                                      deadline_ms)
+    verdict = classify(statistics.median(quickjs), None if node_ms is None else statistics.median(node_ms),
+                       deadline_ms)
+    return StateTiming(state_id, quickjs, node_ms, verdict, deadline_ms)
+
+
+class Retimer:
+    """:func:`retime` with the bot's fixed arguments, each state once (the determinism pass meets the
+    same late states again); ``timings`` in the order they were re-timed."""
+
+    def __init__(self, *, source: str, engine: str, bot_seed: int, init_ms: float, deadline_ms: float,
+                 memory_limit: int | None, node: str | None) -> None:
+        self._args = dict(source=source, engine=engine, bot_seed=bot_seed, init_ms=init_ms,
+                          deadline_ms=deadline_ms, memory_limit=memory_limit, node=node)
+        self.node = node
+        self.timings: dict[str, StateTiming] = {}
+
+    def __call__(self, state_id: str, state: dict, prefix: Sequence[dict] = ()) -> StateTiming:
+        if state_id not in self.timings:
+            self.timings[state_id] = retime(state_id, state, prefix, **self._args)
+        return self.timings[state_id]
+
+    def late_beyond_doubt(self, state_id: str, state: dict, prefix: Sequence[dict] = ()) -> bool:
+        """For a state the battery's worker was killed on: re-timed while fewer than
+        MAX_LATE_RETIMED were; after that, whether any re-timed state was late beyond doubt."""
+        if state_id in self.timings or len(self.timings) < MAX_LATE_RETIMED:
+            return self(state_id, state, prefix).verdict == "late"
+        return bool(self.late())
+
+    def late(self) -> list[StateTiming]:
+        return [t for t in self.timings.values() if t.verdict == "late"]
+
+
+def node_battery(node: str, source: str, engine: str, states: list[tuple[str, dict]], bot_seed: int,
+                 init_ms: float, deadline_ms: float, max_late: int = 3) -> dict:
+    """The whole battery once in V8, for the report: per-state times and p50/p95/max. A late state
+    terminates the worker, as in the arena; the next state gets a fresh one; after ``max_late``
+    late states the rest is not run (a bot that is late everywhere must not take minutes)."""
+    from .runner import timing_summary
+
+    times, late, failed, ran = [], [], [], 0
+    bot: NodeBot | None = None
+    try:
+        for state_id, state in states:
+            if len(late) + len(failed) >= max_late:
+                break
+            if bot is None:
+                bot = NodeBot(node)
+                start = bot.start(engine, source, bot_seed, init_ms)
+                if start.kind != "ok":
+                    return {"ran": ran, "error": start.message or start.kind, "late": late, "failed": failed,
+                            "timing": timing_summary(times, [])}
+            out = bot.act(state, deadline_ms)
+            ran += 1
+            times.append(out.ms)
+            if out.kind != "ok":
+                (late if out.kind == "late" else failed).append(state_id)
+                bot.close()
+                bot = None
+    finally:
+        if bot is not None:
+            bot.close()
+    return {"ran": ran, "error": None, "late": late, "failed": failed, "timing": timing_summary(times, [])}

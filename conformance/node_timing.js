@@ -1,0 +1,154 @@
+'use strict';
+/*
+ * Timing a bot in V8, the engine of the browsers the arena runs in (conformance/node_timing.py).
+ *
+ * Run as `node node_timing.js` by the Python parent, which kills this whole process group at its own
+ * wall-clock deadline: this process is only trusted to measure. The main thread speaks JSON lines on
+ * stdin/stdout; the bot runs in one worker_threads Worker (one per bot, as one Web Worker per seat),
+ * terminated at the decision deadline like the arena terminates a late worker.
+ *
+ * Requests:  {"op":"start","engine":SRC,"script":SRC,"botSeed":N,"initMs":MS,"memoryMb":N}
+ *            {"op":"act","state":TEXT,"timeoutMs":MS}   (state: the JSON text the bot receives)
+ * Responses: {"kind":"ok","ms":T[,"answer":A]} | {"kind":"late","ms":T} | {"kind":"error","ms":T,"message":M}
+ * (answer: a string answer, else its typeof: only to show the bot ran, the QuickJS battery judges it)
+ * ms is performance.now() from posting the state to receiving the answer: message delivery, parsing
+ * and the bot's computation, as the contract counts decision time.
+ */
+const { Worker, isMainThread, parentPort, workerData } = require('worker_threads');
+
+if (isMainThread) {
+  main();
+} else {
+  bot();
+}
+
+function main() {
+  const { performance } = require('perf_hooks');
+  let worker = null;
+  let pending = null; // {resolve, timer, t0}
+  const reply = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
+
+  function settle(msg) {
+    if (pending === null) return;
+    const p = pending;
+    pending = null;
+    clearTimeout(p.timer);
+    p.resolve(Object.assign({ ms: performance.now() - p.t0 }, msg));
+  }
+  function wait(timeoutMs) {
+    return new Promise((resolve) => {
+      pending = { resolve, t0: performance.now(), timer: setTimeout(() => {
+        const w = worker;
+        worker = null;
+        if (w !== null) w.terminate();
+        settle({ kind: 'late' });
+      }, timeoutMs) };
+    });
+  }
+  function start(req) {
+    if (worker !== null) worker.terminate();
+    worker = new Worker(__filename, {
+      workerData: { engine: req.engine, script: req.script, botSeed: req.botSeed >>> 0 },
+      resourceLimits: { maxOldGenerationSizeMb: req.memoryMb, stackSizeMb: 4 },
+      stdout: true, stderr: true, // the bot's console is silent; the worker's own output is dropped
+    });
+    const w = worker;
+    w.on('message', (m) => settle(m));
+    w.on('error', (e) => {
+      if (worker === w) worker = null;
+      settle({ kind: 'error', message: String(e && e.message).slice(0, 300) });
+    });
+    w.on('exit', () => { if (worker === w) worker = null; settle({ kind: 'error', message: 'the worker exited' }); });
+    return wait(req.initMs);
+  }
+  function act(req) {
+    if (worker === null) return Promise.resolve({ kind: 'error', ms: 0, message: 'no live worker' });
+    const done = wait(req.timeoutMs);
+    worker.postMessage(req.state);
+    return done;
+  }
+
+  let chain = Promise.resolve();
+  let buffer = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buffer += chunk;
+    let end;
+    while ((end = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      chain = chain.then(() => {
+        let req;
+        try { req = JSON.parse(line); } catch (e) { return { kind: 'error', ms: 0, message: 'bad request' }; }
+        return req.op === 'start' ? start(req) : act(req);
+      }).then(reply);
+    }
+  });
+  process.stdin.on('end', () => chain.then(() => process.exit(0)));
+}
+
+// ---- the bot's thread: the contract's worker environment, as conformance/worker.py builds it ----
+function bot() {
+  const vm = require('vm');
+  const port = parentPort;
+  const G = globalThis;
+  const { engine, script, botSeed } = workerData;
+  const hide = (obj, key, value) =>
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: false, configurable: true });
+  const forbidden = (what) => function () { throw new Error('contract violation: ' + what); };
+  // Node's own globals are not a browser worker's: a bot must not find them here either.
+  for (const name of ['process', 'Buffer', 'global', 'require', 'setImmediate', 'clearImmediate',
+                      'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask',
+                      'structuredClone', 'fetch', 'performance']) {
+    try { delete G[name]; } catch (e) { /* not configurable: left as it is */ }
+  }
+  // The worker's guards (dynamic code, clocks, timers) throw as the QuickJS worker's do.
+  hide(G, 'eval', forbidden('eval'));
+  hide(G, 'Function', forbidden('Function constructor'));
+  hide(Function.prototype, 'constructor', G.Function);
+  hide(G, 'setTimeout', forbidden('setTimeout'));
+  hide(G, 'setInterval', forbidden('setInterval'));
+  const DateGuard = forbidden('Date');
+  DateGuard.now = forbidden('Date.now()');
+  DateGuard.prototype = Date.prototype;
+  hide(G, 'Date', DateGuard);
+  hide(G, 'window', G);
+  hide(G, 'self', G);
+  const noop = function () {};
+  const silent = {};
+  for (const m of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table', 'assert']) silent[m] = noop;
+  hide(G, 'console', silent);
+  let a = botSeed;  // mulberry32, as the QuickJS worker seeds it (ruling R21)
+  hide(Math, 'random', function random() {
+    a = (a + 0x6D2B79F5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  });
+  const exportsObject = {};
+  hide(G, 'module', { exports: exportsObject });
+  hide(G, 'exports', exportsObject);
+  const post = port.postMessage.bind(port);
+  const parse = JSON.parse;
+  try {
+    vm.runInThisContext(engine, { filename: 'poker-engine.js' });
+    vm.runInThisContext(script, { filename: 'bot.js' });
+  } catch (e) {
+    post({ kind: 'error', message: 'load: ' + String(e && e.message).slice(0, 300) });
+    return;
+  }
+  const exported = G.module.exports;
+  const act = typeof exported === 'function' ? exported : exported && exported.act;
+  const self = typeof exported === 'function' ? undefined : exported;
+  if (typeof act !== 'function') {
+    post({ kind: 'error', message: 'load: the script does not export a bot' });
+    return;
+  }
+  port.on('message', (text) => {
+    let answer;
+    try { answer = act.call(self, parse(text)); } catch (e) { answer = 'threw'; }
+    // Only a short string goes back: the parent reads bounded lines, and node only times.
+    post({ kind: 'ok', answer: typeof answer === 'string' ? answer.slice(0, 100) : typeof answer });
+  });
+  post({ kind: 'ok' });
+}

@@ -1,0 +1,93 @@
+"""Decision times of a bot in node (V8), the arena's predictor (issue #18 item 3).
+
+QuickJS is an interpreter, many times slower than the JIT of the browsers the arena runs in; a bot
+near the deadline in QuickJS says little about the arena. When ``node`` is installed, the bot is
+also timed in V8: :class:`NodeBot` runs ``node node_timing.js`` as one child process per bot (its own
+process group), which runs the bot in a ``worker_threads`` Worker with the contract's worker
+environment (seeded ``Math.random``, ``PokerEngine``, the ``module``/``exports`` shim, a silent
+console, and the QuickJS worker's guards) and terminates it at the decision deadline. This
+process only measures: the Python parent keeps its own wall-clock deadline on every line and kills
+the whole group when node overruns it, bounds what it reads, and caps node's heap
+(``--max-old-space-size``, and the Worker's ``resourceLimits``).
+
+Node is optional: :func:`find_node` is None without it, and the timing verdict then rests on
+QuickJS alone (:mod:`conformance.timing_verdict`).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+
+from .host import encode_state
+from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
+
+SCRIPT = Path(__file__).resolve().parent / "node_timing.js"
+HEAP_MB = 256  # V8 heap of the bot's Worker, as the QuickJS worker's default memory limit
+GRACE_MS = 2000  # node's own deadline fires first; ours only catches a stuck or dead node
+MAX_LINE = 4096  # a response is a few dozen bytes
+
+
+def find_node() -> str | None:
+    """The ``node`` executable on PATH, or None."""
+    return shutil.which("node")
+
+
+@dataclass(frozen=True)
+class NodeTime:
+    kind: str  # ok, late (terminated at the deadline), error (did not load, threw in node's plumbing)
+    ms: float
+    message: str = ""
+    answer: str | None = None  # a string answer, else its typeof (node only times; QuickJS judges)
+
+
+class NodeBot:
+    """One bot in one node child process; ``start`` then ``act`` per state. Never raises for what
+    the child does: a stuck, crashed or chatty child gives a ``NodeTime`` of kind ``error``."""
+
+    def __init__(self, node: str) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        self._proc = subprocess.Popen(
+            [node, f"--max-old-space-size={HEAP_MB}", "--stack-size=984", str(SCRIPT)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, start_new_session=True, bufsize=0)
+        self._finalizer = weakref.finalize(self, kill_group, self._proc)
+        self._pipe = LinePipe(self._proc)
+
+    def __enter__(self) -> NodeBot:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self, engine: str, source: str, bot_seed: int, init_ms: float) -> NodeTime:
+        req = {"op": "start", "engine": engine, "script": source, "botSeed": bot_seed, "initMs": init_ms,
+               "memoryMb": HEAP_MB}
+        return self._request(json.dumps(req).encode() + b"\n", init_ms)
+
+    def act(self, state: dict, timeout_ms: float) -> NodeTime:
+        text = encode_state(state).decode("utf-8")
+        return self._request(json.dumps({"op": "act", "state": text, "timeoutMs": timeout_ms}).encode() + b"\n",
+                             timeout_ms)
+
+    def _request(self, line: bytes, timeout_ms: float) -> NodeTime:
+        t0 = time.perf_counter()
+        deadline = t0 + (timeout_ms + GRACE_MS) / 1000
+        try:
+            self._pipe.write(line, deadline)
+            resp = json.loads(self._pipe.read_line(deadline, MAX_LINE))
+            answer = resp.get("answer")
+            return NodeTime(str(resp["kind"]), float(resp["ms"]), str(resp.get("message", "")),
+                            answer if isinstance(answer, str) else None)
+        except (Late, Eof, TooLong, ValueError, KeyError, TypeError) as exc:
+            self.close()
+            return NodeTime("error", (time.perf_counter() - t0) * 1000, f"node: {type(exc).__name__} {exc}")
+
+    def close(self) -> None:
+        self._finalizer()  # kills the group and reaps
+        self._pipe.close()
+        self._stderr.close()

@@ -1,0 +1,2 @@
+// Legal: all-in whenever allowed, else check or fold.
+module.exports = function act(s) { return s.canAllIn ? 'allin' : (s.canCheck ? 'check' : 'fold'); };

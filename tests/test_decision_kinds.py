@@ -1,0 +1,195 @@
+"""The stratified battery (issue #18 item 2): decision kinds, the seeded generator, and bots that are
+wrong about a single rule, each caught by many states; legal but unusual bots pass."""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from conformance.bot_cert import CertOptions, certify_file, find_state
+from conformance.decision_kinds import KINDS, decision_kinds, kind_counts, stratified_states
+from reference.tournament import Tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+MISTAKES = ROOT / "tests" / "bots" / "mistakes"
+UNUSUAL = ROOT / "tests" / "bots" / "unusual"
+PER_KIND = 10
+LEAST_CAUGHT = 5  # a single-rule mistake must be met by at least this many states
+# Only the stratified part: what it catches by itself.
+KINDS_ONLY = CertOptions(vector_states=0, generated_states=0, kind_states=PER_KIND, smoke_seats=())
+# bot -> (error category, the codes it must get, a kind every failing state shows or None)
+MISTAKE_EXPECTED = {
+    "call-instead-of-check": ("engine-invalid", {"call-not-allowed"}, "free-check-preflop"),
+    "check-facing-bet": ("engine-invalid", {"check-not-allowed"}, "facing-bet"),
+    "raise-when-closed": ("engine-invalid", {"raise-not-allowed"}, "raise-closed"),
+    "raise-below-min": ("engine-invalid", {"amount-below-min"}, None),
+    "raise-above-max": ("engine-invalid", {"amount-above-max"}, None),
+    "min-raise-past-stack": ("engine-invalid", {"amount-above-max"}, "min-raise-above-max"),
+    "allin-when-closed": ("engine-invalid", {"allin-not-allowed"}, "raise-closed"),
+    "raise-by-chips-added": ("engine-invalid", {"amount-below-min", "amount-not-above-current-bet"},
+                             "raise-with-chips-in"),
+    "fractional-amount": ("malformed", {"amount-not-safe-integer"}, None),
+    "null-amount": ("malformed", {"amount-not-safe-integer"}, "raise-with-chips-in"),
+}
+
+
+def _certify_dir(folder: Path) -> dict:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {p.stem: pool.submit(certify_file, p, KINDS_ONLY) for p in sorted(folder.glob("*.js"))}
+        return {name: f.result(timeout=120) for name, f in futures.items()}
+
+
+@pytest.fixture(scope="module")
+def mistake_reports():
+    return _certify_dir(MISTAKES)
+
+
+def test_every_mistake_bot_has_an_expectation():
+    assert {p.stem for p in MISTAKES.glob("*.js")} == set(MISTAKE_EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(MISTAKE_EXPECTED))
+def test_a_single_rule_mistake_is_caught_by_many_states(mistake_reports, name):
+    report = mistake_reports[name]
+    category, codes, kind = MISTAKE_EXPECTED[name]
+    assert report.verdict == "rejected"
+    error = report.battery["errors"][category]
+    assert set(error["codes"]) == codes, error["codes"]
+    assert error["count"] >= LEAST_CAUGHT, error["count"]
+    if kind is not None:
+        assert error["kinds"][kind] == error["count"], error["kinds"]
+    # What failed is shown: the state itself, the answer, and the betting numbers in JS words.
+    assert error["state"]["you"]["id"] and error["answer"] is not None
+    assert error["states"][0] == error["example"] and len(error["states"]) == error["count"]
+    message = next(r.message for r in report.reasons if r.code == category)
+    for name_ in ("you.bet", "currentBet", "minRaiseTo", "maxRaiseTo"):
+        assert name_ in message
+    assert "None" not in message and "True" not in message and "False" not in message
+
+
+@pytest.mark.parametrize("path", sorted(UNUSUAL.glob("*.js")), ids=lambda p: p.stem)
+def test_legal_but_unusual_bots_pass(path):
+    report = certify_file(path, KINDS_ONLY)
+    assert report.verdict == "certified", [r.to_json() for r in report.reasons]
+    assert report.battery["answered"] == report.battery["states"]
+
+
+def test_every_kind_gets_its_states_deterministically():
+    states = stratified_states(PER_KIND, 5)
+    counts = kind_counts(states)
+    assert set(counts) == set(KINDS)
+    assert all(n >= PER_KIND for n in counts.values()), counts
+    assert json.dumps(states) == json.dumps(stratified_states(PER_KIND, 5))
+    assert json.dumps(states) != json.dumps(stratified_states(PER_KIND, 6))
+    assert stratified_states(0, 5) == []
+
+
+def test_the_battery_reports_kind_counts(mistake_reports):
+    battery = mistake_reports["raise-above-max"].battery
+    assert list(battery["kinds"]) == list(KINDS)
+    assert battery["kindsRan"] == battery["kinds"]
+    assert battery["sources"] == {"kind": battery["states"]}
+
+
+def test_the_big_blinds_option_is_a_free_check_preflop():
+    t = Tournament(["A", "B", "C"], seed=1)
+    t.act("call")
+    t.act("call")
+    state = t.decision_state()  # the big blind, everyone limped
+    assert "free-check-preflop" in decision_kinds(state) and "first-decision" not in decision_kinds(state)
+    assert "facing-bet" not in decision_kinds(state)
+    first = Tournament(["A", "B", "C"], seed=1).decision_state()
+    assert {"facing-bet", "first-decision"} <= decision_kinds(first)
+
+
+def test_raising_closed_and_the_capped_call():
+    # s1 raises to 200, s2 (250 chips) shoves 50 more: less than a full raise, so s3 may re-raise
+    # (it has not acted) but s1, facing the short all-in, may not: raising is closed for it.
+    t = Tournament(["A", "B", "C"], seed=1, stacks=[10000, 250, 10000])
+    t.act({"type": "raise", "amount": 200})
+    t.act("allin")
+    t.act("call")
+    state = t.decision_state()
+    assert state["you"]["id"] == "s1"
+    assert {"raise-closed", "min-raise-null", "facing-short-all-in", "facing-bet"} <= decision_kinds(state)
+    t = Tournament(["A", "B", "C"], seed=1, stacks=[10000, 10000, 400])
+    t.act({"type": "raise", "amount": 1000})
+    t.act("fold")
+    state = t.decision_state()
+    assert state["you"]["stack"] == state["toCall"] and "call-capped-all-in" in decision_kinds(state)
+
+
+# ---- showing the author what failed ----------------------------------------------------------
+
+def test_coverage_counts_only_the_states_that_ran():
+    options = CertOptions(decision_ms=300, init_ms=1000, vector_states=10, generated_states=0, kind_states=3,
+                          smoke_seats=(), node=False)
+    report = certify_file(ROOT / "tests" / "bots" / "bad" / "act-loop.js", options)
+    battery = report.battery
+    assert battery["answered"] == 1 and battery["notRun"] == battery["states"] - 1
+    assert sum(battery["kindsRan"].values()) == len(decision_kinds(_first_state(options)))
+    assert sum(battery["kinds"].values()) > sum(battery["kindsRan"].values())
+    assert sum(n > 0 for n in battery["coverage"].values()) <= 3  # one state's features, not every feature
+    from conformance.commands.bot import summary_lines
+    text = "\n".join(summary_lines(report))
+    assert "every feature" not in text and "of the 1 states that ran" in text
+
+
+def _first_state(options: CertOptions) -> dict:
+    from conformance.bot_cert import battery
+    return battery(options)[0].state
+
+
+def test_cli_reruns_one_state_by_id_or_file(tmp_path, capsys):
+    from conformance.cli import main
+
+    bot = str(MISTAKES / "raise-when-closed.js")
+    report = certify_file(MISTAKES / "raise-when-closed.js", KINDS_ONLY)
+    error = report.battery["errors"]["engine-invalid"]
+    args = ["--states", "0", "--kinds", str(PER_KIND)]
+    assert main(["bot", bot, *args, "--state", error["example"]]) == 1
+    out = capsys.readouterr().out
+    assert json.loads(out[:out.index("\nkinds:")]) == error["state"]  # the state, as JSON
+    assert "minRaiseTo null" in out and "raise-not-allowed" in out and 'answer: {type: "raise"' in out
+    saved = tmp_path / "state.json"
+    saved.write_text(json.dumps(error), encoding="utf-8")  # the report's entry, saved as a file
+    assert main(["bot", bot, "--state", str(saved)]) == 1
+    assert "raise-not-allowed" in capsys.readouterr().out
+    assert main(["bot", bot, *args, "--tables", "", "--save-failed", str(tmp_path / "failed")]) == 1
+    (written,) = (tmp_path / "failed").iterdir()  # one error category: its first state
+    entry = json.loads(written.read_text(encoding="utf-8"))
+    assert entry["state"] == find_state(CertOptions(generated_states=0, kind_states=PER_KIND), entry["id"])
+    capsys.readouterr()
+    assert main(["bot", bot, "--state", str(written)]) == 1
+    assert "raise-not-allowed" in capsys.readouterr().out
+    fine = next(a["id"] for a in report.battery["answers"] if a["error"] is None)
+    assert main(["bot", bot, *args, "--state", fine]) == 0
+    assert "verdict: accepted" in capsys.readouterr().out
+    assert main(["bot", bot, *args, "--state", "kind.999"]) == 2
+    (tmp_path / "bad.json").write_text('{"handNumber": 1}', encoding="utf-8")
+    assert main(["bot", bot, "--state", str(tmp_path / "bad.json")]) == 2
+    err = capsys.readouterr().err
+    assert "kind.999" in err and "not a decision state" in err and "'toCall' is a required property" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("body, words", [
+    ("throw null;", "threw a non-Error value null"),
+    ("throw 'no';", 'threw a non-Error value "no"'),
+    ("return {type: 'raise', amount: null};", "got null"),
+    ("return {type: 'raise', amount: 10n};", "got bigint 10n"),
+    ("return {type: 'raise', amount: NaN};", "got NaN"),
+    ("return {type: undefined};", "unknown action type undefined"),
+    ("return 'Check';", 'unknown action string "Check"'),
+    ("return true;", "got boolean true"),
+])
+def test_messages_speak_javascript(body, words):
+    options = CertOptions(vector_states=3, generated_states=0, kind_states=0, smoke_seats=(), node=False)
+    from conformance.bot_cert import certify
+    report = certify(f"module.exports = function act(s) {{ {body} }};", options)
+    (reason,) = [r for r in report.reasons if r.category == "decision"]
+    assert words in reason.message, reason.message
+    for python in ("None", "NoneType", "nan", "True", "'no'", "JSValue"):
+        assert python not in reason.message, reason.message
