@@ -179,11 +179,11 @@ def test_cli_reruns_one_state_by_id_or_file(tmp_path, capsys):
     ("throw null;", "threw a non-Error value null"),
     ("throw 'no';", 'threw a non-Error value "no"'),
     ("return {type: 'raise', amount: null};", "got null"),
-    ("return {type: 'raise', amount: 10n};", "got bigint 10n"),
+    ("return {type: 'raise', amount: 10n};", "got BigInt 10n"),
     ("return {type: 'raise', amount: NaN};", "got NaN"),
     ("return {type: undefined};", "unknown action type undefined"),
     ("return 'Check';", 'unknown action string "Check"'),
-    ("return true;", "got boolean true"),
+    ("return true;", "got true"),
 ])
 def test_messages_speak_javascript(body, words):
     options = CertOptions(vector_states=3, generated_states=0, kind_states=0, smoke_seats=(), node=False)

@@ -276,7 +276,7 @@ LOCATOR_ENGINE = "\n\nglobalThis.PokerEngine = {\n  evaluate(cards) {\n    throw
     # a builtin's frame is skipped: the place is the bot's line that called it
     (2, "SyntaxError: Expected property name or '}' in JSON at position 1 (line 1 column 2) (at act, bot line 8)",
      {"function": "act", "source": "script", "line": 8}),
-    (3, "a non-Error value 'a string'", None),
+    (3, 'a non-Error value "a string"', None),  # JavaScript's quotes (issue #13)
 ])
 def test_an_act_error_names_the_function_and_line(spawn, x, text, at):
     w = spawn(LOCATED_BOT, engine=LOCATOR_ENGINE)
