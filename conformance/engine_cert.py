@@ -19,6 +19,8 @@ from reference.cards import CANONICAL_DECK
 from . import fresh_vectors, schemas, sng3v4_text, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
+from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, judge_game, same
+from .trajectory import Plan, standings_view
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).
@@ -42,8 +44,6 @@ ABANDON_AFTER = 3
 ABANDON_FAMILY_AFTER = 5
 ABANDON_RUN_AFTER = 10
 DEFAULT_STARTING_STACK = {"contract-v1": 10_000, "holdem-sng-3-v4": 500}  # by the game's ruleset option
-# Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
-ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
 DIFF_LINES = 40
 # DeepDiff logs a warning whenever max_diffs stops it; we stop it on purpose (readable_diff).
 logging.getLogger("deepdiff").setLevel(logging.ERROR)
@@ -51,22 +51,6 @@ MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the
 
 
 # ---- comparison ---------------------------------------------------------------------------------
-
-def same(a: object, b: object) -> bool:
-    """Exact equality of JavaScript values: numbers by value (1 == 1.0, NaN == NaN, -0 != 0),
-    booleans never equal to numbers, objects by keys, arrays in order."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        if a != a or b != b:
-            return a != a and b != b
-        return a == b and (a != 0 or math.copysign(1, a) == math.copysign(1, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return type(a) is type(b) and a == b
-
 
 def _order_key(x: object) -> str:
     return json.dumps(x, sort_keys=True, default=repr)
@@ -224,6 +208,9 @@ class Judged:
                  notes: Iterable[str] = ()) -> None:
         self.status, self.message, self.diff = status, message, diff
         self.rulings, self.notes = list(rulings), list(notes)
+        # A game's first divergence (step_judge.Divergence), the later differences counted under
+        # it and the answers that led there.
+        self.first, self.later, self.answers = None, 0, []
 
 
 def passed(notes: Iterable[str] = ()) -> Judged:
@@ -468,48 +455,39 @@ def _conserved(game: dict, chips: object) -> str | None:
     return None if sum(chips) == total else f"the standings hold {sum(chips)} chips, the game started with {total}"
 
 
+def _game_judged(v: GameVerdict) -> Judged:
+    j = Judged(v.status, v.message, v.details, v.rulings)
+    j.first, j.later, j.answers = v.first, v.later, v.answers
+    if v.alternative:
+        j.notes.append(f"the engine follows {', '.join(f'{r} = {o!r}' for r, o in sorted(v.alternative.items()))}")
+    return j
+
+
 def _hands(test: dict, r: dict) -> Judged:
-    i, e = test["input"], test["expected"]
-    expected_view = {"decisions": e["decisions"], "again": e["decisions"], "actions": e["actions"], "over": True,
-                     "history": e["history"], "chips": e["chips"]}
-    actual_view = {"decisions": r.get("decisions"), "again": r.get("again"), "actions": r.get("actions"),
-                   "over": r.get("over"), "history": r.get("history"), "chips": _chips(r.get("standings"))}
-    if "error" in r:
-        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(expected_view, actual_view))
-
-    def well_formed() -> str | None:
-        if r.get("over") is not True:
-            return "the game is not over after the script"
-        decisions = r.get("decisions")
-        for k, state in enumerate(decisions if isinstance(decisions, list) else []):
-            if problem := _state_problem(state, f"decisions[{k}]"):
-                return problem
-        return _conserved(i["game"], actual_view["chips"])
-
-    judged = judge_outcome(test, actual_view, expected_view, well_formed)
-    if judged.status == "failed" and not same(r.get("again"), r.get("decisions")):
-        judged.message += "; a second state() differs from the first after the runner edited it (state.fresh)"
-    return judged
-
-
-STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
+    """Every decision state, action, the history and the standings, step by step (step_judge)."""
+    i = test["input"]
+    return _game_judged(judge_game(i["game"], r, Plan.of(i), steps=len(i["script"]), rulings=test["rulings"]))
 
 
 def _tournaments(test: dict, r: dict) -> Judged:
+    """Step by step when the engine reports its decisions (the JS driver always does; a --cmd
+    engine may, docs/engine-protocol.md); else on log() and standings() alone, as before."""
     i, e = test["input"], test["expected"]
-    standings = r.get("standings")
-    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
-        standings = [{k: s[k] for k in STANDING_FIELDS if k in s} for s in standings]
-    actual_view = {"log": r.get("log"), "standings": standings}
-    if "error" in r:
-        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(e, actual_view))
-
-    def well_formed() -> str | None:
-        if not isinstance(r.get("log"), list):
-            return "log() is not a list"
-        return _conserved(i["game"], _chips(standings))
-
-    return judge_outcome(test, actual_view, e, well_formed)
+    if isinstance(r.get("decisions"), list):
+        return _game_judged(judge_game(i["game"], r, Plan.of(i), with_log=True, rulings=test["rulings"]))
+    c = Comparison()
+    c.compare(None, None, "log()", e["log"], r.get("log"))
+    c.compare(None, None, "standings()", e["standings"], standings_view(r.get("standings")))
+    if "error" in r and c.first is None:
+        c.add(None, None, "error", None, _failure_text(r["error"]), "state.fields")
+    note = "the engine reported no decisions (an optional extension): judged on log() and standings() only"
+    if c.first is None:
+        return Judged("divergent", "differs only in the order of lists whose order is a ruling", c.reordered_text(),
+                      sorted(c.rulings), [note]) if c.rulings else passed([note])
+    message, details = describe(c)
+    j = failed(message, details, [note])
+    j.first, j.later, j.answers = c.first, c.later_count, []
+    return j
 
 
 # ---- sng3v4 (holdem-sng-3-v4) --------------------------------------------------------------------
@@ -909,8 +887,10 @@ class Runner:
         except Exception as exc:  # noqa: BLE001 - results come from the engine: any shape at all
             j = failed(f"the result is malformed and could not be judged ({type(exc).__name__}: {exc}): "
                        f"{run.value!r}"[:1000])
+        first = j.first.as_json() if j.first is not None and j.status == "failed" else None
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
-                    [_cut(n) for n in j.notes], time.perf_counter() - t0)
+                    [_cut(n) for n in j.notes], time.perf_counter() - t0,
+                    breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers)
 
 
 def load_tests(families: Iterable[str], fresh_seed: int | None = None) -> dict[str, list[dict]]:

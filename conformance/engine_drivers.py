@@ -251,15 +251,40 @@ function () {
     return out;
   }
 
-  // The runner's edits of a state it received (INTERPRETING.md, hands): none may reach the engine.
-  function mutate(s) {
-    const edits = [
-      () => { s.you.stack = -1; },
-      () => { s.pots.length = 0; },
-      () => { s.seats[0].stack = -1; s.seats[0].name = 'mutated'; },
-      () => { s.history.push({ handNumber: -1 }); },
-    ];
-    for (const edit of edits) { try { edit(); } catch (x) { if (exhausted(x)) throw x; /* frozen or missing */ } }
+  // The runner's edits of a state it received (INTERPRETING.md, hands): every field at every depth
+  // (actions and history entries, seats, pots, you, tournament.blindSchedule) is overwritten and
+  // every list grows; none of it may reach the engine's later states, log, history or standings.
+  function junk(v) { return typeof v === 'number' ? -7 : typeof v === 'boolean' ? !v : 'mutated'; }
+  function mutate(s, newestHistoryOnly) {
+    const seen = new Set();
+    function walk(v, depth) {
+      if (v === null || typeof v !== 'object' || seen.has(v) || depth > MAX_DEPTH) return;
+      seen.add(v);
+      let keys;
+      try { keys = Array.isArray(v) ? Array.from(v.keys()) : Object.keys(v); } catch (x) { if (exhausted(x)) throw x; return; }
+      for (const k of keys) {
+        try {
+          const x = v[k];
+          if (x !== null && typeof x === 'object') walk(x, depth + 1); else v[k] = junk(x);
+        } catch (x) { if (exhausted(x)) throw x; /* frozen or exotic */ }
+      }
+      try { if (Array.isArray(v)) v.push({ handNumber: -1, mutated: true }); else v.mutated = true; }
+      catch (x) { if (exhausted(x)) throw x; }
+    }
+    if (newestHistoryOnly && isObject(s) && Array.isArray(s.history)) {
+      try { for (let k = 0; k < s.history.length - 1; k++) seen.add(s.history[k]); } catch (x) { if (exhausted(x)) throw x; }
+    }
+    walk(s, 0);
+  }
+  // Equality of two recorded (cloned) values.
+  function equal(a, b) {
+    if (a === b) return true;
+    if (typeof a === 'number' && typeof b === 'number') return a !== a && b !== b;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a), kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k] || !equal(a[ka[k]], b[ka[k]])) return false;
+    return true;
   }
 
   function finish(g, out) {
@@ -298,27 +323,52 @@ function () {
     cycler: s => [caller, minRaiser, checker, shover][(s.handNumber + s.actions.length) % 4](s),
   };
 
-  // Play the strategies to the end, then record log() and standings() into `out`.
+  // Play the strategies to the end, then record log() and standings() into `out`. With `out.decisions`
+  // (tournaments), every decision state is recorded before the runner's edits (its history in
+  // `histories`, once per change), each action the engine records, then history() and over.
   function playOut(g, strategies, out) {
+    let lastHistory = null, lastHand = null;
     for (let n = 0; ; n++) {
       let s;
       try { s = g.state(); } catch (x) { out.error = failure('state() at decision ' + n, x); break; }
       if (s === null) break;
       if (n === MAX_DECISIONS) { out.error = { at: 'decision ' + n, message: 'the game did not end within ' + n + ' decisions' }; break; }
-      let answer;
-      try { answer = STRATEGIES[strategies[s.you.seat]](s); } catch (x) {
+      let answer, seen = s;
+      if (out.decisions) {
+        seen = clone(s);
+        // Every field at every depth; the older history entries at a hand's first decision only
+        // (they were the same objects at every decision of the hand). The next state, log,
+        // history and standings are judged against the reference's: nothing may have leaked.
+        mutate(s, isObject(seen) && seen.handNumber === lastHand);
+        if (isObject(seen)) lastHand = seen.handNumber;
+        // A history is recorded once, at the first decision that shows it (trajectory.expand).
+        const recorded = isObject(seen) ? Object.assign({}, seen) : seen;
+        if (isObject(seen)) {
+          const h = [Object.prototype.hasOwnProperty.call(seen, 'history'), seen.history];
+          if (lastHistory === null || !equal(h, lastHistory)) {
+            out.histories.push({ decision: n, present: h[0], history: seen.history });
+            lastHistory = h;
+          }
+          delete recorded.history;
+        }
+        out.decisions.push(recorded);
+      }
+      try { answer = STRATEGIES[strategies[seen.you.seat]](seen); } catch (x) {
         out.error = failure('decision ' + n + ': the strategy of the seat to act could not read the state', x);
         break;
       }
-      try { g.act(answer); } catch (x) { out.error = failure('act(' + JSON.stringify(answer) + ') at decision ' + n, x); break; }
+      let action;
+      try { action = g.act(answer); } catch (x) { out.error = failure('act(' + JSON.stringify(answer) + ') at decision ' + n, x); break; }
+      if (out.actions) out.actions.push(clone(action));
     }
     try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }
     try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
+    if (out.decisions) finish(g, out);
     return out;
   }
 
   function tournaments(i) {
-    const out = {};
+    const out = { decisions: [], histories: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
     return playOut(g, i.strategies, out);

@@ -36,6 +36,13 @@ class Case:
     rulings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    # A failed game's first divergence (conformance.step_judge): the clause it breaks,
+    # {hand, decision, path, expected, actual, clause}, the later differences counted under it and
+    # the answers that led there.
+    breaks: str | None = None
+    first: dict | None = None
+    later: int = 0
+    answers: list = field(default_factory=list)
 
 
 @dataclass
@@ -70,7 +77,9 @@ def to_json(report: Report) -> dict:
         report.subject_key: report.subject,
         "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],
         "families": report.counts(),
-        "failures": [{"id": c.id, "family": c.group, "clause": c.clauses, "message": c.message, "diff": c.diff}
+        "failures": [{"id": c.id, "family": c.group, "clause": c.clauses, "message": c.message, "diff": c.diff,
+                      **({"breaks": c.breaks, "first": c.first, "later": c.later, "answers": c.answers}
+                         if c.first is not None else {})}
                      for c in report.with_status("failed")],
         "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff}
                         for c in report.with_status("divergent")],

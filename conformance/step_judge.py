@@ -1,0 +1,429 @@
+"""The step judge: an engine's game trajectory (:mod:`conformance.trajectory`) compared step by
+step, every field, with the reference playing the same game (docs/INTERPRETING.md, Step judging).
+
+A failure is the *first divergence*: the hand, the decision index, the field path, the expected
+and actual values, the one clause that governs that field (``breaks``) and the answers that led
+there; later differences are counted under it. A difference is "divergent on Rn" only when the
+reference under Rn's documented alternative (alone or combined) reproduces the whole trajectory
+(:func:`judge_game` with ``rulings``).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .clauses import CLAUSES
+from .trajectory import Plan, ReferenceGame, expand, standings_view
+
+# Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
+ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
+# The order a decision state's fields are compared in: causes before effects (the previous hands'
+# results, then where the hand stands, then the seat to act's own figures).
+STATE_ORDER = ("history", "handNumber", "tournament", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat",
+               "street", "board", "actions", "seats", "you", "pots", "currentBet", "toCall", "lastFullRaise",
+               "minRaiseTo", "maxRaiseTo", "canCheck", "canAllIn", "timeLimitMs")
+LATER_SHOWN = 5  # later differences listed under the first (the rest are counted)
+ANSWERS_SHOWN = 40  # answers of the divergent hand listed (earlier ones are counted)
+
+
+def same(a: object, b: object) -> bool:
+    """Exact equality of JavaScript values: numbers by value (1 == 1.0, NaN == NaN, -0 != 0),
+    booleans never equal to numbers, objects by keys, arrays in order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if a != a or b != b:
+            return a != a and b != b
+        return a == b and (a != 0 or math.copysign(1, a) == math.copysign(1, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _order_key(x: object) -> str:
+    return json.dumps(x, sort_keys=True, default=repr)
+
+
+def _join(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def differences(expected: object, actual: object, path: str = "", reordered: list | None = None,
+                order: tuple = ()) -> Iterator[tuple[str, object, object]]:
+    """Every difference of ``actual`` from ``expected`` as ``(path, expected, actual)``, in a
+    stable order (``order``'s keys first, then the expected's, then added ones); a missing or added
+    key or list item is one difference. ORDER_FREE lists that differ only in order are not
+    differences: ``(path, ruling)`` goes to ``reordered``."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = [k for k in order if k in expected] + [k for k in expected if k not in order]
+        for key in keys:
+            where = _join(path, key)
+            if key not in actual:
+                yield where, expected[key], "(missing)"
+                continue
+            e, a = expected[key], actual[key]
+            if key in ORDER_FREE and isinstance(e, list) and isinstance(a, list) and not same(e, a) \
+                    and len(a) == len(e) and same(sorted(a, key=_order_key), sorted(e, key=_order_key)):
+                if reordered is not None:
+                    reordered.append((where, ORDER_FREE[key]))
+                continue
+            yield from differences(e, a, where, reordered)
+        for key in actual:
+            if key not in expected:
+                yield _join(path, key), "(absent)", actual[key]
+    elif isinstance(expected, list) and isinstance(actual, list):
+        for k, (e, a) in enumerate(zip(expected, actual)):
+            yield from differences(e, a, _join(path, k), reordered)
+        if len(expected) != len(actual):
+            yield f"{path}.length", len(expected), len(actual)
+    elif not same(expected, actual):
+        yield path, expected, actual
+
+
+# ---- the clause that governs a field ------------------------------------------------------------
+
+# A decision state's field -> its clause (contract, Decision state).
+STATE_CLAUSES = {
+    "handNumber": "rules.end", "street": "rules.raise-total", "board": "rules.burn", "pots": "state.pots",
+    "toCall": "state.to-call", "currentBet": "state.to-call", "minRaiseTo": "state.min-raise-to",
+    "maxRaiseTo": "state.max-raise-to", "canCheck": "state.can-check", "canAllIn": "state.can-allin",
+    "lastFullRaise": "state.last-full-raise", "blinds": "rules.levels", "buttonSeat": "rules.button",
+    "smallBlindSeat": "state.positions", "bigBlindSeat": "state.positions", "seats": "state.seats",
+    "actions": "state.actions", "tournament": "state.tournament", "timeLimitMs": "state.tournament",
+    "you": "state.you",
+}
+# A hand record's field (history entry, log record) -> its clause.
+RECORD_CLAUSES = {
+    "board": "rules.burn", "showdown": "rules.showdown-public", "winners": "state.history-winners",
+    "level": "rules.levels", "blinds": "rules.levels", "buttonSeat": "rules.button",
+    "smallBlindSeat": "rules.heads-up-transition", "bigBlindSeat": "rules.heads-up-transition",
+    "actions": "state.actions", "eliminated": "rules.simultaneous", "chips": "rules.side-pots",
+    "handNumber": "rules.end",
+}
+STANDING_CLAUSES = {"place": "rules.cap-places", "chips": "rules.side-pots", "eliminatedInHand": "rules.elimination",
+                    "id": "rules.seats"}
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def _fields(path: str) -> list[str]:
+    """``state.history[1].showdown[0].hand`` -> ``['state', 'history', 'showdown', 'hand']``."""
+    return [p for p in _INDEX.sub("", path).split(".") if p]
+
+
+def _record_clause(parts: list[str]) -> str:
+    """The clause of a field of a hand record (``parts`` start inside the record)."""
+    if not parts:
+        return "state.history"
+    if parts[0] == "result":
+        parts = parts[1:] or ["winners"]
+    if parts[0] in ("showdown", "winners") and parts[-1] == "hand":
+        return "rules.best-five"
+    if parts[0] == "winners" and parts[-1] == "amount":
+        return "rules.split"
+    if parts[0] == "showdown" and parts[-1] == "cards":
+        return "rules.deal-order"
+    if parts[0] == "length":
+        return "state.history"
+    return RECORD_CLAUSES.get(parts[0], "state.history")
+
+
+def clause_for(path: str) -> str:
+    """The one contract clause that governs the field at ``path`` of a step (see :func:`judge_game`)."""
+    parts = _fields(path)
+    head, rest = parts[0], parts[1:]
+    if head in ("state", "again"):
+        if head == "again":
+            return "state.fresh"
+        if not rest or rest[0] == "length":
+            return "state.fields"
+        if rest[0] == "history":
+            return "state.history" if len(rest) == 1 or rest[1] == "length" else _record_clause(rest[1:])
+        if rest[0] == "you":
+            if rest[1:2] == ["cards"]:
+                return "rules.deal-order"
+            if rest[1:2] in (["seat"], ["id"]):
+                return "rules.multiway-order"
+            return "state.you"
+        if rest[0] == "seats" and rest[-1] == "out":
+            return "rules.elimination"
+        if rest[0] == "board" and rest[-1] == "length":
+            return "state.board"
+        return STATE_CLAUSES.get(rest[0], "state.fields")
+    if head == "state()":
+        return "rules.end"
+    if head in ("history()", "log()"):
+        return "state.history" if not rest or rest == ["length"] else _record_clause(rest)
+    if head == "standings()":
+        return STANDING_CLAUSES.get(rest[0], "rules.cap-places") if rest else "rules.cap-places"
+    if head == "over":
+        return "rules.end"
+    return "state.fields"
+
+
+def action_clause(answer: object, expected: object, actual: object) -> str:
+    """The clause of an action that differs: the return-value rule of the answer's kind."""
+    kind = answer.get("type") if isinstance(answer, dict) else answer
+    if isinstance(expected, dict) and isinstance(actual, dict) and "threw" not in expected and "threw" not in actual:
+        if kind == "raise":
+            return "rules.raise-total"
+    clause = f"return.{kind}" if isinstance(kind, str) else "return.forms"
+    return clause if clause in CLAUSES else "return.forms"
+
+
+# ---- divergences --------------------------------------------------------------------------------
+
+@dataclass
+class Divergence:
+    """One difference: where (hand, decision index, field path) and what."""
+
+    hand: int | None
+    decision: int | None
+    path: str
+    expected: object
+    actual: object
+    clause: str
+
+    def as_json(self) -> dict:
+        return {"hand": self.hand, "decision": self.decision, "path": self.path, "expected": _plain(self.expected),
+                "actual": _plain(self.actual), "clause": self.clause}
+
+    def where(self) -> str:
+        at = [f"hand {self.hand}" if self.hand is not None else None,
+              f"decision {self.decision}" if self.decision is not None else None]
+        return ", ".join(a for a in at if a) or "the end of the game"
+
+
+def _plain(value: object, limit: int = 600) -> object:
+    """A JSON-safe, size-bounded copy of a value for the report."""
+    try:
+        text = json.dumps(value, allow_nan=False, default=repr)
+    except (ValueError, RecursionError):
+        text = json.dumps(repr(value)[:limit])
+    if len(text) <= limit:
+        return json.loads(text)
+    return text[:limit] + f" … ({len(text)} characters)"
+
+
+@dataclass
+class Comparison:
+    """The differences of one replay: the first one in full, later ones counted."""
+
+    first: Divergence | None = None
+    later: list[Divergence] = field(default_factory=list)
+    later_count: int = 0
+    answers: list = field(default_factory=list)  # (hand, decision, answer) fed so far
+    reordered: list = field(default_factory=list)  # (path, ruling): ORDER_FREE lists in another order
+    decisions: int = 0  # engine decisions compared
+
+    def add(self, hand, decision, path, expected, actual, clause: str | None = None) -> None:
+        d = Divergence(hand, decision, path, expected, actual, clause or clause_for(path))
+        if self.first is None:
+            self.first = d
+            self.answers_at = list(self.answers)
+        else:
+            self.later_count += 1
+            if len(self.later) < LATER_SHOWN:
+                self.later.append(d)
+
+    def compare(self, hand, decision, path, expected, actual, order: tuple = (), clause: str | None = None) -> bool:
+        """Add every difference at ``path``; True when there was none."""
+        clean = True
+        for where, e, a in differences(expected, actual, path, self.reordered, order):
+            self.add(hand, decision, where, e, a, clause)
+            clean = False
+        return clean
+
+    @property
+    def rulings(self) -> set:
+        return {r for _, r in self.reordered}
+
+    def reordered_text(self) -> str:
+        shown = [f"  {path} in another order ({ruling})" for path, ruling in self.reordered[:LATER_SHOWN]]
+        more = len(self.reordered) - len(shown)
+        return "\n".join(["(lists whose order is a ruling)"] + shown + ([f"  … and {more} more"] if more else []))
+
+    def answers_json(self) -> list:
+        """The answers that led to the first divergence: those of its hand (earlier hands counted)."""
+        fed = getattr(self, "answers_at", self.answers)
+        hand = self.first.hand if self.first is not None else None
+        mine = [{"decision": k, "answer": _plain(a, 200)} for h, k, a in fed if h == hand]
+        shown = mine[-ANSWERS_SHOWN:]
+        out = shown
+        if len(fed) > len(shown):
+            out = [f"… {len(fed) - len(shown)} earlier answers"] + shown
+        return out
+
+
+MISSING = "(not recorded: the engine stopped)"
+
+
+def _thrown(error: object) -> str:
+    if not isinstance(error, dict):
+        return repr(error)
+    return f"{error.get('at')}: {error.get('name') or ''}{': ' if error.get('name') else ''}{error.get('message')}"
+
+
+def replay(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = None, with_log: bool = False) -> Comparison:
+    """Play ``spec`` on the reference, answering each decision as ``plan`` answers the engine's
+    state, and compare every step of ``trajectory``. ``steps``: the number of decisions the engine
+    had to record (a hands script's length; None: to the end of the game). ``with_log``: compare
+    ``log()`` too (tournaments)."""
+    out = Comparison()
+    ref = ReferenceGame(spec)
+    trajectory = expand(trajectory)
+    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
+    actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
+    again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
+    error = trajectory.get("error")
+    in_step = True  # the reference could follow every answer so far
+    for k, state in enumerate(decisions):
+        expected = ref.state()
+        hand = state.get("handNumber") if isinstance(state, dict) else None
+        out.decisions = k + 1
+        if expected is None:
+            out.add(hand, k, "state()", "null (the game is over)", state)
+            in_step = False
+            break
+        hand = expected["handNumber"]
+        out.compare(hand, k, "state", expected, state, STATE_ORDER)
+        if again is not None and k < len(again):
+            out.compare(hand, k, "again", state, again[k], STATE_ORDER, clause="state.fresh")
+        try:
+            answer = plan.answer(k, state)
+        except (KeyError, TypeError, IndexError, AttributeError):
+            out.add(hand, k, "state", expected, state, "state.fields")
+            in_step = False
+            break
+        out.answers.append((hand, k, answer))
+        want = ref.act(answer)
+        if k >= len(actions):
+            out.add(hand, k, "action", want, {"error": _thrown(error)} if error else MISSING,
+                    action_clause(answer, want, None))
+            in_step = False
+            break
+        if not out.compare(hand, k, "action", want, actions[k], clause=action_clause(answer, want, actions[k])) \
+                and "threw" in want:
+            in_step = False  # the reference cannot follow an answer it refuses
+            break
+    if in_step:
+        expected = ref.state()
+        if steps is not None and len(decisions) < steps:
+            hand = expected["handNumber"] if expected else None
+            out.add(hand, len(decisions), "state()", expected, {"error": _thrown(error)} if error else None)
+        elif steps is None and expected is not None:
+            out.add(expected["handNumber"], len(decisions), "state()", expected,
+                    {"error": _thrown(error)} if error else "null (the engine's game ended)")
+        elif error:
+            out.add(None, None, "error", None, _thrown(error), "state.fields")
+        end = ref.ending(with_log)
+        actual_end = {"history": trajectory.get("history"), "standings": standings_view(trajectory.get("standings")),
+                      "over": trajectory.get("over")}
+        if with_log:
+            actual_end["log"] = trajectory.get("log")
+        for key in ("history", "log", "standings", "over"):
+            if key in end:
+                path = key if key == "over" else f"{key}()"
+                out.compare(None, None, path, end[key], actual_end[key])
+    return out
+
+
+# ---- verdicts -----------------------------------------------------------------------------------
+
+@dataclass
+class GameVerdict:
+    status: str  # passed, divergent or failed
+    message: str = ""
+    first: Divergence | None = None
+    later: int = 0
+    answers: list = field(default_factory=list)
+    rulings: list = field(default_factory=list)
+    alternative: dict | None = None  # the ruling options the engine follows (divergent)
+    details: str = ""
+
+    @property
+    def breaks(self) -> str | None:
+        return self.first.clause if self.first is not None and self.status == "failed" else None
+
+
+def describe(c: Comparison) -> tuple[str, str]:
+    """The one-line message and the detail lines of a comparison with differences."""
+    d = c.first
+    summary = CLAUSES[d.clause][1]
+    total = 1 + c.later_count
+    message = (f"first divergence at {d.where()}: {d.path} expected {_show(d.expected)}, got {_show(d.actual)} "
+               f"-- breaks {d.clause} ({summary})")
+    if c.later_count:
+        message += f"; {c.later_count} later difference{'s' if c.later_count > 1 else ''} counted under it"
+    lines = [f"first divergence ({total} difference{'s' if total > 1 else ''} in all)",
+             f"  {d.where()}: {d.path}: expected {_show(d.expected)}, got {_show(d.actual)}"]
+    for later in c.later:
+        lines.append(f"  later, {later.where()}: {later.path}: expected {_show(later.expected)}, got {_show(later.actual)}")
+    if c.later_count > len(c.later):
+        lines.append(f"  … and {c.later_count - len(c.later)} more")
+    answers = c.answers_json()
+    if answers:
+        lines.append("answers that led there: " + ", ".join(
+            a if isinstance(a, str) else f"#{a['decision']} {json.dumps(a['answer'])}" for a in answers))
+    return message, "\n".join(lines)
+
+
+def _show(value: object) -> str:
+    text = value if isinstance(value, str) and value.startswith("(") else json.dumps(_plain(value, 200), default=repr)
+    return text if len(text) <= 240 else text[:240] + " …"
+
+
+def judge_game(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = None, with_log: bool = False,
+               rulings: list[str] = ()) -> GameVerdict:
+    """The verdict on one engine game: passed when every step equals the reference's; divergent
+    when only ORDER_FREE lists differ in order (R14, R5), or when the reference under an
+    alternative of ``rulings`` (the vector's) reproduces the whole trajectory; else failed at the
+    first divergence."""
+    c = replay(spec, trajectory, plan, steps=steps, with_log=with_log)
+    if c.first is None:
+        if c.rulings:
+            return GameVerdict("divergent", "differs only in the order of lists whose order is a ruling",
+                               rulings=sorted(c.rulings), details=c.reordered_text())
+        return GameVerdict("passed")
+    proof = prove(spec, trajectory, plan, rulings, steps=steps, with_log=with_log)
+    if proof is not None:
+        profile, used = proof
+        return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces every step",
+                           rulings=sorted(set(profile) | used), alternative=profile)
+    message, details = describe(c)
+    return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
+
+
+def _profile_text(profile: dict) -> str:
+    return ", ".join(f"{r} = {option!r}" for r, option in sorted(profile.items()))
+
+
+def ruling_profiles(ruling_ids: list[str]) -> list[dict]:
+    """The ruling alternatives to try for ``ruling_ids`` (alone and combined), each as
+    ``{ruling id: option}``; none when the reference has no ruling profiles."""
+    try:
+        from reference.rulings import profiles_to_try
+    except ImportError:
+        return []
+    return [dict(_options(p)) for p in profiles_to_try(list(ruling_ids), max_combined=2)]
+
+
+def _options(profile) -> dict:
+    options = getattr(profile, "options", profile)
+    return dict(options.items()) if hasattr(options, "items") else dict(options)
+
+
+def prove(spec: dict, trajectory: dict, plan: Plan, ruling_ids, *, steps=None, with_log=False):
+    """``(profile, order rulings)`` of the first ruling alternative under which the reference
+    reproduces the whole trajectory, or None."""
+    for profile in ruling_profiles(ruling_ids) if ruling_ids else []:
+        c = replay({**spec, "rulings": profile}, trajectory, plan, steps=steps, with_log=with_log)
+        if c.first is None:
+            return profile, c.rulings
+    return None

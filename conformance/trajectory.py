@@ -1,0 +1,102 @@
+"""A game's trajectory: what an engine did at every step of a game, and what the reference does
+at the same steps (docs/INTERPRETING.md, Step judging).
+
+An engine's trajectory is the outcome of a ``hands`` or ``tournaments`` run
+(docs/engine-protocol.md): ``decisions`` (every decision state, recorded before the runner's
+edits), ``actions`` (the action record ``act`` returned for each), ``again`` (a second ``state()``
+after the edits; hands),
+``over``, ``history`` (``history()``), ``log`` (``log()``, tournaments) and ``standings``.
+The runner edits every state it receives at every depth (docs/INTERPRETING.md): an edit that
+reaches the engine shows in a later state, ``history``, ``log`` or ``standings``.
+
+The answers are a :class:`Plan`: a vector's script, then seat strategies, each applied to the
+*engine's* state, so that after a divergence the reference is still fed the engine's answers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference.errors import HoldemError, IllegalAction
+
+from .gamespec import STRATEGIES, answer as decode_answer, tournament
+
+# The standings fields every family compares (docs/engine-protocol.md, tournaments).
+STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
+LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How each decision is answered: ``script[k]`` for the first decisions, then
+    ``strategies[state.you.seat]`` (INTERPRETING.md's seat strategies)."""
+
+    script: tuple = ()
+    strategies: tuple = ()
+
+    @classmethod
+    def of(cls, vector_input: dict) -> "Plan":
+        return cls(tuple(decode_answer(a) for a in vector_input.get("script", ())),
+                   tuple(vector_input.get("strategies", ())))
+
+    def answer(self, k: int, state: object) -> object:
+        """The answer to decision ``k`` given the engine's ``state``; KeyError/TypeError when a
+        strategy cannot read that state (the engine's state is then already judged wrong)."""
+        if k < len(self.script):
+            return self.script[k]
+        return STRATEGIES[self.strategies[state["you"]["seat"]]](state)
+
+
+def expand(trajectory: dict) -> dict:
+    """The trajectory with each decision state whole: a ``histories`` list (``{decision, present,
+    history}`` at each decision where the state's history changed; the JS driver and a --cmd
+    engine may record histories so, docs/engine-protocol.md) is put back into the states."""
+    histories = trajectory.get("histories")
+    decisions = trajectory.get("decisions")
+    if not (isinstance(histories, list) and isinstance(decisions, list)):
+        return trajectory
+    changes = {h["decision"]: h for h in histories if isinstance(h, dict) and isinstance(h.get("decision"), int)}
+    states, current = [], None
+    for k, state in enumerate(decisions):
+        current = changes.get(k, current)
+        if isinstance(state, dict) and current is not None and current.get("present", True) and "history" not in state:
+            state = {**state, "history": current.get("history")}
+        states.append(state)
+    return {**trajectory, "decisions": states}
+
+
+def log_record(record: dict) -> dict:
+    """The engine API's ``log()`` entry for one of the reference's hand records."""
+    return {**{k: record[k] for k in LOG_KEYS}, "result": record["history"], "chips": record["endStacks"]}
+
+
+def standings_view(standings: object) -> object:
+    """Standings as compared: only STANDING_FIELDS of each entry."""
+    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
+        return [{k: s[k] for k in STANDING_FIELDS if k in s} for s in standings]
+    return standings
+
+
+class ReferenceGame:
+    """The reference playing the vector's game step by step (same cards, same answers)."""
+
+    def __init__(self, spec: dict) -> None:
+        self.t = tournament(spec)
+
+    def state(self) -> dict | None:
+        return self.t.decision_state()
+
+    def act(self, answer: object) -> dict:
+        """The action record, or ``{"threw": code}`` when the answer is illegal here."""
+        try:
+            return self.t.act(answer)
+        except IllegalAction as exc:
+            return {"threw": exc.code}
+        except HoldemError as exc:  # the game is over
+            return {"threw": type(exc).__name__}
+
+    def ending(self, with_log: bool) -> dict:
+        end = {"history": self.t.public_history(), "standings": standings_view(self.t.standings()),
+               "over": self.t.over}
+        if with_log:
+            end["log"] = [log_record(r) for r in self.t.hands]
+        return end
