@@ -19,8 +19,10 @@ from reference.cards import CANONICAL_DECK
 from . import fresh_vectors, schemas, sng3v4_text, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
-from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, judge_game, same
-from .trajectory import Plan, standings_view
+from .clauses import CLAUSES
+from .gamespec import answer
+from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
+from .trajectory import Plan, legality_views, standings_view
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).
@@ -400,38 +402,29 @@ def _state_problem(state: object, what: str) -> str | None:
 
 
 def _legality(test: dict, r: dict) -> Judged:
+    """The state after the prefix, the act (or its refusal, the state after it and submit's
+    fallback), judged as one decision of a game (step_judge.judge_views)."""
     i, expected = test["input"], test["expected"]
     if "error" in r and "state" not in r:
         return failed(f"the game could not be set up: {_failure_text(r['error'])}")
     act = r.get("act") if isinstance(r.get("act"), dict) else {}
     notes = []
-    actual_view = {"state": r.get("state")}
-    expected_view = {"state": i["state"]}
-    if "accepted" in expected:
-        expected_view["act"] = {"action": expected["accepted"]}
-        actual_view["act"] = r.get("act")
-    else:
-        expected_view["act"] = "throws"
-        actual_view["act"] = "throws" if "threw" in act else r.get("act")
+    actual_view = {"state": r.get("state"), "act": "throws" if "threw" in act else r.get("act")}
+    if "accepted" not in expected:
         if "threw" in act:
-            expected_view["stateAfter"] = i["state"]
             actual_view["stateAfter"] = r.get("stateAfter")
             code = act["threw"].get("code") if isinstance(act["threw"], dict) else None
             if isinstance(code, str) and code != expected["rejected"]:
                 notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
         submit = r.get("submit")
-        expected_view["fallback"] = expected["fallback"]
         actual_view["fallback"] = submit.get("action") if isinstance(submit, dict) and "action" in submit else submit
     if "error" in r:
-        return failed(f"the run stopped {_failure_text(r['error'])}", readable_diff(expected_view, actual_view), notes)
-
-    def well_formed() -> str | None:
-        for key in ("state", "stateAfter"):
-            if key in actual_view and (problem := _state_problem(actual_view[key], key)):
-                return problem
-        return None
-
-    return judge_outcome(test, actual_view, expected_view, well_formed, notes)
+        actual_view["error"] = _failure_text(r["error"])
+    verdict = judge_views(i["game"], len(i["prefix"]), answer(i["answer"]), actual_view,
+                          lambda spec: legality_views(spec, i["prefix"], i["answer"]), test["rulings"])
+    j = _game_judged(verdict)
+    j.notes += notes
+    return j
 
 
 def _starting_chips(game: dict) -> int:
@@ -761,14 +754,6 @@ def _smoke_test(slug: str, clauses: list[str], comment: str, data: dict) -> dict
             "result": "valid", "input": data}
 
 
-def _smoke_deal(test: dict, r: dict) -> str | None:
-    deck = r.get("deck")
-    if isinstance(deck, list) and len(deck) == 52 and all(isinstance(c, str) for c in deck) \
-            and sorted(deck) == sorted(CANONICAL_DECK):
-        return None
-    return f"dealHand(1, 1) returned {deck!r}"[:300] + ": expected 52 distinct cards"
-
-
 def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
     """A check that the hand ran through the game API to its end with ``showdown`` hands shown."""
     def check(test: dict, r: dict) -> str | None:
@@ -776,6 +761,10 @@ def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
             return f"the hand stopped {_failure_text(r['error'])}"
         decisions = r.get("decisions")
         for k, state in enumerate(decisions if isinstance(decisions, list) else []):
+            if edit := edited_path(state):
+                return (f"state() before answer {k}: {edit[0]} is {show(edit[1])}, which the runner wrote into an "
+                        f"earlier state: the engine hands out its own objects -- breaks state.fresh "
+                        f"({CLAUSES['state.fresh'][1]})")
             if problem := _state_problem(state, f"state() before answer {k}"):
                 return f"{problem} (schemas/state.schema.json)"
         if r.get("over") is not True:
@@ -792,10 +781,9 @@ def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
     return check
 
 
+BREAKS = re.compile(r" -- breaks ([a-z.-]+) \(")  # the clause a smoke problem names (step_judge.describe's form)
 SHOWDOWN_SCRIPT = ["call", "call", "check"] + ["check"] * 9  # 3 seats call and check to the river
 # (family, test, check(test, result) -> problem or None)
-SMOKE_DEAL = ("deck", _smoke_test("deal-hand", ["helper.deal-hand"], "dealHand(1, 1) gives 52 distinct cards",
-                                  {"seed": 1, "handNumber": 1}), _smoke_deal)
 SMOKE_HANDS = [
     ("hands", _smoke_test("showdown", ["state.fields", "rules.showdown-public", "rules.end"],
                           "3 seats, maxHands 1: everyone calls and checks to a showdown",
@@ -809,9 +797,10 @@ SMOKE_HANDS = [
 
 
 def smoke_tests(families: Iterable[str]) -> list[tuple]:
-    """The smoke vectors for a selection of families: the deal always, the two hands when a game
-    family is selected."""
-    return [SMOKE_DEAL] + (SMOKE_HANDS if GAME_FAMILIES & set(families) else [])
+    """The smoke vectors for a selection of families: the two hands when a game family is
+    selected. (dealHand is not among them: only the deck family needs it, and an engine without
+    it is reported there, issue #12.)"""
+    return SMOKE_HANDS if GAME_FAMILIES & set(families) else []
 
 
 def smoke_problem(test: dict, check: Callable[[dict, dict], str | None], run: Run) -> str | None:
@@ -871,9 +860,10 @@ class Runner:
     def smoke(self, family: str, test: dict, check: Callable[[dict, dict], str | None]) -> Case:
         t0 = time.perf_counter()
         problem = smoke_problem(test, check, self.run(family, test))
+        named = BREAKS.search(problem or "")
         return Case(test["id"], "smoke", "failed" if problem else "passed", test["clauses"],
                     _cut(f"{test['comment']}: {problem}") if problem else test["comment"],
-                    seconds=time.perf_counter() - t0)
+                    seconds=time.perf_counter() - t0, breaks=named.group(1) if named else None)
 
     def vector(self, family: str, test: dict) -> Case:
         if reason := self.abandoned(family):
@@ -928,15 +918,20 @@ def conclude(report: Report) -> None:
     for c in counts.values():
         totals.update(c)
     tally = ", ".join(f"{totals[s]} {s}" for s in ("passed", "divergent", "failed", "skipped"))
-    if set(report.groups) != set(RULESETS[ruleset]):
-        scope += f" (families: {', '.join(report.groups)})"
+    report.partial = set(report.groups) != set(RULESETS[ruleset])
     reasons = [f"{n} failed in {g}" for g, n in failures.items()]
     for g in unrun:
         why = next((c.message for c in report.cases if c.group == g), "it has no vectors")
         reasons.append(f"required family {g} was skipped entirely ({why})")
     reasons += [f"{g}: the engine refused the ruleset for {refused[g]} of {sum(counts[g].values())} games "
                 "(it must play all of them or none)" for g in partly]
-    report.certified = not reasons
+    report.ok = not reasons
+    report.certified = report.ok and not report.partial
+    if report.partial:  # what it ran, never CERTIFIED
+        ran = f"a run of the families {', '.join(report.groups)} only{scope}, not a certification"
+        report.verdict = (f"NO FAILURES in {ran}: {tally}" if report.ok
+                          else f"FAILURES in {ran}: {'; '.join(reasons)} ({tally})")
+        return
     report.verdict = (f"CERTIFIED{scope}: {tally}" if report.certified
                       else f"NOT CERTIFIED{scope}: {'; '.join(reasons)} ({tally})")
 

@@ -339,8 +339,22 @@ function () {
         // Every field at every depth; the older history entries at a hand's first decision only
         // (they were the same objects at every decision of the hand). The next state, log,
         // history and standings are judged against the reference's: nothing may have leaked.
-        mutate(s, isObject(seen) && seen.handNumber === lastHand);
+        const handStart = !(isObject(seen) && seen.handNumber === lastHand);
+        mutate(s, !handStart);
         if (isObject(seen)) lastHand = seen.handNumber;
+        if (handStart) {
+          // A second state() after the edits at each hand's first decision; once it differs, the
+          // engine hands out its own objects and the game is not recorded further (it would grow
+          // with every edit).
+          let again;
+          try { again = clone(g.state()); } catch (x) { out.error = failure('second state() at decision ' + n, x); break; }
+          if (!equal(again, seen)) {
+            out.fresh.push({ decision: n, state: again });
+            out.decisions.push(seen);
+            out.error = { at: 'decision ' + n, message: 'not recorded further: a second state() differs from the first after the runner edited it' };
+            break;
+          }
+        }
         // A history is recorded once, at the first decision that shows it (trajectory.expand).
         const recorded = isObject(seen) ? Object.assign({}, seen) : seen;
         if (isObject(seen)) {
@@ -368,7 +382,7 @@ function () {
   }
 
   function tournaments(i) {
-    const out = { decisions: [], histories: [], actions: [] };
+    const out = { decisions: [], histories: [], fresh: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
     return playOut(g, i.strategies, out);

@@ -55,6 +55,10 @@ class Report:
     smoke: list[Case] = field(default_factory=list)
     certified: bool = False
     verdict: str = ""
+    # A run restricted to some families (--family): it says what it ran and is never a
+    # certification (issue #12, item 7); ``ok`` says whether what it ran had no failure.
+    partial: bool = False
+    ok: bool = False
     ruleset: str | None = None  # what the verdict is for, when the subject plays under rulesets
 
     def counts(self) -> dict[str, dict[str, int]]:
@@ -73,6 +77,7 @@ def to_json(report: Report) -> dict:
     return {
         "certified": report.certified,
         "verdict": report.verdict,
+        **({"partial": True, "ok": report.ok} if report.partial else {}),
         **({"ruleset": report.ruleset} if report.ruleset is not None else {}),
         report.subject_key: report.subject,
         "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],

@@ -81,8 +81,11 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
     elif isinstance(expected, list) and isinstance(actual, list):
         for k, (e, a) in enumerate(zip(expected, actual)):
             yield from differences(e, a, _join(path, k), reordered)
-        if len(expected) != len(actual):
-            yield f"{path}.length", len(expected), len(actual)
+        # The first item one list has and the other lacks (an added item may be a runner's edit).
+        if len(actual) > len(expected):
+            yield _join(path, len(expected)), "(absent)", actual[len(expected)]
+        elif len(expected) > len(actual):
+            yield _join(path, len(actual)), expected[len(actual)], "(missing)"
     elif not same(expected, actual):
         yield path, expected, actual
 
@@ -105,7 +108,6 @@ RECORD_CLAUSES = {
     "level": "rules.levels", "blinds": "rules.levels", "buttonSeat": "rules.button",
     "smallBlindSeat": "rules.heads-up-transition", "bigBlindSeat": "rules.heads-up-transition",
     "actions": "state.actions", "eliminated": "rules.simultaneous", "chips": "rules.side-pots",
-    "handNumber": "rules.end",
 }
 STANDING_CLAUSES = {"place": "rules.cap-places", "chips": "rules.side-pots", "eliminatedInHand": "rules.elimination",
                     "id": "rules.seats"}
@@ -123,14 +125,14 @@ def _record_clause(parts: list[str]) -> str:
         return "state.history"
     if parts[0] == "result":
         parts = parts[1:] or ["winners"]
-    if parts[0] in ("showdown", "winners") and parts[-1] == "hand":
+    if parts[0] == "showdown" and parts[-1] == "hand":
         return "rules.best-five"
-    if parts[0] == "winners" and parts[-1] == "amount":
-        return "rules.split"
+    if parts[0] == "winners" and parts[-1] == "id":
+        return "rules.best-five"  # who won: the hands' ranking decides
     if parts[0] == "showdown" and parts[-1] == "cards":
         return "rules.deal-order"
-    if parts[0] == "length":
-        return "state.history"
+    if parts[0] in ("length", "handNumber"):
+        return "state.history"  # entries missing, extra or out of order
     return RECORD_CLAUSES.get(parts[0], "state.history")
 
 
@@ -138,7 +140,7 @@ def clause_for(path: str) -> str:
     """The one contract clause that governs the field at ``path`` of a step (see :func:`judge_game`)."""
     parts = _fields(path)
     head, rest = parts[0], parts[1:]
-    if head in ("state", "again"):
+    if head in ("state", "again", "stateAfter"):
         if head == "again":
             return "state.fresh"
         if not rest or rest[0] == "length":
@@ -156,6 +158,8 @@ def clause_for(path: str) -> str:
         if rest[0] == "board" and rest[-1] == "length":
             return "state.board"
         return STATE_CLAUSES.get(rest[0], "state.fields")
+    if head == "act":
+        return "return.forms"
     if head == "state()":
         return "rules.end"
     if head in ("history()", "log()"):
@@ -175,6 +179,28 @@ def action_clause(answer: object, expected: object, actual: object) -> str:
             return "rules.raise-total"
     clause = f"return.{kind}" if isinstance(kind, str) else "return.forms"
     return clause if clause in CLAUSES else "return.forms"
+
+
+# What the runner writes into every state it receives (engine_drivers.DRIVER_JS, mutate): seen in
+# a later step, the engine kept a reference to what it handed out.
+EDITS = (-7, "mutated")
+
+
+def is_edit(value: object) -> bool:
+    if isinstance(value, dict):
+        return value.get("mutated") is True
+    return not isinstance(value, bool) and any(same(value, e) for e in EDITS)
+
+
+def edited_path(value: object, path: str = "") -> tuple[str, object] | None:
+    """The first place in ``value`` holding a runner's edit, as ``(path, value)``, or None."""
+    if is_edit(value):
+        return path or "(the state)", value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if found := edited_path(item, _join(path, key)):
+            return found
+    return None
 
 
 # ---- divergences --------------------------------------------------------------------------------
@@ -223,6 +249,8 @@ class Comparison:
     decisions: int = 0  # engine decisions compared
 
     def add(self, hand, decision, path, expected, actual, clause: str | None = None) -> None:
+        if is_edit(actual):
+            clause = "state.fresh"
         d = Divergence(hand, decision, path, expected, actual, clause or clause_for(path))
         if self.first is None:
             self.first = d
@@ -281,6 +309,8 @@ def replay(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = None
     decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
     again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
+    # Second states after the runner's edits: every one (hands), or some (tournaments: `fresh`).
+    fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
     error = trajectory.get("error")
     in_step = True  # the reference could follow every answer so far
     for k, state in enumerate(decisions):
@@ -293,8 +323,9 @@ def replay(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = None
             break
         hand = expected["handNumber"]
         out.compare(hand, k, "state", expected, state, STATE_ORDER)
-        if again is not None and k < len(again):
-            out.compare(hand, k, "again", state, again[k], STATE_ORDER, clause="state.fresh")
+        second = again[k] if again is not None and k < len(again) else fresh.get(k, state)
+        if second is not state:
+            out.compare(hand, k, "again", state, second, STATE_ORDER, clause="state.fresh")
         try:
             answer = plan.answer(k, state)
         except (KeyError, TypeError, IndexError, AttributeError):
@@ -396,6 +427,42 @@ def judge_game(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = 
         profile, used = proof
         return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces every step",
                            rulings=sorted(set(profile) | used), alternative=profile)
+    message, details = describe(c)
+    return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
+
+
+LEGALITY_ORDER = ("state", "act", "stateAfter", "fallback", "error")
+
+
+def compare_views(expected: dict, actual: dict, hand, decision: int, answer: object) -> Comparison:
+    """One decision judged on views (legality): ``state``, ``act``, ``stateAfter``, ``fallback``."""
+    c = Comparison()
+    c.answers = [(hand, decision, answer)]
+    for key in LEGALITY_ORDER:
+        if key not in expected and key not in actual:
+            continue
+        e, a = expected.get(key, "(absent)"), actual.get(key, "(absent)")
+        clause = {"act": action_clause(answer, e, a), "fallback": "timing.fallback",
+                  "error": "state.fields"}.get(key)
+        c.compare(hand, decision, key, e, a, STATE_ORDER, clause=clause)
+    return c
+
+
+def judge_views(spec: dict, decision: int, answer: object, actual: dict, views, ruling_ids=()) -> GameVerdict:
+    """Like :func:`judge_game` for a one-decision vector: ``views(spec)`` is what the reference does
+    with ``spec`` (with a ``rulings`` profile when one is tried)."""
+    expected = views(spec)
+    hand = expected["state"]["handNumber"] if isinstance(expected.get("state"), dict) else None
+    c = compare_views(expected, actual, hand, decision, answer)
+    if c.first is None:
+        if c.rulings:
+            return GameVerdict("divergent", "differs only in the order of lists whose order is a ruling",
+                               rulings=sorted(c.rulings), details=c.reordered_text())
+        return GameVerdict("passed")
+    for profile in ruling_profiles(ruling_ids) if ruling_ids else []:
+        if compare_views(views({**spec, "rulings": profile}), actual, hand, decision, answer).first is None:
+            return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces it",
+                               rulings=sorted(profile), alternative=profile)
     message, details = describe(c)
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
 

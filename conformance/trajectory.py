@@ -4,7 +4,8 @@ at the same steps (docs/INTERPRETING.md, Step judging).
 An engine's trajectory is the outcome of a ``hands`` or ``tournaments`` run
 (docs/engine-protocol.md): ``decisions`` (every decision state, recorded before the runner's
 edits), ``actions`` (the action record ``act`` returned for each), ``again`` (a second ``state()``
-after the edits; hands),
+after the edits; hands) or ``fresh`` (``{decision, state}``: a second ``state()`` at some
+decisions; tournaments),
 ``over``, ``history`` (``history()``), ``log`` (``log()``, tournaments) and ``standings``.
 The runner edits every state it receives at every depth (docs/INTERPRETING.md): an edit that
 reaches the engine shows in a later state, ``history``, ``log`` or ``standings``.
@@ -100,3 +101,25 @@ class ReferenceGame:
         if with_log:
             end["log"] = [log_record(r) for r in self.t.hands]
         return end
+
+
+def legality_views(spec: dict, prefix: list, answer: object) -> dict:
+    """What the reference does with a legality vector's game (docs/engine-protocol.md, legality):
+    ``state`` after the prefix, ``act`` (``{"action"}`` or ``"throws"``), ``stateAfter`` a
+    refused act, and the ``fallback`` a refused answer gets from ``submit``."""
+    ref = ReferenceGame(spec)
+    for a in prefix:
+        ref.t.act(decode_answer(a))
+    answer = decode_answer(answer)
+    view = {"state": ref.state()}
+    act = ref.act(answer)
+    if "threw" in act:
+        view["act"] = "throws"
+        view["stateAfter"] = ref.state()
+        again = ReferenceGame(spec)
+        for a in prefix:
+            again.t.act(decode_answer(a))
+        view["fallback"] = again.t.submit(answer)[0]
+    else:
+        view["act"] = {"action": act}
+    return view

@@ -47,7 +47,7 @@ def test_mutant_specs_are_well_formed():
 def test_the_unmutated_engine_is_certified_on_every_named_family(ruleset):
     families = [f for f in NAMED_FAMILIES if f in RULESETS[ruleset]]
     report = certify(QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name), load_tests(families), {}, ruleset=ruleset)
-    assert report.certified, report.verdict
+    assert report.ok and report.partial and not report.certified, report.verdict  # a --family run (item 7)
     counts = report.counts()
     assert sorted(counts) == families
     for family, c in counts.items():

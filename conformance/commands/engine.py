@@ -4,7 +4,8 @@
 the QuickJS worker; ``holdem-cert engine --cmd "COMMAND"`` runs an engine in any language over the
 JSON-lines protocol of docs/engine-protocol.md. ``--ruleset NAME`` says what to certify for: the
 ruleset's game family and the ruleset-independent helper families (contract-v1 by default). Exit 0
-certified, 1 not certified (including an engine that does not load, fails the smoke tier, or does
+certified (or a --family run without failures: it says what it ran and is never a certification), 1 not
+certified (including an engine that does not load, fails the smoke tier, or does
 not support the ruleset), 2 usage or I/O error.
 """
 from __future__ import annotations
@@ -65,4 +66,4 @@ def run(args: argparse.Namespace) -> int:
         write_json(args.json_out, report)
     if args.junit_out is not None:
         write_junit(args.junit_out, report)
-    return 0 if report.certified else 1
+    return 0 if report.certified or (report.partial and report.ok) else 1

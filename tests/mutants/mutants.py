@@ -306,3 +306,89 @@ DIVERGENT_MUTANTS = [
         "replace": "for (const s of winners) wonPot[s] = true;",
     },
 ]
+
+# The step judge's blind spots (issue #12): each must fail with its first divergence naming the
+# clause in ``breaks``. ``family_expected_to_fail`` is where; tests/test_step_judge.py judges them,
+# some on its own pinned-card hands (SHOWDOWN_TRAPS there).
+SHOWDOWN_VALUE = "values[s] = valueOf(boardLo | LO_BIT[a] | LO_BIT[b], boardHi | HI_BIT[a] | HI_BIT[b]);"
+# The showdown's ranks held at least twice (n2) and three times (n3) of the seven cards (lo, hi).
+_GROUPS = ("var c = lo & 0x1FFF, d = lo >>> 13, h = hi & 0x1FFF, q = hi >>> 13, n1 = c, n2 = c & d, n3; "
+           "n1 |= d; n3 = n2 & h; n2 |= n1 & h; n1 |= h; n3 |= n2 & q; n2 |= n1 & q; n1 |= q; var v = valueOf(lo, hi);")
+BLIND_SPOT_MUTANTS = [
+    {
+        "name": "showdown-trips-straight-as-trips",
+        "description": "Rules: the game's showdown ranks trips that also make a straight as trips",
+        "family_expected_to_fail": "hands",
+        "breaks": "rules.best-five",
+        "find": SHOWDOWN_VALUE,
+        "replace": "values[s] = (function (lo, hi) { " + _GROUPS + " if (n3 !== 0 && (v / B5 | 0) === 4) "
+                   "return 3 * B5 + TOP_RANK[n3] * B4 + TOP2[n1 ^ n3]; return v; })"
+                   "(boardLo | LO_BIT[a] | LO_BIT[b], boardHi | HI_BIT[a] | HI_BIT[b]);",
+    },
+    {
+        "name": "showdown-third-pair-not-a-kicker",
+        "description": "Rules: the game's showdown takes a two-pair kicker only from unpaired ranks",
+        "family_expected_to_fail": "hands",
+        "breaks": "rules.best-five",
+        "find": SHOWDOWN_VALUE,
+        "replace": "values[s] = (function (lo, hi) { " + _GROUPS + " var p = TOP_BIT[n2], r = TOP_BIT[n2 ^ p]; "
+                   "if ((v / B5 | 0) === 2 && (n2 ^ p ^ r) !== 0) return 2 * B5 + TOP_RANK[p] * B4 + TOP_RANK[r] * B3 "
+                   "+ TOP_RANK[n1 & ~n2] * B2; return v; })(boardLo | LO_BIT[a] | LO_BIT[b], boardHi | HI_BIT[a] | HI_BIT[b]);",
+    },
+    {
+        "name": "history-newest-first",
+        "description": "Decision state: history lists the newest hand first",
+        "family_expected_to_fail": "tournaments",
+        "breaks": "state.history",
+        "find": "for (let i = from; i < this.entries.length; i++) history.push(copyEntry(this.entries[i]));",
+        "replace": "for (let i = from; i < this.entries.length; i++) history.unshift(copyEntry(this.entries[i]));",
+    },
+    {
+        "name": "history-longer-than-twenty",
+        "description": "Decision state: history holds twenty-one entries",
+        "family_expected_to_fail": "tournaments",
+        "breaks": "state.history",
+        "find": "const from = Math.max(0, this.entries.length - HISTORY_LIMIT);",
+        "replace": "const from = Math.max(0, this.entries.length - HISTORY_LIMIT - 1);",
+    },
+    {
+        "name": "history-entries-shared",
+        "description": "Decision state: history entries are the engine's own objects",
+        "family_expected_to_fail": "tournaments",
+        "breaks": "state.fresh",
+        "find": "for (let i = from; i < this.entries.length; i++) history.push(copyEntry(this.entries[i]));",
+        "replace": "for (let i = from; i < this.entries.length; i++) history.push(this.entries[i]);",
+    },
+    {
+        "name": "actions-shared",
+        "description": "Decision state: actions entries are the engine's own objects",
+        "family_expected_to_fail": "hands",
+        "breaks": "state.fresh",
+        "find": "        actions: hand.actions.map(copyAction),\n        history,",
+        "replace": "        actions: hand.actions,\n        history,",
+    },
+    {
+        "name": "blind-schedule-shared",
+        "description": "Decision state: tournament.blindSchedule levels are the engine's own arrays",
+        "family_expected_to_fail": "tournaments",
+        "breaks": "state.fresh",
+        "find": "blindSchedule: rules.blindSchedule.map((l) => [l[0], l[1]]),",
+        "replace": "blindSchedule: rules.blindSchedule.map((l) => l),",
+    },
+    {
+        "name": "responder-counts-folded-seats",
+        "description": "R10: a folded seat with chips counts as a responder, so a raise is offered with no one to answer it",
+        "family_expected_to_fail": "hands",
+        "breaks": "state.min-raise-to",
+        "find": "if (o !== s && this.stacks[o] > 0 && !this.folded[o]) { canRaise = true; break; }",
+        "replace": "if (o !== s && this.stacks[o] > 0) { canRaise = true; break; }",
+    },
+    {
+        "name": "raise-accepted-when-closed",
+        "description": "Return values: a raise is accepted although minRaiseTo is null (the raise right is closed)",
+        "family_expected_to_fail": "legality",
+        "breaks": "return.raise",
+        "find": "    if (legal.minRaiseTo === null) {\n      throw illegal('type', 'raising is not permitted",
+        "replace": "    if (false) {\n      throw illegal('type', 'raising is not permitted",
+    },
+]

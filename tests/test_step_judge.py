@@ -1,0 +1,133 @@
+"""The step judge (conformance/step_judge.py): every step of a game compared with the reference;
+a failure is the first divergence, naming the clause it breaks (issue #12)."""
+import copy
+
+import pytest
+
+from conformance.engine_cert import load_tests, start
+from conformance.engine_drivers import QuickJSDriver, Run
+from conformance.engine_cert import judge
+from conformance.gamespec import game
+from conformance.step_judge import clause_for, differences
+from conformance.vectorfile import make_test
+from conformance.vectorgen import hands
+from js_vector_runner import ENGINE_PATH
+from mutants.mutants import BLIND_SPOT_MUTANTS, MUTANTS
+from reference import adapter
+from reference.scenario import pinned_deck
+
+SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
+CHECK_DOWN = ["call", "check"] + ["check"] * 6
+
+
+def hand_test(slug: str, holes: dict, board: str, script: list, stacks=(1000, 1000)) -> dict:
+    """A hands vector made as the golden ones are (vectorgen/hands.py), with its own pinned cards."""
+    n = len(stacks)
+    spec = game([f"P{i}" for i in range(n)], stacks=list(stacks), blindSchedule=[[50, 100]], maxHands=1,
+                decks={1: pinned_deck(holes, n, 0, board)})
+    expected, _ = hands.play(spec, script)
+    return make_test(hands.NOTES, f"hands.{slug}", slug, ["rules.best-five"], {"game": spec, "script": script},
+                     expected, ["Hand"])
+
+
+# Showdowns the golden hands need not cover: what the showdown mutants break.
+SHOWDOWN_TRAPS = [
+    # seat 0: trips (7h 7c 7s) and the straight 6..T; seat 1: trips 7 with a king kicker.
+    hand_test("trips-with-a-straight", {0: "7h6d", 1: "7dKc"}, "7c7s8d9hTc", CHECK_DOWN),
+    # seat 0: aces, kings and queens: the queens are the kicker; seat 1: aces and kings, jack.
+    hand_test("three-pairs-kicker", {0: "QhQd", 1: "Jc9d"}, "AcAsKdKh3c", CHECK_DOWN),
+]
+
+
+def run_family(source: str, family: str, extra: list = ()):
+    """The certifier's smoke tier, then ``extra`` tests and ``family``'s vectors up to the first failure."""
+    driver = QuickJSDriver(source, engine_name="mutant.js")
+    try:
+        smoke, _, runner = start(driver, [family])
+        if runner is None:  # the smoke hands already show it
+            return next(c for c in smoke if c.status == "failed")
+        for test in list(extra) + load_tests([family])[family]:
+            case = runner.vector(family, test)
+            if case.status == "failed":
+                return case
+        return None
+    finally:
+        driver.close()
+
+
+def test_the_bundled_engine_passes_the_showdown_traps():
+    driver = QuickJSDriver(SOURCE, engine_name="poker-engine.js")
+    try:
+        _, _, runner = start(driver, ["hands"])
+        for test in SHOWDOWN_TRAPS:
+            case = runner.vector("hands", test)
+            assert case.status == "passed", case.message
+    finally:
+        driver.close()
+
+
+ALL = BLIND_SPOT_MUTANTS + [dict(m, breaks="state.history-winners") for m in MUTANTS
+                            if m["name"] == "refund-counted-as-award"]
+
+
+@pytest.mark.parametrize("mutant", ALL, ids=[m["name"] for m in ALL])
+def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutant):
+    assert SOURCE.count(mutant["find"]) == 1
+    family = mutant["family_expected_to_fail"]
+    case = run_family(SOURCE.replace(mutant["find"], mutant["replace"]), family,
+                      SHOWDOWN_TRAPS if family == "hands" else [])
+    assert case is not None, f"{mutant['name']} survives {family}"
+    assert case.breaks == mutant["breaks"], (case.id, case.message)
+    assert f"breaks {mutant['breaks']}" in case.message
+    if case.group != "smoke":
+        assert set(case.first) == {"hand", "decision", "path", "expected", "actual", "clause"}
+
+
+def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():
+    test = next(t for t in load_tests(["tournaments"])["tournaments"] if t["id"] == "tournaments.six-seats-mixed")
+    driver = QuickJSDriver(SOURCE, engine_name="poker-engine.js")
+    try:
+        driver.start()
+        run = driver.run("tournaments", test)
+    finally:
+        driver.close()
+    assert judge("tournaments", test, run).status == "passed"
+    r = copy.deepcopy(run.value)
+    r["actions"][40]["amount"] += 1  # one action record misstated; nothing else
+    r["decisions"][41]["pots"][0]["amount"] += 5
+    j = judge("tournaments", test, Run("result", r))
+    assert j.status == "failed"
+    assert (j.first.decision, j.first.path, j.first.clause) == (40, "action.amount", j.first.clause)
+    assert j.first.clause.startswith(("return.", "rules.raise-total"))
+    assert j.later >= 1 and "later difference" in j.message
+    assert j.answers and all(isinstance(a, (dict, str)) for a in j.answers)
+
+
+def test_hands_without_a_decision_state_fail_at_that_decision():
+    test = next(t for t in load_tests(["hands"])["hands"] if t["id"] == "hands.heads-up-streets")
+    result = adapter.run_hands(adapter.decode(test["input"]))
+    assert judge("hands", test, Run("result", result)).status == "passed"
+    cut = dict(result, decisions=result["decisions"][:3], again=result["again"][:3], actions=result["actions"][:3],
+               error={"at": "state() before answer 3", "name": "Error", "message": "boom"})
+    j = judge("hands", test, Run("result", cut))
+    assert j.status == "failed" and j.first.decision == 3 and j.first.path == "state()"
+
+
+def test_differences_walk_in_order_and_mark_reordered_lists():
+    found = list(differences({"a": 1, "b": [1, 2], "showdown": [1, 2]}, {"b": [1, 3, 4], "a": 2, "showdown": [2, 1]},
+                             "x", reordered := []))
+    assert found == [("x.a", 1, 2), ("x.b[1]", 2, 3), ("x.b[2]", "(absent)", 4)]
+    assert reordered == [("x.showdown", "R14")]
+
+
+@pytest.mark.parametrize("path, clause", [
+    ("state.history[3].showdown[0].hand", "rules.best-five"),
+    ("state.history.length", "state.history"),
+    ("state.minRaiseTo", "state.min-raise-to"),
+    ("again.pots[0].amount", "state.fresh"),
+    ("log()[2].chips[1]", "rules.side-pots"),
+    ("history()[0].winners[0].amount", "state.history-winners"),
+    ("standings()[1].place", "rules.cap-places"),
+])
+def test_the_clause_of_a_field(path, clause):
+    assert clause_for(path) == clause
