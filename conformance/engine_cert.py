@@ -20,7 +20,7 @@ from . import fresh_vectors, schemas, sng3v4_text, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
 from .clauses import CLAUSES
-from .gamespec import answer
+from .gamespec import GAME_FAMILIES, answer
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
 from .trajectory import Plan, legality_views, standings_view
 
@@ -38,7 +38,6 @@ DEFAULT_RULESET = "contract-v1"
 FAMILY_RULESET = {"sng3v4": "holdem-sng-3-v4"}
 RULESET_NOT_SUPPORTED = "ruleset not supported"
 OPTIONAL = frozenset({"pots"})  # an extension: an engine without it has the family skipped
-GAME_FAMILIES = frozenset({"legality", "hands", "tournaments", "sng3v4"})
 # Fatal errors (hangs, crashes, garbage: each costs a timeout or a restart) before vectors are not
 # run: in a row in one family, in all in one family, in the whole run. An engine that hangs on every
 # other vector must cost a bounded number of timeouts too.
@@ -289,8 +288,31 @@ def _rng(test: dict, r: dict) -> Judged:
     return judge_outcome(test, {"values": r.get("values")}, test["expected"], well_formed)
 
 
+def _seeded_game(test: dict, r: dict) -> Judged:
+    """A seeded game and the same game with the engine's own dealHand decks pinned must be the
+    same game, hand for hand (a property of every derivation, R2, and either end dealt, R3)."""
+    if "threw" in r:
+        return failed(f"dealHand threw {_thrown(r['threw'])}")
+    seeded, pinned = r.get("seeded"), r.get("pinned")
+    for name, run in (("seeded", seeded), ("pinned", pinned)):
+        if not isinstance(run, dict) or "error" in run:
+            return failed(f"the {name} game stopped {_failure_text(run.get('error')) if isinstance(run, dict) else run!r}")
+    c = Comparison()
+    c.compare(None, None, "log()", seeded.get("log"), pinned.get("log"), clause="helper.deal-hand")
+    c.compare(None, None, "standings()", seeded.get("standings"), pinned.get("standings"), clause="helper.deal-hand")
+    if c.first is None:
+        return passed()
+    message, details = describe(c)
+    j = failed("the seeded game deals other cards than its own dealHand(seed, n): with those decks pinned (expected) "
+               "it differs (actual); " + message, details)
+    j.first, j.later = c.first, c.later_count
+    return j
+
+
 def _deck(test: dict, r: dict) -> Judged:
     i = test["input"]
+    if "game" in i:
+        return _seeded_game(test, r)
     call = f"dealHand({i['seed']!r}, {i['handNumber']!r})"
     if test["result"] == "invalid":
         return _must_throw(r, call, test, returned=r.get("deck"))

@@ -158,7 +158,24 @@ function () {
     return { values };
   }
 
+  // A seeded game, then the same game with the engine's own dealHand(seed, n) pinned for its hands.
+  function seededGame(i) {
+    const e = engine('dealHand');
+    const options = i.game.options, decks = {};
+    for (let n = 1; n <= options.maxHands; n++) {
+      try { decks[n] = clone(e.dealHand(options.seed, n)); } catch (x) { return { threw: describe(x) }; }
+    }
+    const out = {};
+    for (const [key, game] of [['seeded', i.game], ['pinned', { seats: i.game.seats, options: Object.assign({}, options, { decks }) }]]) {
+      let g;
+      try { g = create(game); } catch (x) { if (x instanceof Missing) throw x; out[key] = { error: failure('create', x) }; continue; }
+      out[key] = playOut(g, i.strategies, {});
+    }
+    return out;
+  }
+
   function deck(i) {
+    if (i.game) return seededGame(i);
     const e = engine('dealHand');
     try {
       const first = clone(e.dealHand(i.seed, i.handNumber));

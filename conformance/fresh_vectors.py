@@ -22,7 +22,7 @@ from reference.evaluator import evaluate
 from reference.pots import build_pots
 from reference.rng import deal_hand, mulberry32, rng
 
-from .gamespec import STRATEGIES, game, tournament
+from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
 from .jsvalue import encode
 from .vectorfile import make_test
 from .vectorgen import deck as deck_family
@@ -54,7 +54,7 @@ def generate(seed: int, families=FAMILIES) -> dict[str, list[dict]]:
     for family in FAMILIES:
         if family in families:
             rnd = random.Random(f"holdem-conformance fresh {family} {seed}")
-            out[family] = [_set_id(t, f"{family}.fresh.{k + 1}", seed)
+            out[family] = [_set_id(pin_cards(family, t) if family in GAME_FAMILIES else t, f"{family}.fresh.{k + 1}", seed)
                            for k, t in enumerate(_MAKERS[family](rnd, COUNTS[family]))]
     return out
 

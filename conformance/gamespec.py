@@ -2,6 +2,7 @@
 and the deterministic seat strategies used by tournament vectors (see docs/INTERPRETING.md)."""
 from __future__ import annotations
 
+from reference.rng import deal_hand, seed_to_uint32
 from reference.tournament import Tournament
 
 from .jsvalue import decode
@@ -43,6 +44,32 @@ def game(seats: list[str], rulings: "dict[str, str] | None" = None, **options) -
     if rulings:
         spec["rulings"] = dict(rulings)
     return spec
+
+
+# Vector families whose tests are games (every hand's cards pinned, judged step by step).
+GAME_FAMILIES = frozenset({"legality", "hands", "tournaments", "sng3v4"})
+
+
+def hands_played(family: str, test: dict) -> int:
+    """How many hands the reference plays in a game vector of ``family``."""
+    if family == "legality":
+        return test["input"]["state"]["handNumber"]
+    if family == "hands":
+        return len(test["expected"]["history"])
+    return len(test["expected"]["log"])
+
+
+def pin_cards(family: str, test: dict) -> dict:
+    """``test`` with every hand the reference plays dealt from a pinned deck (the ``decks`` option;
+    those its seed gives, R2), so that no rules verdict depends on how an engine shuffles: R2 is
+    judged in the deck family alone (issue #12). Decks already pinned stay."""
+    options = test["input"]["game"]["options"]
+    seed32 = seed_to_uint32(options.get("seed", 0))
+    decks = dict(options.get("decks", {}))
+    for number in range(1, hands_played(family, test) + 1):
+        decks.setdefault(str(number), deal_hand(seed32, number))
+    options["decks"] = dict(sorted(decks.items(), key=lambda item: int(item[0])))
+    return test
 
 
 def answer(value: object) -> object:

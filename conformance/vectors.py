@@ -8,6 +8,7 @@ from pathlib import Path
 from . import schemas
 from .resources import VECTOR_DIR
 from .clauses import CLAUSES
+from .gamespec import GAME_FAMILIES, pin_cards
 from .outfiles import write_text
 from .vectorfile import document, dumps, structural_problems
 from .vectorgen import FAMILIES
@@ -20,7 +21,10 @@ def path_of(family: str, root: Path = VECTOR_DIR) -> Path:
 
 def generate(family: str) -> str:
     module = FAMILIES[family]
-    return dumps(document(family, module.NOTES, module.generate()))
+    tests = module.generate()
+    if family in GAME_FAMILIES:
+        tests = [pin_cards(family, t) for t in tests]
+    return dumps(document(family, module.NOTES, tests))
 
 
 def regenerate(root: Path = VECTOR_DIR, families: list[str] | None = None) -> dict[str, int]:

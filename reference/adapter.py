@@ -88,6 +88,14 @@ def run_rng(i: dict) -> dict:
 
 
 def run_deck(i: dict) -> dict:
+    if "game" in i:  # a seeded game, then the same game with its dealHand decks pinned
+        options = i["game"]["options"]
+        try:
+            decks = {str(n): deal_hand(options["seed"], n) for n in range(1, options["maxHands"] + 1)}
+        except HoldemError as exc:
+            return {"threw": thrown(exc)}
+        pinned = {**i["game"], "options": {**options, "decks": decks}}
+        return {"seeded": run_tournaments({**i, "game": i["game"]}), "pinned": run_tournaments({**i, "game": pinned})}
     try:
         return {"deck": deal_hand(i["seed"], i["handNumber"]), "again": deal_hand(i["seed"], i["handNumber"])}
     except HoldemError as exc:

@@ -4,10 +4,9 @@ import copy
 
 import pytest
 
-from conformance.engine_cert import load_tests, start
+from conformance.engine_cert import RULESETS, certify, judge, load_tests, start
 from conformance.engine_drivers import QuickJSDriver, Run
-from conformance.engine_cert import judge
-from conformance.gamespec import game
+from conformance.gamespec import game, hands_played
 from conformance.step_judge import clause_for, differences
 from conformance.vectorfile import make_test
 from conformance.vectorgen import hands
@@ -131,3 +130,35 @@ def test_differences_walk_in_order_and_mark_reordered_lists():
 ])
 def test_the_clause_of_a_field(path, clause):
     assert clause_for(path) == clause
+
+
+# ---- pinned cards (issue #12, item 2) -------------------------------------------------------------
+
+OWN_SHUFFLE = ("const stream = rng(`${seedState(seed)}:${handNumber}`);",
+               "const stream = rng(`own:${seedState(seed)}:${handNumber}`);")
+EXPORTED_DEAL_DIFFERS = ("    dealHand,\n    create,", "    dealHand: (seed, n) => dealHand(seed, n).reverse(),\n    create,")
+NOT_DIGEST = [f for f in RULESETS["contract-v1"] if f != "evaluate"]  # the five-card digest is slow; unaffected
+
+
+def test_an_engine_with_its_own_shuffle_is_judged_on_its_rules_not_its_cards():
+    assert SOURCE.count(OWN_SHUFFLE[0]) == 1
+    source = SOURCE.replace(*OWN_SHUFFLE)
+    report = certify(QuickJSDriver(source, engine_name="own-shuffle.js"), load_tests(NOT_DIGEST, fresh_seed=5), {})
+    assert report.ok, [(c.id, c.message) for c in report.cases if c.status == "failed"][:3]
+    divergent = [c for c in report.cases if c.status == "divergent"]
+    assert divergent and {c.group for c in divergent} == {"deck"} and {r for c in divergent for r in c.rulings} == {"R2"}
+    assert all(c.status == "passed" for c in report.cases if "seeded-game" in c.id)
+
+
+def test_an_exported_deal_hand_other_than_the_games_deal_fails():
+    assert SOURCE.count(EXPORTED_DEAL_DIFFERS[0]) == 1
+    case = run_family(SOURCE.replace(*EXPORTED_DEAL_DIFFERS), "deck")
+    assert case is not None and case.id.startswith("deck.seeded-game.") and case.breaks == "helper.deal-hand", case
+    assert "deals other cards than its own dealHand" in case.message
+
+
+def test_every_game_vector_pins_every_hand_it_plays():
+    for family in ("legality", "hands", "tournaments", "sng3v4"):
+        for test in load_tests([family], fresh_seed=3)[family]:
+            decks = test["input"]["game"]["options"].get("decks", {})
+            assert sorted(map(int, decks)) == list(range(1, hands_played(family, test) + 1)), test["id"]

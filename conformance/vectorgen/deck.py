@@ -9,6 +9,9 @@ from ..vectorfile import make_test
 NOTES = {
     "Derivation": {"description": "the exact order follows our derivation from rng; any function of the two arguments "
                    "only is conformant, so a different permutation is divergent, not broken", "clauses": ["helper.deal-hand"], "ruling": "R2"},
+    "SeededGame": {"description": "a seeded game deals exactly what the engine's own dealHand(seed, n) returns: "
+                   "played again with those decks pinned, every hand is the same, whatever the derivation (R2) "
+                   "and whichever end is dealt (R3)", "clauses": ["helper.deal-hand", "determinism.engine"], "ruling": None},
     "BadHandNumber": {"description": "handNumber must be a positive safe integer: the call throws", "clauses": ["helper.deal-hand-errors"], "ruling": None},
 }
 
@@ -31,4 +34,19 @@ def generate() -> list[dict]:
             NOTES, f"deck.bad-hand-number.{slug}", f"dealHand(1, {number!r}) throws", ["helper.deal-hand-errors"],
             {"seed": 1, "handNumber": encode(number)}, {"error": "handNumber"}, ["BadHandNumber"], result="invalid",
         ))
+    for seats, seed in GAMES:
+        tests.append(make_test(
+            NOTES, f"deck.seeded-game.{seats}-seats", f"{seats} callers, seed {seed}: the game deals its own dealHand",
+            ["helper.deal-hand"], seeded_game(seats, seed), {"same": True}, ["SeededGame"]))
     return tests
+
+
+GAMES = [(2, 5), (3, 42), (9, 7)]
+GAME_HANDS = 3
+
+
+def seeded_game(seats: int, seed: object) -> dict:
+    """A deck vector's game: ``seats`` callers (every hand to a showdown: all cards shown) for
+    GAME_HANDS hands from ``seed``, played seeded and then with the engine's own decks pinned."""
+    return {"game": {"seats": [f"P{k}" for k in range(seats)], "options": {"seed": seed, "maxHands": GAME_HANDS}},
+            "strategies": ["caller"] * seats}
