@@ -95,7 +95,7 @@ def run_deck(i: dict) -> dict:
         except HoldemError as exc:
             return {"threw": thrown(exc)}
         pinned = {**i["game"], "options": {**options, "decks": decks}}
-        return {"seeded": run_tournaments({**i, "game": i["game"]}), "pinned": run_tournaments({**i, "game": pinned})}
+        return {key: play_out(create(game), i["strategies"]) for key, game in (("seeded", i["game"]), ("pinned", pinned))}
     try:
         return {"deck": deal_hand(i["seed"], i["handNumber"]), "again": deal_hand(i["seed"], i["handNumber"])}
     except HoldemError as exc:
@@ -199,12 +199,27 @@ def run_legality(i: dict) -> dict:
     return out
 
 
-def mutate(state: dict) -> None:
-    """The runner's edits of a state it received; the reference's states are fresh, so nothing leaks."""
-    state["you"]["stack"] = -1
-    state["pots"].clear()
-    state["seats"][0]["stack"] = -1
-    state["history"].append({"handNumber": -1})
+def _junk(value: object) -> object:
+    return not value if isinstance(value, bool) else -7 if isinstance(value, (int, float)) else "mutated"
+
+
+def mutate(value: object) -> None:
+    """The runner's edits of a state it received (docs/engine-protocol.md): every field at every
+    depth overwritten, every list grown; the reference's states are fresh, so nothing leaks."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, (dict, list)):
+                mutate(item)
+            else:
+                value[key] = _junk(item)
+        value["mutated"] = True
+    elif isinstance(value, list):
+        for k, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                mutate(item)
+            else:
+                value[k] = _junk(item)
+        value.append({"handNumber": -1, "mutated": True})
 
 
 def finish(game: Tournament, out: dict) -> dict:
@@ -257,12 +272,30 @@ STRATEGIES = {"caller": _caller, "checker": _checker, "shover": _shover, "min-ra
 LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
 
 
-def play_out(game: Tournament, strategies: list[str]) -> dict:
-    """Answer with the seat strategies to the end: the game's log and standings."""
+def play_out(game: Tournament, strategies: list[str], trajectory: bool = False) -> dict:
+    """Answer with the seat strategies to the end: the game's log and standings; with
+    ``trajectory`` (tournaments), every decision state (its history in ``histories``, once per
+    change), every action, and history() and over (docs/engine-protocol.md)."""
+    out: dict = {"decisions": [], "histories": [], "actions": []} if trajectory else {}
+    last = None
     while (state := game.decision_state()) is not None:
-        game.act(STRATEGIES[strategies[state["you"]["seat"]]](state))
+        answer = STRATEGIES[strategies[state["you"]["seat"]]](state)
+        if trajectory:
+            recorded = copy.deepcopy(state)
+            history = recorded.pop("history")
+            if history != last:
+                out["histories"].append({"decision": len(out["decisions"]), "present": True, "history": history})
+                last = history
+            out["decisions"].append(recorded)
+            mutate(state)
+        action = game.act(answer)
+        if trajectory:
+            out["actions"].append(action)
     log = [{**{k: h[k] for k in LOG_KEYS}, "result": h["history"], "chips": h["endStacks"]} for h in game.hands]
-    return {"log": log, "standings": game.standings()}
+    out.update(log=log, standings=game.standings())
+    if trajectory:
+        out.update(history=game.public_history(), over=game.over)
+    return out
 
 
 def run_tournaments(i: dict) -> dict:
@@ -270,7 +303,7 @@ def run_tournaments(i: dict) -> dict:
         game = create(i["game"])
     except HoldemError as exc:
         return {"error": failure("create", exc)}
-    return play_out(game, i["strategies"])
+    return play_out(game, i["strategies"], trajectory=True)
 
 
 def sng3v4_step(game: Tournament, step: object) -> dict:
