@@ -162,3 +162,28 @@ def test_every_game_vector_pins_every_hand_it_plays():
         for test in load_tests([family], fresh_seed=3)[family]:
             decks = test["input"]["game"]["options"].get("decks", {})
             assert sorted(map(int, decks)) == list(range(1, hands_played(family, test) + 1)), test["id"]
+
+
+# ---- divergent only when proven (issue #12, item 3) ------------------------------------------------
+
+OTHER_EQUITY_PROCEDURE = ("j = k + Math.floor(x * (len - k));", "j = len - 1 - Math.floor(x * (len - k));")
+
+
+def test_another_equity_procedure_is_divergent_on_r6_only_where_it_is_statistically_right():
+    assert SOURCE.count(OTHER_EQUITY_PROCEDURE[0]) == 1
+    source = SOURCE.replace(*OTHER_EQUITY_PROCEDURE)
+    report = certify(QuickJSDriver(source, engine_name="other-sampling.js"), load_tests(["equity"], fresh_seed=4), {})
+    assert report.ok, [(c.id, c.message) for c in report.cases if c.status == "failed"]
+    divergent = [c for c in report.cases if c.status == "divergent"]
+    assert divergent and all(c.rulings == ["R6"] and "within tolerance" in c.message for c in divergent)
+    assert {c.id for c in divergent} >= {t["id"] for t in load_tests(["equity"])["equity"] if "value" in t["expected"]}
+
+
+def test_an_exact_stream_far_from_the_equity_fails():
+    test = next(t for t in load_tests(["equity"])["equity"] if t["id"] == "equity.stream.flop-two")
+    e = test["expected"]
+    assert judge("equity", test, Run("result", {"equity": e["value"]})).status == "passed"
+    near = e["equity"] + e["tolerance"] / 2
+    assert judge("equity", test, Run("result", {"equity": near})).status == "divergent"
+    far = judge("equity", test, Run("result", {"equity": min(1.0, e["equity"] + 2 * e["tolerance"])}))
+    assert far.status == "failed" and "no sampling procedure (R6) explains it" in far.message

@@ -50,7 +50,8 @@ ORDERS = [
 
 BAD = [
     ("four-cards", ["Ah", "Kd", "9h", "7c"]), ("eight-cards", ["Ah", "Kd", "9h", "7c", "3s", "2d", "4d", "5d"]),
-    ("duplicate", ["Ah", "Ah", "9h", "7c", "3s"]), ("lowercase-rank", ["ah", "Kd", "9h", "7c", "3s"]),
+    ("duplicate", ["Ah", "Ah", "9h", "7c", "3s"]),
+    ("duplicate-in-low-pair", ["Ah", "Ad", "Kc", "Kc", "2s"]), ("duplicate-in-seven", ["Ah", "Ad", "Kc", "9h", "Kc", "2s", "3d"]), ("lowercase-rank", ["ah", "Kd", "9h", "7c", "3s"]),
     ("ten-as-10", ["10h", "Kd", "9h", "7c", "3s"]), ("bad-suit", ["Ax", "Kd", "9h", "7c", "3s"]),
     ("not-a-string", ["Ah", 14, "9h", "7c", "3s"]), ("not-an-array", "AhKd9h7c3s"), ("empty", []),
 ]

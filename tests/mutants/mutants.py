@@ -211,6 +211,20 @@ MUTANTS = [
         "find": "return TOP5[n1];",
         "replace": "return TOP5[n1] - TOP5[n1] % 15;",
     },
+    {
+        "name": "equity-every-tie-a-half",
+        "description": "Helper globals: equity counts a tie as 1/2 whatever the number of tied opponents (not only R6)",
+        "family_expected_to_fail": "equity",
+        "find": "if (!beaten) total += 1 / (1 + ties);",
+        "replace": "if (!beaten) total += ties > 0 ? 0.5 : 1;",
+    },
+    {
+        "name": "evaluate-duplicate-in-low-pair",
+        "description": "Helper globals: evaluate accepts a repeated card that makes the lower pair of two pair",
+        "family_expected_to_fail": "evaluate",
+        "find": "if (a === b || c === d) throw evaluateError(cards);",
+        "replace": "if (a === b) throw evaluateError(cards);",
+    },
     # holdem-sng-3-v4 (judged by the sng3v4 family's contract checks, docs/INTERPRETING.md).
     {
         "name": "v4-auto-fold-after-second-timeout",
