@@ -433,7 +433,7 @@ function () {
   }
 
   function sng3v4(i) {
-    const out = { steps: [] };
+    const out = { steps: [], decisions: [], histories: [], fresh: [], actions: [] };
     const options = Object.assign({}, i.game.options, { ruleset: 'holdem-sng-3-v4' });
     if (i.game.controllers !== undefined) options.controllers = i.game.controllers;
     let g;

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .clauses import CLAUSES
-from .trajectory import Plan, ReferenceGame, expand, standings_view
+from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
@@ -160,6 +160,8 @@ def clause_for(path: str) -> str:
         return STATE_CLAUSES.get(rest[0], "state.fields")
     if head == "act":
         return "return.forms"
+    if head == "steps":  # a holdem-sng-3-v4 step: its state, or what the clock and auto-fold made of it
+        return clause_for(".".join(["state"] + rest[1:])) if rest[:1] == ["state"] else "timing.fallback"
     if head == "state()":
         return "rules.end"
     if head in ("history()", "log()"):
@@ -200,6 +202,42 @@ def edited_path(value: object, path: str = "") -> tuple[str, object] | None:
     for key, item in items:
         if found := edited_path(item, _join(path, key)):
             return found
+    return None
+
+
+_WINNER_AMOUNT = re.compile(r"^(.*\.winners)\[\d+\]\.amount$")
+_TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _at(root: object, path: str) -> object:
+    """The value at ``path`` (``.key`` and ``[i]`` steps) inside ``root``, or None."""
+    for key, index in _TOKEN.findall(path):
+        try:
+            root = root[int(index)] if index else root[key]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+    return root
+
+
+def _context_clause(path: str, expected: object, actual: object) -> str | None:
+    """A clause that the values around ``path`` decide, or None (then the path's own applies):
+    who is to act heads-up (rules.heads-up-order); a winner's amount when the same seats won the
+    same total, one chip moved between them (a split's odd chips, rules.odd-chips)."""
+    if path in (".you.seat", ".you.id"):
+        seats = _at(expected, ".seats")
+        live = sum(1 for x in seats if isinstance(x, dict) and not x.get("out")) if isinstance(seats, list) else 0
+        return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
+    match = _WINNER_AMOUNT.match(path)
+    if not match:
+        return None
+    e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
+    try:
+        if [w["id"] for w in e] == [w["id"] for w in a] and len(e) > 1 \
+                and sum(w["amount"] for w in e) == sum(w["amount"] for w in a) \
+                and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)):
+            return "rules.odd-chips"
+    except (TypeError, KeyError):
+        pass
     return None
 
 
@@ -264,7 +302,7 @@ class Comparison:
         """Add every difference at ``path``; True when there was none."""
         clean = True
         for where, e, a in differences(expected, actual, path, self.reordered, order):
-            self.add(hand, decision, where, e, a, clause)
+            self.add(hand, decision, where, e, a, clause or _context_clause(where[len(path):], expected, actual))
             clean = False
         return clean
 
@@ -278,15 +316,10 @@ class Comparison:
         return "\n".join(["(lists whose order is a ruling)"] + shown + ([f"  … and {more} more"] if more else []))
 
     def answers_json(self) -> list:
-        """The answers that led to the first divergence: those of its hand (earlier hands counted)."""
+        """The answers that led to the first divergence: the last ANSWERS_SHOWN (earlier ones counted)."""
         fed = getattr(self, "answers_at", self.answers)
-        hand = self.first.hand if self.first is not None else None
-        mine = [{"decision": k, "answer": _plain(a, 200)} for h, k, a in fed if h == hand]
-        shown = mine[-ANSWERS_SHOWN:]
-        out = shown
-        if len(fed) > len(shown):
-            out = [f"… {len(fed) - len(shown)} earlier answers"] + shown
-        return out
+        shown = [{"hand": h, "decision": k, "answer": _plain(a, 200)} for h, k, a in fed[-ANSWERS_SHOWN:]]
+        return ([f"… {len(fed) - len(shown)} earlier answers"] if len(fed) > len(shown) else []) + shown
 
 
 MISSING = "(not recorded: the engine stopped)"
@@ -298,71 +331,102 @@ def _thrown(error: object) -> str:
     return f"{error.get('at')}: {error.get('name') or ''}{': ' if error.get('name') else ''}{error.get('message')}"
 
 
-def replay(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = None, with_log: bool = False) -> Comparison:
+def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = None, with_log: bool = False,
+           v4_steps: list | None = None, standing_fields: tuple = STANDING_FIELDS) -> Comparison:
     """Play ``spec`` on the reference, answering each decision as ``plan`` answers the engine's
-    state, and compare every step of ``trajectory``. ``steps``: the number of decisions the engine
-    had to record (a hands script's length; None: to the end of the game). ``with_log``: compare
-    ``log()`` too (tournaments)."""
+    state, and compare every step of ``trajectory``. ``required``: the number of decisions the
+    engine had to record (a hands script's length; None: to the end of the game). ``with_log``:
+    compare ``log()`` too. ``v4_steps``: holdem-sng-3-v4 steps played first (their outcomes are
+    the trajectory's ``steps``). A trajectory without ``decisions`` (an engine that reports only
+    the end, docs/engine-protocol.md) is judged on its steps and its end: the reference then plays
+    the plan on its own states."""
     out = Comparison()
     ref = ReferenceGame(spec)
     trajectory = expand(trajectory)
+    error = trajectory.get("error")
+    in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out)
+    if not in_step:
+        return out
+    if "decisions" not in trajectory and required is None:
+        ref.play_out(plan)
+    else:
+        in_step = _replay_decisions(ref, trajectory, plan, out, len(v4_steps or ()))
+    if in_step:
+        offset = len(v4_steps or ())
+        decisions = out.decisions
+        expected = ref.state()
+        if required is not None and decisions < required:
+            hand = expected["handNumber"] if expected else None
+            out.add(hand, offset + decisions, "state()", expected, {"error": _thrown(error)} if error else None)
+        elif required is None and expected is not None:
+            out.add(expected["handNumber"], offset + decisions, "state()", expected,
+                    {"error": _thrown(error)} if error else "null (the engine's game ended)")
+        elif error:
+            out.add(None, None, "error", None, _thrown(error), "state.fields")
+        end = ref.ending(with_log, standing_fields)
+        actual_end = {"history": trajectory.get("history"), "log": trajectory.get("log"),
+                      "standings": standings_view(trajectory.get("standings"), standing_fields),
+                      "over": trajectory.get("over")}
+        for key in ("history", "log", "standings", "over"):
+            if key in end and (key in trajectory or "decisions" in trajectory):
+                path = key if key == "over" else f"{key}()"
+                out.compare(None, None, path, end[key], actual_end[key])
+    return out
+
+
+def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comparison) -> bool:
+    """Compare each sng3v4 step's outcome; False when the reference cannot follow further."""
+    outcomes = outcomes if isinstance(outcomes, list) else []
+    for k, step in enumerate(steps):
+        want = ref.step(step)
+        hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
+        out.answers.append((hand, k, step))
+        if k >= len(outcomes):
+            out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
+            return False
+        got = outcomes[k]
+        out.compare(hand, k, f"steps[{k}]", want, got, ("state", "action", "error"))
+        if "error" in want and "state" not in want:  # the reference's game is over
+            return False
+    return True
+
+
+def _replay_decisions(ref: ReferenceGame, trajectory: dict, plan: Plan, out: Comparison, offset: int) -> bool:
+    """Compare every recorded decision and action; False when the reference cannot follow further."""
     decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
     again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
     # Second states after the runner's edits: every one (hands), or some (tournaments: `fresh`).
     fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
     error = trajectory.get("error")
-    in_step = True  # the reference could follow every answer so far
     for k, state in enumerate(decisions):
+        at = offset + k  # the decision index reported (sng3v4 steps come first)
         expected = ref.state()
-        hand = state.get("handNumber") if isinstance(state, dict) else None
         out.decisions = k + 1
         if expected is None:
-            out.add(hand, k, "state()", "null (the game is over)", state)
-            in_step = False
-            break
+            out.add(state.get("handNumber") if isinstance(state, dict) else None, at, "state()",
+                    "null (the game is over)", state)
+            return False
         hand = expected["handNumber"]
-        out.compare(hand, k, "state", expected, state, STATE_ORDER)
+        out.compare(hand, at, "state", expected, state, STATE_ORDER)
         second = again[k] if again is not None and k < len(again) else fresh.get(k, state)
         if second is not state:
-            out.compare(hand, k, "again", state, second, STATE_ORDER, clause="state.fresh")
+            out.compare(hand, at, "again", state, second, STATE_ORDER, clause="state.fresh")
         try:
             answer = plan.answer(k, state)
         except (KeyError, TypeError, IndexError, AttributeError):
-            out.add(hand, k, "state", expected, state, "state.fields")
-            in_step = False
-            break
-        out.answers.append((hand, k, answer))
+            out.add(hand, at, "state", expected, state, "state.fields")
+            return False
+        out.answers.append((hand, at, answer))
         want = ref.act(answer)
         if k >= len(actions):
-            out.add(hand, k, "action", want, {"error": _thrown(error)} if error else MISSING,
+            out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
                     action_clause(answer, want, None))
-            in_step = False
-            break
-        if not out.compare(hand, k, "action", want, actions[k], clause=action_clause(answer, want, actions[k])) \
+            return False
+        if not out.compare(hand, at, "action", want, actions[k], clause=action_clause(answer, want, actions[k])) \
                 and "threw" in want:
-            in_step = False  # the reference cannot follow an answer it refuses
-            break
-    if in_step:
-        expected = ref.state()
-        if steps is not None and len(decisions) < steps:
-            hand = expected["handNumber"] if expected else None
-            out.add(hand, len(decisions), "state()", expected, {"error": _thrown(error)} if error else None)
-        elif steps is None and expected is not None:
-            out.add(expected["handNumber"], len(decisions), "state()", expected,
-                    {"error": _thrown(error)} if error else "null (the engine's game ended)")
-        elif error:
-            out.add(None, None, "error", None, _thrown(error), "state.fields")
-        end = ref.ending(with_log)
-        actual_end = {"history": trajectory.get("history"), "standings": standings_view(trajectory.get("standings")),
-                      "over": trajectory.get("over")}
-        if with_log:
-            actual_end["log"] = trajectory.get("log")
-        for key in ("history", "log", "standings", "over"):
-            if key in end:
-                path = key if key == "over" else f"{key}()"
-                out.compare(None, None, path, end[key], actual_end[key])
-    return out
+            return False  # the reference cannot follow an answer it refuses
+    return True
 
 
 # ---- verdicts -----------------------------------------------------------------------------------
@@ -410,19 +474,18 @@ def _show(value: object) -> str:
     return text if len(text) <= 240 else text[:240] + " …"
 
 
-def judge_game(spec: dict, trajectory: dict, plan: Plan, *, steps: int | None = None, with_log: bool = False,
-               rulings: list[str] = ()) -> GameVerdict:
+def judge_game(spec: dict, trajectory: dict, plan: Plan, *, rulings: list[str] = (), **how) -> GameVerdict:
     """The verdict on one engine game: passed when every step equals the reference's; divergent
     when only ORDER_FREE lists differ in order (R14, R5), or when the reference under an
     alternative of ``rulings`` (the vector's) reproduces the whole trajectory; else failed at the
     first divergence."""
-    c = replay(spec, trajectory, plan, steps=steps, with_log=with_log)
+    c = replay(spec, trajectory, plan, **how)
     if c.first is None:
         if c.rulings:
             return GameVerdict("divergent", "differs only in the order of lists whose order is a ruling",
                                rulings=sorted(c.rulings), details=c.reordered_text())
         return GameVerdict("passed")
-    proof = prove(spec, trajectory, plan, rulings, steps=steps, with_log=with_log)
+    proof = prove(spec, trajectory, plan, rulings, **how)
     if proof is not None:
         profile, used = proof
         return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces every step",
@@ -486,11 +549,11 @@ def _options(profile) -> dict:
     return dict(options.items()) if hasattr(options, "items") else dict(options)
 
 
-def prove(spec: dict, trajectory: dict, plan: Plan, ruling_ids, *, steps=None, with_log=False):
+def prove(spec: dict, trajectory: dict, plan: Plan, ruling_ids, **how):
     """``(profile, order rulings)`` of the first ruling alternative under which the reference
-    reproduces the whole trajectory, or None."""
+    reproduces the whole trajectory (``how``: :func:`replay`'s options), or None."""
     for profile in ruling_profiles(ruling_ids) if ruling_ids else []:
-        c = replay({**spec, "rulings": profile}, trajectory, plan, steps=steps, with_log=with_log)
+        c = replay({**spec, "rulings": profile}, trajectory, plan, **how)
         if c.first is None:
             return profile, c.rulings
     return None

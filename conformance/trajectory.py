@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reference.errors import HoldemError, IllegalAction
+from reference.errors import HoldemError, IllegalAction, OptionError
 
 from .gamespec import STRATEGIES, answer as decode_answer, tournament
 
@@ -70,10 +70,10 @@ def log_record(record: dict) -> dict:
     return {**{k: record[k] for k in LOG_KEYS}, "result": record["history"], "chips": record["endStacks"]}
 
 
-def standings_view(standings: object) -> object:
-    """Standings as compared: only STANDING_FIELDS of each entry."""
+def standings_view(standings: object, fields: tuple = STANDING_FIELDS) -> object:
+    """Standings as compared: only ``fields`` of each entry."""
     if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
-        return [{k: s[k] for k in STANDING_FIELDS if k in s} for s in standings]
+        return [{k: s[k] for k in fields if k in s} for s in standings]
     return standings
 
 
@@ -95,8 +95,32 @@ class ReferenceGame:
         except HoldemError as exc:  # the game is over
             return {"threw": type(exc).__name__}
 
-    def ending(self, with_log: bool) -> dict:
-        end = {"history": self.t.public_history(), "standings": standings_view(self.t.standings()),
+    def step(self, step: object) -> dict:
+        """One holdem-sng-3-v4 step (INTERPRETING.md, sng3v4) as the engine reports it: a recovery
+        request, a timeout (or an answer at or after the clock) or a timely answer."""
+        if isinstance(step, dict) and "recover" in step:
+            try:
+                self.t.request_recovery(step["recover"])
+            except OptionError as exc:
+                return {"refused": exc.field, "seat": step["recover"]}
+            return {"recovered": step["recover"]}
+        state = self.state()
+        if state is None:
+            return {"error": "the game is over"}
+        if step == {"timeout": True} or (isinstance(step, dict) and "atMs" in step and step["atMs"] >= state["timeLimitMs"]):
+            return {"state": state, "action": self.t.timeout(), "error": "late"}
+        action, error = self.t.submit(decode_answer(step["answer"] if isinstance(step, dict) and "atMs" in step else step))
+        return {"state": state, "action": action, "error": error}
+
+    def play_out(self, plan: Plan) -> None:
+        """Answer every remaining decision as ``plan`` answers the reference's own states."""
+        k = 0
+        while (state := self.state()) is not None:
+            self.t.act(plan.answer(k, state))
+            k += 1
+
+    def ending(self, with_log: bool, fields: tuple = STANDING_FIELDS) -> dict:
+        end = {"history": self.t.public_history(), "standings": standings_view(self.t.standings(), fields),
                "over": self.t.over}
         if with_log:
             end["log"] = [log_record(r) for r in self.t.hands]

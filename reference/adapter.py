@@ -326,7 +326,7 @@ def run_sng3v4(i: dict) -> dict:
         game = create({**i["game"], "options": {**i["game"]["options"], "ruleset": V4}})
     except HoldemError as exc:
         return {"steps": [], "error": failure("create", exc)}
-    return {"steps": [sng3v4_step(game, step) for step in i["steps"]], **play_out(game, i["strategies"])}
+    return {"steps": [sng3v4_step(game, step) for step in i["steps"]], **play_out(game, i["strategies"], trajectory=True)}
 
 
 FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,

@@ -405,4 +405,13 @@ BLIND_SPOT_MUTANTS = [
         "find": "    if (legal.minRaiseTo === null) {\n      throw illegal('type', 'raising is not permitted",
         "replace": "    if (false) {\n      throw illegal('type', 'raising is not permitted",
     },
+    {
+        "name": "v4-odd-chip-wrong-seat",
+        "description": "R13 under holdem-sng-3-v4: odd chips go to the tied winners nearest the button (every sng3v4 "
+                       "vector is acceptable on R23: this must still fail, not be divergent)",
+        "family_expected_to_fail": "sng3v4",
+        "breaks": "rules.odd-chips",
+        "find": "const won = share + (k < odd ? 1 : 0);",
+        "replace": "const won = share + (k >= winners.length - odd ? 1 : 0);",
+    },
 ]
