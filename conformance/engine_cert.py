@@ -212,6 +212,7 @@ class Judged:
         # A game's first divergence (step_judge.Divergence), the later differences counted under
         # it and the answers that led there.
         self.first, self.later, self.answers = None, 0, []
+        self.alternative = None  # a proven divergence: the ruling options the engine follows
 
 
 def passed(notes: Iterable[str] = ()) -> Judged:
@@ -436,18 +437,17 @@ def _legality(test: dict, r: dict) -> Judged:
     act = r.get("act") if isinstance(r.get("act"), dict) else {}
     notes = []
     actual_view = {"state": r.get("state"), "act": "throws" if "threw" in act else r.get("act")}
-    if "accepted" not in expected:
-        if "threw" in act:
-            actual_view["stateAfter"] = r.get("stateAfter")
-            code = act["threw"].get("code") if isinstance(act["threw"], dict) else None
-            if isinstance(code, str) and code != expected["rejected"]:
-                notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
+    if "threw" in act:  # what followed the refusal (the reference's views have it when it refuses too)
+        actual_view["stateAfter"] = r.get("stateAfter")
         submit = r.get("submit")
         actual_view["fallback"] = submit.get("action") if isinstance(submit, dict) and "action" in submit else submit
+        code = act["threw"].get("code") if isinstance(act["threw"], dict) else None
+        if "rejected" in expected and isinstance(code, str) and code != expected["rejected"]:
+            notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
     if "error" in r:
         actual_view["error"] = _failure_text(r["error"])
     verdict = judge_views(i["game"], len(i["prefix"]), answer(i["answer"]), actual_view,
-                          lambda spec: legality_views(spec, i["prefix"], i["answer"]), test["rulings"])
+                          lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality")
     j = _game_judged(verdict)
     j.notes += notes
     return j
@@ -476,23 +476,21 @@ def _conserved(game: dict, chips: object) -> str | None:
 
 def _game_judged(v: GameVerdict) -> Judged:
     j = Judged(v.status, v.message, v.details, v.rulings)
-    j.first, j.later, j.answers = v.first, v.later, v.answers
-    if v.alternative:
-        j.notes.append(f"the engine follows {', '.join(f'{r} = {o!r}' for r, o in sorted(v.alternative.items()))}")
+    j.first, j.later, j.answers, j.alternative = v.first, v.later, v.answers, v.alternative
     return j
 
 
 def _hands(test: dict, r: dict) -> Judged:
     """Every decision state, action, the history and the standings, step by step (step_judge)."""
     i = test["input"]
-    return _game_judged(judge_game(i["game"], r, Plan.of(i), required=len(i["script"]), rulings=test["rulings"]))
+    return _game_judged(judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"])))
 
 
 def _tournaments(test: dict, r: dict) -> Judged:
     """Step by step when the engine reports its decisions (the JS driver always does; a --cmd
     engine may, docs/engine-protocol.md); else on log() and standings() alone, with a note."""
     i = test["input"]
-    j = _game_judged(judge_game(i["game"], r, Plan.of(i), with_log=True, rulings=test["rulings"]))
+    j = _game_judged(judge_game(i["game"], r, Plan.of(i), family="tournaments", with_log=True))
     if "decisions" not in r:
         j.notes.append(NO_DECISIONS)
     return j
@@ -725,7 +723,7 @@ def _sng3v4(test: dict, r: dict) -> Judged:
         r = {**r, "steps": _step_views(r["steps"], e["steps"], notes)}
     game = i["game"]
     spec = {**game, "options": {**game["options"], "ruleset": FAMILY_RULESET["sng3v4"]}}
-    j = _game_judged(judge_game(spec, r, Plan.of(i), with_log=True, rulings=test["rulings"], v4_steps=i["steps"],
+    j = _game_judged(judge_game(spec, r, Plan.of(i), family="sng3v4", with_log=True, v4_steps=i["steps"],
                                 standing_fields=V4_STANDING_FIELDS))
     if j.status == "divergent" and (problem := sng3v4_problem(test, r)):
         j = failed(f"a ruling alternative reproduces it, but it breaks the v4 contract: {problem}", j.diff)
@@ -902,7 +900,8 @@ class Runner:
         first = j.first.as_json() if j.first is not None and j.status == "failed" else None
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
-                    breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers)
+                    breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
+                    alternative=j.alternative)
 
 
 def load_tests(families: Iterable[str], fresh_seed: int | None = None) -> dict[str, list[dict]]:
@@ -940,6 +939,10 @@ def conclude(report: Report) -> None:
     for c in counts.values():
         totals.update(c)
     tally = ", ".join(f"{totals[s]} {s}" for s in ("passed", "divergent", "failed", "skipped"))
+    follows = sorted({(r, o) for c in report.cases if c.alternative for r, o in c.alternative.items()},
+                     key=lambda item: int(item[0][1:]))
+    if follows:  # which documented alternatives the engine was proven to follow
+        tally += "; follows " + ", ".join(f"{r} = {o}" for r, o in follows)
     report.partial = set(report.groups) != set(RULESETS[ruleset])
     reasons = [f"{n} failed in {g}" for g, n in failures.items()]
     for g in unrun:

@@ -43,6 +43,7 @@ class Case:
     first: dict | None = None
     later: int = 0
     answers: list = field(default_factory=list)
+    alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
 
 
 @dataclass
@@ -86,7 +87,8 @@ def to_json(report: Report) -> dict:
                       **({"breaks": c.breaks, "first": c.first, "later": c.later, "answers": c.answers}
                          if c.first is not None else {})}
                      for c in report.with_status("failed")],
-        "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff}
+        "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff,
+                         **({"alternative": c.alternative} if c.alternative else {})}
                         for c in report.with_status("divergent")],
         "skipped": [{"id": c.id, "family": c.group, "reason": c.message} for c in report.with_status("skipped")],
         "notes": [{"id": c.id, "family": c.group, "note": n} for c in report.smoke + report.cases for n in c.notes],

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from reference.rulings import RULINGS, profiles_to_try
+
 from .clauses import CLAUSES
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
@@ -286,6 +288,8 @@ class Comparison:
     reordered: list = field(default_factory=list)  # (path, ruling): ORDER_FREE lists in another order
     decisions: int = 0  # engine decisions compared
 
+    stop: bool = False  # stop at the first difference (a ruling alternative that differs is of no use)
+
     def add(self, hand, decision, path, expected, actual, clause: str | None = None) -> None:
         if is_edit(actual):
             clause = "state.fresh"
@@ -293,6 +297,8 @@ class Comparison:
         if self.first is None:
             self.first = d
             self.answers_at = list(self.answers)
+            if self.stop:
+                raise _Stop
         else:
             self.later_count += 1
             if len(self.later) < LATER_SHOWN:
@@ -322,6 +328,16 @@ class Comparison:
         return ([f"… {len(fed) - len(shown)} earlier answers"] if len(fed) > len(shown) else []) + shown
 
 
+class _Stop(Exception):
+    """Raised by a stopping Comparison at its first difference."""
+
+
+def reach(c: Comparison) -> int:
+    """How far a replay matched: the decision of its first difference (the end counts as past
+    every decision)."""
+    return 1 << 40 if c.first is None or c.first.decision is None else c.first.decision
+
+
 MISSING = "(not recorded: the engine stopped)"
 
 
@@ -332,21 +348,29 @@ def _thrown(error: object) -> str:
 
 
 def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = None, with_log: bool = False,
-           v4_steps: list | None = None, standing_fields: tuple = STANDING_FIELDS) -> Comparison:
+           v4_steps: list | None = None, standing_fields: tuple = STANDING_FIELDS, stop: bool = False) -> Comparison:
     """Play ``spec`` on the reference, answering each decision as ``plan`` answers the engine's
     state, and compare every step of ``trajectory``. ``required``: the number of decisions the
     engine had to record (a hands script's length; None: to the end of the game). ``with_log``:
     compare ``log()`` too. ``v4_steps``: holdem-sng-3-v4 steps played first (their outcomes are
     the trajectory's ``steps``). A trajectory without ``decisions`` (an engine that reports only
     the end, docs/engine-protocol.md) is judged on its steps and its end: the reference then plays
-    the plan on its own states."""
-    out = Comparison()
+    the plan on its own states. ``stop``: at the first difference."""
+    out = Comparison(stop=stop)
+    try:
+        _replay(out, spec, trajectory, plan, required, with_log, v4_steps, standing_fields)
+    except _Stop:
+        pass
+    return out
+
+
+def _replay(out: Comparison, spec, trajectory, plan, required, with_log, v4_steps, standing_fields) -> None:
     ref = ReferenceGame(spec)
     trajectory = expand(trajectory)
     error = trajectory.get("error")
     in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out)
     if not in_step:
-        return out
+        return
     if "decisions" not in trajectory and required is None:
         ref.play_out(plan)
     else:
@@ -371,7 +395,6 @@ def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = N
             if key in end and (key in trajectory or "decisions" in trajectory):
                 path = key if key == "over" else f"{key}()"
                 out.compare(None, None, path, end[key], actual_end[key])
-    return out
 
 
 def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comparison) -> bool:
@@ -474,58 +497,64 @@ def _show(value: object) -> str:
     return text if len(text) <= 240 else text[:240] + " …"
 
 
-def judge_game(spec: dict, trajectory: dict, plan: Plan, *, rulings: list[str] = (), **how) -> GameVerdict:
-    """The verdict on one engine game: passed when every step equals the reference's; divergent
-    when only ORDER_FREE lists differ in order (R14, R5), or when the reference under an
-    alternative of ``rulings`` (the vector's) reproduces the whole trajectory; else failed at the
-    first divergence."""
+def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, **how) -> GameVerdict:
+    """The verdict on one engine game of ``family``: passed when every step equals the
+    reference's; divergent when only ORDER_FREE lists differ in order (R14, R5), or when the
+    reference under documented ruling alternatives reproduces the whole trajectory (:func:`prove`);
+    else failed at the first divergence. ``how``: :func:`replay`'s options."""
     c = replay(spec, trajectory, plan, **how)
     if c.first is None:
-        if c.rulings:
-            return GameVerdict("divergent", "differs only in the order of lists whose order is a ruling",
-                               rulings=sorted(c.rulings), details=c.reordered_text())
-        return GameVerdict("passed")
-    proof = prove(spec, trajectory, plan, rulings, **how)
+        return _order_only(c)
+    proof = prove(family, spec, reach(c), lambda p: replay({**spec, "rulings": p}, trajectory, plan, stop=True, **how))
     if proof is not None:
         profile, used = proof
         return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces every step",
-                           rulings=sorted(set(profile) | used), alternative=profile)
+                           rulings=sorted(set(profile) | used.rulings, key=_number), alternative=profile)
     message, details = describe(c)
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
+
+
+def _order_only(c: Comparison) -> GameVerdict:
+    if c.rulings:
+        return GameVerdict("divergent", "differs only in the order of lists whose order is a ruling",
+                           rulings=sorted(c.rulings), details=c.reordered_text())
+    return GameVerdict("passed")
 
 
 LEGALITY_ORDER = ("state", "act", "stateAfter", "fallback", "error")
 
 
-def compare_views(expected: dict, actual: dict, hand, decision: int, answer: object) -> Comparison:
+def compare_views(expected: dict, actual: dict, hand, decision: int, answer: object, stop: bool = False) -> Comparison:
     """One decision judged on views (legality): ``state``, ``act``, ``stateAfter``, ``fallback``."""
-    c = Comparison()
+    c = Comparison(stop=stop)
     c.answers = [(hand, decision, answer)]
-    for key in LEGALITY_ORDER:
-        if key not in expected and key not in actual:
-            continue
-        e, a = expected.get(key, "(absent)"), actual.get(key, "(absent)")
-        clause = {"act": action_clause(answer, e, a), "fallback": "timing.fallback",
-                  "error": "state.fields"}.get(key)
-        c.compare(hand, decision, key, e, a, STATE_ORDER, clause=clause)
+    try:
+        for key in LEGALITY_ORDER:
+            if key not in expected and key not in actual:
+                continue
+            e, a = expected.get(key, "(absent)"), actual.get(key, "(absent)")
+            clause = {"act": action_clause(answer, e, a), "fallback": "timing.fallback",
+                      "error": "state.fields"}.get(key)
+            c.compare(hand, decision, key, e, a, STATE_ORDER, clause=clause)
+    except _Stop:
+        pass
     return c
 
 
-def judge_views(spec: dict, decision: int, answer: object, actual: dict, views, ruling_ids=()) -> GameVerdict:
+def judge_views(spec: dict, decision: int, answer: object, actual: dict, views, family: str) -> GameVerdict:
     """Like :func:`judge_game` for a one-decision vector: ``views(spec)`` is what the reference does
     with ``spec`` (with a ``rulings`` profile when one is tried)."""
     expected = views(spec)
     hand = expected["state"]["handNumber"] if isinstance(expected.get("state"), dict) else None
     c = compare_views(expected, actual, hand, decision, answer)
     if c.first is None:
-        if c.rulings:
-            return GameVerdict("divergent", "differs only in the order of lists whose order is a ruling",
-                               rulings=sorted(c.rulings), details=c.reordered_text())
-        return GameVerdict("passed")
-    for profile in ruling_profiles(ruling_ids) if ruling_ids else []:
-        if compare_views(views({**spec, "rulings": profile}), actual, hand, decision, answer).first is None:
-            return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces it",
-                               rulings=sorted(profile), alternative=profile)
+        return _order_only(c)
+    proof = prove(family, spec, 0, lambda p: compare_views(views({**spec, "rulings": p}), actual, hand, decision,
+                                                           answer, stop=True))
+    if proof is not None:
+        profile, used = proof
+        return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces it",
+                           rulings=sorted(set(profile) | used.rulings, key=_number), alternative=profile)
     message, details = describe(c)
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
 
@@ -534,26 +563,32 @@ def _profile_text(profile: dict) -> str:
     return ", ".join(f"{r} = {option!r}" for r, option in sorted(profile.items()))
 
 
-def ruling_profiles(ruling_ids: list[str]) -> list[dict]:
-    """The ruling alternatives to try for ``ruling_ids`` (alone and combined), each as
-    ``{ruling id: option}``; none when the reference has no ruling profiles."""
-    try:
-        from reference.rulings import profiles_to_try
-    except ImportError:
-        return []
-    return [dict(_options(p)) for p in profiles_to_try(list(ruling_ids), max_combined=2)]
+def _number(ruling_id: str) -> int:
+    return int(ruling_id[1:])
 
 
-def _options(profile) -> dict:
-    options = getattr(profile, "options", profile)
-    return dict(options.items()) if hasattr(options, "items") else dict(options)
+def prove(family: str, spec: dict, base: int, replay_under) -> tuple[dict, Comparison] | None:
+    """The first documented ruling alternative (reference/rulings.py) under which the reference
+    reproduces the engine exactly, with that replay's comparison; or None.
 
-
-def prove(spec: dict, trajectory: dict, plan: Plan, ruling_ids, **how):
-    """``(profile, order rulings)`` of the first ruling alternative under which the reference
-    reproduces the whole trajectory (``how``: :func:`replay`'s options), or None."""
-    for profile in ruling_profiles(ruling_ids) if ruling_ids else []:
-        c = replay({**spec, "rulings": profile}, trajectory, plan, **how)
+    ``replay_under(profile)`` replays under a profile, stopping at the first difference; ``base``
+    is how far the default replay matched (:func:`reach`). Every single alternative of a ruling
+    that can change ``family`` is tried, then every pair of alternatives of which at least one
+    alone matched further than the default (a pair of two that each change nothing earlier would
+    not explain a difference the default shows first).
+    """
+    ruleset = spec.get("options", {}).get("ruleset", "contract-v1")
+    ids = [rid for rid, ruling in RULINGS.items() if family in ruling.families]
+    promising = set()
+    for profile in profiles_to_try(ids, 1, ruleset):
+        c = replay_under(dict(profile))
         if c.first is None:
-            return profile, c.rulings
+            return dict(profile), c
+        if reach(c) > base:
+            promising |= set(profile.items())
+    for profile in profiles_to_try(ids, 2, ruleset):
+        if len(profile) == 2 and promising & set(profile.items()):
+            c = replay_under(dict(profile))
+            if c.first is None:
+                return dict(profile), c
     return None

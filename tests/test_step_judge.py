@@ -190,3 +190,37 @@ def test_an_exact_stream_far_from_the_equity_fails():
     assert judge("equity", test, Run("result", {"equity": near})).status == "divergent"
     far = judge("equity", test, Run("result", {"equity": min(1.0, e["equity"] + 2 * e["tolerance"])}))
     assert far.status == "failed" and "no sampling procedure (R6) explains it" in far.message
+
+
+R3_BACK = ("    draw() { return this.deck[this.pos++]; }", "    draw() { return this.deck[51 - this.pos++]; }")
+R8_FULL_BIG_BLIND = ("this.currentBet = Math.max(this.bet[sbSeat], this.bet[bbSeat]); // the largest blind posted (R8)",
+                     "this.currentBet = this.bb;")
+
+
+@pytest.mark.parametrize("patch, ruling, option", [(R3_BACK, "R3", "back"), (R8_FULL_BIG_BLIND, "R8", "full-big-blind")],
+                         ids=["R3-back", "R8-full-big-blind"])
+def test_an_engine_following_a_ruling_alternative_is_divergent_on_exactly_that_ruling(patch, ruling, option):
+    assert SOURCE.count(patch[0]) == 1
+    families = ["legality", "hands", "tournaments"]
+    report = certify(QuickJSDriver(SOURCE.replace(*patch), engine_name="alternative.js"),
+                     load_tests(families, fresh_seed=8), {})
+    assert report.ok, [(c.id, c.message) for c in report.cases if c.status == "failed"][:3]
+    divergent = [c for c in report.cases if c.status == "divergent"]
+    assert divergent and all(c.alternative == {ruling: option} and c.rulings == [ruling] for c in divergent)
+    assert f"follows {ruling} = {option}" in report.verdict
+
+
+@pytest.mark.parametrize("name", ["refund-counted-as-award"])
+def test_a_bug_in_an_acceptable_vector_is_not_divergent(name):
+    """A rule bug in vectors resting on a ruling (R8, R13): no alternative reproduces it, so it fails."""
+    mutant = next(m for m in MUTANTS if m["name"] == name)
+    driver = QuickJSDriver(SOURCE.replace(mutant["find"], mutant["replace"]), engine_name=f"{name}.js")
+    families = ["legality", "hands", "tournaments"]
+    try:
+        _, _, runner = start(driver, families)
+        cases = [runner.vector(f, t) for f, tests in load_tests(families).items() for t in tests
+                 if t["result"] == "acceptable"]
+    finally:
+        driver.close()
+    assert cases and not [(c.id, c.message) for c in cases if c.status == "divergent"]
+    assert [c for c in cases if c.status == "failed"]
