@@ -64,6 +64,19 @@ def is_digest(test: dict) -> bool:
     return test["input"].get("digest") == "five-card"
 
 
+# A whole tournament recorded step by step (every decision state) is one request: it gets a few
+# timeouts' worth (the longest golden one, 2,400 decisions, takes about 1.5 s alone).
+GAME_FACTOR = 4
+RECORDED_GAMES = frozenset({"tournaments", "sng3v4"})
+
+
+def budget_ms(family: str, test: dict, timeout_ms: float) -> float:
+    """The deadline of one vector: the digest's, a recorded game's, or the plain timeout."""
+    if is_digest(test):
+        return digest_timeout_ms(timeout_ms)
+    return GAME_FACTOR * timeout_ms if family in RECORDED_GAMES else timeout_ms
+
+
 # ---------------------------------------------------------------------------------------------
 # QuickJS
 # ---------------------------------------------------------------------------------------------
@@ -587,7 +600,7 @@ class QuickJSDriver:
                 self._spawn()
             except EngineLoadError as exc:
                 return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
-        timeout = self.digest_ms if is_digest(test) else self.timeout_ms
+        timeout = budget_ms(family, test, self.timeout_ms)
         out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
         if out.kind == "ok":
             try:
@@ -646,7 +659,6 @@ class CommandDriver:
         if not self.argv:
             raise ValueError("the engine command is empty")
         self.timeout_ms = timeout_ms
-        self.digest_ms = digest_timeout_ms(timeout_ms)
         self.start_timeout_ms = max(start_timeout_ms, timeout_ms)
         self.info: dict | None = None
         self._proc: subprocess.Popen | None = None
@@ -698,7 +710,7 @@ class CommandDriver:
         seq = self._seq
         # The engine reports what it does; the expectation stays with the runner.
         vector = {"family": family, "test": {k: v for k, v in test.items() if k != "expected"}}
-        timeout = self.digest_ms if is_digest(test) else self.timeout_ms
+        timeout = budget_ms(family, test, self.timeout_ms)
         try:
             reply = self._exchange({"cmd": "run", "seq": seq, "vector": vector}, timeout)
         except Late:

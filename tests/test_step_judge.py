@@ -9,7 +9,7 @@ from conformance.engine_drivers import QuickJSDriver, Run
 from conformance.gamespec import game, hands_played
 from conformance.step_judge import clause_for, differences
 from conformance.vectorfile import make_test
-from conformance.vectorgen import hands
+from conformance.vectorgen import hands, sng3v4
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import BLIND_SPOT_MUTANTS, MUTANTS
 from reference import adapter
@@ -38,6 +38,19 @@ SHOWDOWN_TRAPS = [
 ]
 
 
+def odd_chip_split_v4() -> dict:
+    """A holdem-sng-3-v4 hand (seed 3: button seat 2, blinds seats 0 and 1) whose board plays: the
+    button raises to 25, the small blind folds, the big blind calls; 55 chips split two ways. The
+    odd chip goes to the big blind (seat 1, first left of the button) under every R13 option."""
+    spec = game(sng3v4.IDS, ruleset="holdem-sng-3-v4", seed=3,
+                decks={1: pinned_deck({0: "2c3d", 1: "4c5d", 2: "6c7d"}, 3, 2, "AsKsQsJsTs")})
+    steps = [{"type": "raise", "amount": 25}, "fold", "call"]
+    expected = sng3v4.play(spec, steps, ["caller"] * 3)
+    return make_test(sng3v4.NOTES, "sng3v4.odd-chip-split", "the board plays; one odd chip", ["rules.odd-chips"],
+                     {"game": spec, "steps": steps, "strategies": ["caller"] * 3}, expected,
+                     ["Sng", "Seating", "Clock", "Reveal", "Places"])
+
+
 def run_family(source: str, family: str, extra: list = ()):
     """The certifier's smoke tier, then ``extra`` tests and ``family``'s vectors up to the first failure."""
     driver = QuickJSDriver(source, engine_name="mutant.js")
@@ -54,12 +67,12 @@ def run_family(source: str, family: str, extra: list = ()):
         driver.close()
 
 
-def test_the_bundled_engine_passes_the_showdown_traps():
+def test_the_bundled_engine_passes_the_extra_games():
     driver = QuickJSDriver(SOURCE, engine_name="poker-engine.js")
     try:
-        _, _, runner = start(driver, ["hands"])
-        for test in SHOWDOWN_TRAPS:
-            case = runner.vector("hands", test)
+        _, _, runner = start(driver, ["hands", "sng3v4"])
+        for family, test in [("hands", t) for t in SHOWDOWN_TRAPS] + [("sng3v4", odd_chip_split_v4())]:
+            case = runner.vector(family, test)
             assert case.status == "passed", case.message
     finally:
         driver.close()
@@ -76,8 +89,8 @@ ALL = BLIND_SPOT_MUTANTS + [dict(m, breaks=BREAKS[m["name"]]) for m in MUTANTS i
 def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutant):
     assert SOURCE.count(mutant["find"]) == 1
     family = mutant["family_expected_to_fail"]
-    case = run_family(SOURCE.replace(mutant["find"], mutant["replace"]), family,
-                      SHOWDOWN_TRAPS if family == "hands" else [])
+    extra = {"hands": SHOWDOWN_TRAPS, "sng3v4": [odd_chip_split_v4()]}.get(family, [])
+    case = run_family(SOURCE.replace(mutant["find"], mutant["replace"]), family, extra)
     assert case is not None, f"{mutant['name']} survives {family}"
     assert case.breaks == mutant["breaks"], (case.id, case.message)
     assert f"breaks {mutant['breaks']}" in case.message

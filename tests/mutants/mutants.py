@@ -408,7 +408,7 @@ BLIND_SPOT_MUTANTS = [
     {
         "name": "v4-odd-chip-wrong-seat",
         "description": "R13 under holdem-sng-3-v4: odd chips go to the tied winners nearest the button (every sng3v4 "
-                       "vector is acceptable on R23: this must still fail, not be divergent)",
+                       "vector rests on rulings: this must still fail where no documented alternative gives the same)",
         "family_expected_to_fail": "sng3v4",
         "breaks": "rules.odd-chips",
         "find": "const won = share + (k < odd ? 1 : 0);",
