@@ -76,8 +76,12 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
 
     showcase = _showcase(bots, entries, root, options, engine, chosen.js_source)
     say(showcase_line(showcase))
+    rest_ok = roster.ok and all(b["verdict"] != "rejected" for b in bots)
     summary = {
-        "certified": engine.certified and roster.ok and all(b["verdict"] != "rejected" for b in bots),
+        "certified": engine.certified and rest_ok,
+        # A --family run (engine.partial) is never a certification; ``ok`` says whether it had no failure.
+        "partial": engine.partial,
+        "ok": (engine.certified or engine.ok) and rest_ok,
         "contractVersion": CONTRACT_VERSION,
         "generator": dict(GENERATOR, name="holdem-cert certify"),
         "options": {"engine": chosen.subject.get("source") or chosen.subject.get("command"),
@@ -123,6 +127,8 @@ def engine_line(engine: engine_report.Report) -> str:
     tally = ", ".join(f"{counts[s]} {s}" for s in engine_report.STATUSES)
     if engine.certified:
         return f"engine: certified ({tally})"
+    if engine.partial and engine.ok:
+        return f"engine: no failures in a --family run, not a certification ({tally})"
     return f"engine: not certified ({tally})" + (f"; failed: {_listed(failed)}" if failed else "")
 
 

@@ -263,6 +263,18 @@ def _rng(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
 
 def _deck(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
     inp = test["input"]
+    if "game" in inp:  # deck.seeded-game.*: the seeded game equals the game with its own dealHand pinned
+        options = inp["game"]["options"]
+        decks = {str(n): engine.call("dealHand", seed=options["seed"], handNumber=n)
+                 for n in range(1, options["maxHands"] + 1)}
+        ends = []
+        for spec in (inp["game"], {**inp["game"], "options": {**options, "decks": decks}}):
+            game = engine.create(spec)
+            _play_out(game, inp["strategies"])
+            ends.append({"log": game.log(), "standings": game.standings()})
+            game.close()
+        judge.expect("the game with its own dealHand decks pinned", ends[0], ends[1])
+        return
     if test["result"] == "invalid":
         try:
             deck = engine.call("dealHand", seed=inp["seed"], handNumber=inp["handNumber"])

@@ -210,8 +210,13 @@ R8_FULL_BIG_BLIND = ("this.currentBet = Math.max(this.bet[sbSeat], this.bet[bbSe
                      "this.currentBet = this.bb;")
 
 
-@pytest.mark.parametrize("patch, ruling, option", [(R3_BACK, "R3", "back"), (R8_FULL_BIG_BLIND, "R8", "full-big-blind")],
-                         ids=["R3-back", "R8-full-big-blind"])
+# Once a mutant (tests/mutants), now R9's documented alternative (reference/rulings.py): divergent, not failed.
+R9_CHECKER_REOPENED = ("checkerReopenedByShortOpening: false,", "checkerReopenedByShortOpening: true,")
+
+
+@pytest.mark.parametrize("patch, ruling, option", [(R3_BACK, "R3", "back"), (R8_FULL_BIG_BLIND, "R8", "full-big-blind"),
+                                                   (R9_CHECKER_REOPENED, "R9", "checker-reopened")],
+                         ids=["R3-back", "R8-full-big-blind", "R9-checker-reopened"])
 def test_an_engine_following_a_ruling_alternative_is_divergent_on_exactly_that_ruling(patch, ruling, option):
     assert SOURCE.count(patch[0]) == 1
     families = ["legality", "hands", "tournaments"]

@@ -65,9 +65,13 @@ def run(args: argparse.Namespace) -> int:
 
     summary = run_certify(options, say=say, show_progress=show_progress(args))
     say(f"report: {args.report / 'index.html'}")
-    say(f"certify: {'certified' if summary['certified'] else 'not certified'}")
+    if summary["partial"]:  # --family: says what it ran, never "certified" (issue #12, item 7)
+        say(f"certify: {'no failures' if summary['ok'] else 'failures'} in a run of the families "
+            f"{', '.join(summary['options']['families'])} only: not a certification")
+    else:
+        say(f"certify: {'certified' if summary['certified'] else 'not certified'}")
     if args.json_out is not None:
         write_text(args.json_out, printable(json.dumps(summary, indent=2, ensure_ascii=False)) + "\n")
     if args.junit_out is not None:
         write_text(args.junit_out, (args.report / "junit.xml").read_text(encoding="utf-8"))
-    return 0 if summary["certified"] else 1
+    return 0 if summary["certified"] or (summary["partial"] and summary["ok"]) else 1

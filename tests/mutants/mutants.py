@@ -112,13 +112,6 @@ MUTANTS = [
         "replace": "if (o !== s && !this.folded[o]) { canRaise = true; break; }",
     },
     {
-        "name": "checker-convention-reversed",
-        "description": "R9: a checker facing only a short opening all-in is reopened",
-        "family_expected_to_fail": "hands",
-        "find": "checkerReopenedByShortOpening: false,",
-        "replace": "checkerReopenedByShortOpening: true,",
-    },
-    {
         "name": "call-not-capped",
         "description": "Return values: a call commits the whole amount owed even beyond the stack",
         "family_expected_to_fail": "legality",
