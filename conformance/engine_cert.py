@@ -46,6 +46,7 @@ ABANDON_FAMILY_AFTER = 5
 ABANDON_RUN_AFTER = 10
 DEFAULT_STARTING_STACK = {"contract-v1": 10_000, "holdem-sng-3-v4": 500}  # by the game's ruleset option
 DIFF_LINES = 40
+DEEPDIFF_MAX = 25 * DIFF_LINES  # DeepDiff stops after this many differences
 # DeepDiff logs a warning whenever max_diffs stops it; we stop it on purpose (readable_diff).
 logging.getLogger("deepdiff").setLevel(logging.ERROR)
 MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
@@ -171,7 +172,7 @@ def _deepdiff_lines(expected: object, actual: object) -> list[str]:
     which keeps it fast on outcomes the size of the expected ones."""
     try:
         text = DeepDiff(expected, actual, ignore_numeric_type_changes=True, verbose_level=2,
-                        max_diffs=25 * DIFF_LINES).pretty()
+                        max_diffs=DEEPDIFF_MAX).pretty()
     except Exception:  # noqa: BLE001 - an exotic value: the bounded walk below still reports
         return []
     return [_path(line) if len(line) <= 300 else _path(line[:300]) + " …" for line in text.splitlines() if line]
@@ -186,17 +187,21 @@ def readable_diff(expected: object, actual: object) -> str:
     """
     lines: list[str] = []
     budget = 4 * _nodes(expected, 1 << 20) + 1000
+    stopped = False  # the producer stopped before it saw every change: the count is a lower bound
     if _nodes(actual, budget) <= budget:
         lines = _deepdiff_lines(expected, actual)
+        stopped = len(lines) >= DEEPDIFF_MAX
     if not lines:
+        stopped = True
         try:
             _changes(expected, actual, "", lines)
         except RecursionError:  # decoding bounds depth; this is only a backstop
             lines.append("(the outcome is nested too deeply to compare further)")
     if not lines:
         return ""
-    if len(lines) > DIFF_LINES:
-        lines = lines[:DIFF_LINES] + ["… and more changes"]
+    if len(lines) > DIFF_LINES:  # never cut silently: say how much is left out
+        more = len(lines) - DIFF_LINES
+        lines = lines[:DIFF_LINES] + [f"… and {'at least ' if stopped else ''}{more} more change{'s' * (more > 1)}"]
     return "\n".join(["(changes from the expected to the actual outcome)"] + lines)
 
 

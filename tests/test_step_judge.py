@@ -221,7 +221,7 @@ def test_an_engine_following_a_ruling_alternative_is_divergent_on_exactly_that_r
     assert SOURCE.count(patch[0]) == 1
     families = ["legality", "hands", "tournaments"]
     report = certify(QuickJSDriver(SOURCE.replace(*patch), engine_name="alternative.js"),
-                     load_tests(families, fresh_seed=8), {})
+                     load_tests(families), {})
     assert report.ok, [(c.id, c.message) for c in report.cases if c.status == "failed"][:3]
     divergent = [c for c in report.cases if c.status == "divergent"]
     assert divergent and all(c.alternative == {ruling: option} and c.rulings == [ruling] for c in divergent)
@@ -242,3 +242,12 @@ def test_a_bug_in_an_acceptable_vector_is_not_divergent(name):
         driver.close()
     assert cases and not [(c.id, c.message) for c in cases if c.status == "divergent"]
     assert [c for c in cases if c.status == "failed"]
+
+
+def test_a_diff_that_is_cut_says_how_much_is_left_out():
+    from conformance.engine_cert import DIFF_LINES, readable_diff
+    diff = readable_diff({f"v{k}": k for k in range(50)}, {f"v{k}": k + 1 for k in range(50)})  # DeepDiff's
+    assert diff.splitlines()[-1] == f"… and {50 - DIFF_LINES} more changes"
+    big = {f"k{k}": k for k in range(10_000)}  # too large for DeepDiff: the bounded walk, which stops early
+    walked = readable_diff({"k": 1}, big)
+    assert walked.splitlines()[-1].startswith("… and at least ")
