@@ -54,13 +54,15 @@ def test_the_unmutated_engine_is_certified_on_every_named_family(ruleset):
         assert c["passed"] > 0 and c["failed"] == c["divergent"] == c["skipped"] == 0, family
 
 
-def first_failure(source: str, family: str):
-    """The certifier's smoke tier, then ``family``'s vectors up to the first one judged failed."""
+def first_failure(source: str, family: str, extra: list = ()):
+    """The certifier's smoke tier, then ``extra`` tests and ``family``'s vectors up to the first one
+    judged failed (a failed smoke check when the smoke tier already fails)."""
     driver = QuickJSDriver(source, engine_name="mutant.js")
     try:
         smoke, _, runner = start(driver, [family])
-        assert runner is not None, f"the smoke tier failed: {[c.message for c in smoke if c.status != 'passed']}"
-        for test in load_tests([family])[family]:
+        if runner is None:
+            return next(c for c in smoke if c.status == "failed")
+        for test in list(extra) + load_tests([family])[family]:
             case = runner.vector(family, test)
             if case.status == "failed":
                 return case

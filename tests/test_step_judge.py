@@ -12,6 +12,7 @@ from conformance.vectorfile import make_test
 from conformance.vectorgen import hands, sng3v4
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import BLIND_SPOT_MUTANTS, MUTANTS
+from test_mutants import first_failure
 from reference import adapter
 from reference.scenario import pinned_deck
 
@@ -51,22 +52,6 @@ def odd_chip_split_v4() -> dict:
                      ["Sng", "Seating", "Clock", "Reveal", "Places"])
 
 
-def run_family(source: str, family: str, extra: list = ()):
-    """The certifier's smoke tier, then ``extra`` tests and ``family``'s vectors up to the first failure."""
-    driver = QuickJSDriver(source, engine_name="mutant.js")
-    try:
-        smoke, _, runner = start(driver, [family])
-        if runner is None:  # the smoke hands already show it
-            return next(c for c in smoke if c.status == "failed")
-        for test in list(extra) + load_tests([family])[family]:
-            case = runner.vector(family, test)
-            if case.status == "failed":
-                return case
-        return None
-    finally:
-        driver.close()
-
-
 def test_the_bundled_engine_passes_the_extra_games():
     driver = QuickJSDriver(SOURCE, engine_name="poker-engine.js")
     try:
@@ -90,7 +75,7 @@ def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutan
     assert SOURCE.count(mutant["find"]) == 1
     family = mutant["family_expected_to_fail"]
     extra = {"hands": SHOWDOWN_TRAPS, "sng3v4": [odd_chip_split_v4()]}.get(family, [])
-    case = run_family(SOURCE.replace(mutant["find"], mutant["replace"]), family, extra)
+    case = first_failure(SOURCE.replace(mutant["find"], mutant["replace"]), family, extra)
     assert case is not None, f"{mutant['name']} survives {family}"
     assert case.breaks == mutant["breaks"], (case.id, case.message)
     assert f"breaks {mutant['breaks']}" in case.message
@@ -168,7 +153,7 @@ def test_an_engine_with_its_own_shuffle_is_judged_on_its_rules_not_its_cards():
 
 def test_an_exported_deal_hand_other_than_the_games_deal_fails():
     assert SOURCE.count(EXPORTED_DEAL_DIFFERS[0]) == 1
-    case = run_family(SOURCE.replace(*EXPORTED_DEAL_DIFFERS), "deck")
+    case = first_failure(SOURCE.replace(*EXPORTED_DEAL_DIFFERS), "deck")
     assert case is not None and case.id.startswith("deck.seeded-game.") and case.breaks == "helper.deal-hand", case
     assert "deals other cards than its own dealHand" in case.message
 
