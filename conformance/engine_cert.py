@@ -22,7 +22,7 @@ from .report import Case, Report
 from .clauses import CLAUSES
 from .gamespec import GAME_FAMILIES, answer
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
-from .trajectory import Plan, legality_views, standings_view
+from .trajectory import Plan, legality_views
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).
