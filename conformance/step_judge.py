@@ -526,7 +526,7 @@ def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=
                            rulings=sorted(set(profile) | used.rulings, key=_number), alternative=profile)
     message, details = describe(c)
     if problem:
-        details += f"\nno ruling alternative can reproduce it: {problem}"
+        message += f"; no ruling alternative can reproduce it: {problem}"
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
 
 
