@@ -20,8 +20,9 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
 4. **violations** -- what the worker's guards recorded (eval, the Function
    constructor however reached, Date, timers), at load or in a decision, even
    when the bot caught the error: tricks the static linter cannot see.
-5. **environment** -- after the battery, ``PokerEngine`` and ``Math.random`` as the
-   bot left them are compared with a worker running a trivial bot.
+5. **environment** -- every worker global (and the members of ``Math``, ``JSON``,
+   ``PokerEngine``, ...) the bot changed, at load or in any decision: the worker checks
+   them by identity from its own closure (R35).
 6. **determinism** -- the battery again in a fresh worker with the same botSeed:
    the answers must be the same.
 7. **tournaments** -- smoke tournaments at 2, 6 and 9 seats against the house
@@ -30,6 +31,8 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
    actions replayed on a fresh reference tournament reproduce every decision
    state's hash taken before it was sent, so nothing the bot did to its copy
    reached the engine. The bot's play-style profile comes from these hands.
+   Then the full-length table (:mod:`conformance.full_table`): nine copies of the bot for the
+   contract's 300 hands, seat names drawn from the seed, decision times per 50 hands.
 8. **timing** -- :mod:`conformance.bot_timing` (ruling R33): states killed at the
    deadline or slower than half of it are re-timed (medians of 3 runs in QuickJS and,
    when installed, node's V8); late beyond doubt is an error, near the deadline a
@@ -59,7 +62,8 @@ from reference.rng import deal_hand
 from reference.scenario import pinned_deck
 from reference.tournament import Tournament
 
-from . import vectors
+from . import full_table, vectors
+from .bounds import extend_bounded
 from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
 from .gamespec import STRATEGIES
 from . import bot_timing
@@ -93,20 +97,6 @@ TIMING_NOTE = (
     "when node is installed, in V8 worker threads as browsers run them): a bot is rejected for time only "
     "when QuickJS needs more than twice the deadline and V8 misses it too (QuickJS alone without node); "
     "near the deadline it is warned (at risk). See docs/bot-certification.md, Timing verdicts.")
-# The environment as the bot leaves it: how Math.random and PokerEngine look.
-_FINGERPRINT = r"""function () {
-  var show = Function.prototype.toString;
-  function describe(v) { return typeof v === 'function' ? show.call(v) : typeof v; }
-  var pe = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
-  var engine = typeof pe;
-  if (pe !== null && typeof pe === 'object') {
-    engine = {frozen: Object.isFrozen(pe), members: Object.keys(pe).map(function (k) {
-      return k + ': ' + describe(pe[k]);
-    })};
-  }
-  return {'Math.random': describe(Math.random), PokerEngine: engine};
-}"""
-_PROBE_BOT = "module.exports = function act() { return 'fold'; };\n"
 
 
 @dataclass(frozen=True)
@@ -119,6 +109,7 @@ class CertOptions:
     vector_states: int | None = None  # None: every vector state; N: the first N
     smoke_seats: tuple[int, ...] = (2, 6, 9)
     smoke_max_hands: int = 60
+    full_table_hands: int = full_table.HANDS  # the nine-copy full-length table (conformance/full_table.py); 0: none
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     node: bool = True  # also time in node (V8) when it is installed (bot_timing)
     house_roster: Path = HOUSE_ROSTER
@@ -126,7 +117,8 @@ class CertOptions:
     def __post_init__(self) -> None:
         check_bot_seed(self.bot_seed, "seed")
         RunnerOptions(init_ms=self.init_ms, decision_ms=self.decision_ms)  # validates both
-        for name, least in (("generated_states", 0), ("kind_states", 0), ("smoke_max_hands", 1)):
+        for name, least in (("generated_states", 0), ("kind_states", 0), ("smoke_max_hands", 1),
+                            ("full_table_hands", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise OptionError(name, f"expected an integer of at least {least}, got {value!r}")
@@ -170,6 +162,7 @@ class CertReport:
     determinism: dict | None = None
     tournaments: list[dict] = field(default_factory=list)
     timing: dict | None = None
+    full_table: dict | None = None
     profile: dict | None = None
     roster_entry: dict | None = None
     skipped: list[str] = field(default_factory=list)  # stages not run, and why
@@ -206,6 +199,7 @@ class CertReport:
             "determinism": self.determinism,
             "tournaments": self.tournaments,
             "timing": self.timing,
+            "fullTable": self.full_table,
             "profile": self.profile,
             "rosterEntry": self.roster_entry,
             "timingNote": TIMING_NOTE,
@@ -350,20 +344,21 @@ class _Run:
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     violations: list[dict] = field(default_factory=list)  # with "where": "load" or a state id
-    environment: dict | None = None
+    watched: tuple = ()  # the worker's watched globals (R35)
+    violations_dropped: int = 0  # past MAX_SEAT_VIOLATIONS: counted, not kept
     cut: str | None = None  # the state after which the worker was gone
     restarts: list[str] = field(default_factory=list)  # late states after which a fresh worker went on
 
 
 def _run_battery(source: str, engine: str, states: list[BatteryState], options: CertOptions,
-                 progress: Progress | None, stage: str, fingerprint: bool,
+                 progress: Progress | None, stage: str,
                  on_late: "Callable[[int], bool] | None" = None) -> _Run:
     """One pass in one worker. ``on_late(k)``: whether ``states[k]``, which the worker was killed on,
     is late beyond doubt (bot_timing); when it is not, a fresh worker goes on with the next state."""
     worker = Worker(memory_limit=options.memory_limit)
     try:
         start = worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms)
-        run = _Run(start, violations=[dict(v, where="load") for v in start.violations])
+        run = _Run(start, violations=[dict(v, where="load") for v in start.violations], watched=worker.watched)
         if not start.ok:
             if (start.error or {}).get("source") == "engine":  # ours, not the bot's
                 raise OptionError("engine", f"the bundled engine helper failed to load: {start.error['message']}")
@@ -379,7 +374,7 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
             run.wall.append(out.wall_ms)
             if out.cpu_ms is not None:
                 run.cpu.append(out.cpu_ms)
-            run.violations += [dict(v, where=item.id) for v in out.violations]
+            run.violations_dropped += extend_bounded(run.violations, (dict(v, where=item.id) for v in out.violations))
             if progress is not None:
                 progress(stage, k + 1, len(states))
             if worker.dead and out.kind == "late" and on_late is not None and not on_late(k) \
@@ -392,29 +387,9 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
             if worker.dead:
                 run.cut = item.id
                 break
-        if fingerprint and not worker.dead:
-            out = worker.eval_fn(_FINGERPRINT, timeout_ms=max(options.decision_ms, 1000))
-            run.environment = out.answer if out.ok else {"error": out.kind}
         return run
     finally:
         worker.close()
-
-
-_probe_cache: dict[str, dict] = {}
-_probe_lock = threading.Lock()
-
-
-def _reference_environment(engine: str) -> dict:
-    """The fingerprint of an untouched environment (a trivial bot), per engine source."""
-    with _probe_lock:
-        if engine not in _probe_cache:
-            with Worker() as worker:
-                start = worker.start(engine, _PROBE_BOT, 0)
-                out = worker.eval_fn(_FINGERPRINT, timeout_ms=5000) if start.ok else start
-                if not out.ok:
-                    raise OptionError("engine", f"the environment probe failed: {out.kind} {out.error}")
-                _probe_cache[engine] = out.answer
-        return _probe_cache[engine]
 
 
 # ---- certification -----------------------------------------------------------------------
@@ -448,19 +423,19 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
     def on_late(k: int) -> bool:
         return retimer.late_beyond_doubt(states[k].id, states[k].state, [s.state for s in states[:k]])
 
-    run = _run_battery(source, engine, states, options, progress, "battery", fingerprint=True, on_late=on_late)
+    run = _run_battery(source, engine, states, options, progress, "battery", on_late=on_late)
     _load(report, run.start, options)
     if not run.start.ok:
         report.skipped.append("battery, determinism, environment and tournaments: the bot did not load")
-        _violations(report, run.violations)
+        _violations(report, run.violations, run.violations_dropped)
         return report
     _battery(report, states, run, on_late)
-    _environment(report, run, engine)
-    second = _run_battery(source, engine, states, options, progress, "determinism", fingerprint=False,
-                          on_late=on_late)
+    _environment(report, run)
+    second = _run_battery(source, engine, states, options, progress, "determinism", on_late=on_late)
     _determinism(report, run, second)
-    _violations(report, run.violations)
+    _violations(report, run.violations, run.violations_dropped)
     _tournaments(report, source, options, progress, retimer)
+    _full_table(report, source, options, progress)
     _timing(report, states, run, retimer, source, engine)
     _roster_name(report)
     return report
@@ -617,27 +592,29 @@ def _timing(report: CertReport, states: list[BatteryState], run: _Run, retimer: 
                        f", slowest first: {risky[0].id}: {risky[0].describe()}", risky[0].id)
 
 
-def _violations(report: CertReport, violations: list[dict]) -> None:
+def _violations(report: CertReport, violations: list[dict], dropped: int = 0) -> None:
     by_kind: dict[str, list[dict]] = {}
     for v in violations:
+        if v["kind"] == "global":  # reported by _environment
+            continue
         by_kind.setdefault(v["kind"], []).append(v)
     for kind, vs in by_kind.items():
         where = "loading" if vs[0]["where"] == "load" else f"deciding state {vs[0]['where']}"
-        report.error("violation", kind, f"{len(vs)} contract violation(s) while running, first while {where}: "
+        count = f"{len(vs)} or more" if dropped else str(len(vs))  # only MAX_SEAT_VIOLATIONS are kept
+        report.error("violation", kind, f"{count} contract violation(s) while running, first while {where}: "
                      f"{vs[0]['detail']} (recorded even when the bot catches the error)",
                      vs[0]["where"])
 
 
-def _environment(report: CertReport, run: _Run, engine: str) -> None:
-    if run.environment is None:
-        report.skipped.append("environment: the worker was terminated during the battery")
-        return
-    expected = _reference_environment(engine)
-    changed = sorted(k for k in expected if run.environment.get(k) != expected[k])
-    report.environment = {"checked": sorted(expected), "changed": changed}
-    for name in changed:
-        report.error("environment", name, f"after the battery `{name}` differs from the worker's own "
-                     "(the bot overwrote or changed a worker global)")
+def _environment(report: CertReport, run: _Run) -> None:
+    """R35: the worker watches its globals by identity, after loading and after every decision, and
+    records each one changed once, as a violation of kind ``global``."""
+    changed = {v["global"]: v for v in run.violations if v["kind"] == "global"}
+    report.environment = {"checked": list(run.watched), "changed": sorted(changed)}
+    for name, v in sorted(changed.items()):
+        where = "loading" if v["where"] == "load" else f"deciding state {v['where']}"
+        report.error("environment", name, f"`{name}` was overwritten while {where}: worker globals must not "
+                     "be overwritten (checked by identity, R35)", v["where"])
 
 
 def _determinism(report: CertReport, first: _Run, second: _Run) -> None:
@@ -755,6 +732,26 @@ def _late_verdict(result, n: int, retimer: bot_timing.Retimer) -> dict | None:
             and record.index <= late.index]
     timing = retimer(f"table-{n}.{late.index}", mine[-1], mine[:-1])
     return {"decision": late.index, "retimed": timing.id, "verdict": timing.verdict}
+
+
+def _full_table(report: CertReport, source: str, options: CertOptions, progress: Progress | None) -> None:
+    if not options.full_table_hands:
+        return
+
+    def tick(record) -> None:
+        if progress is not None:
+            progress("full-length table of 9", record.index + 1, None)
+
+    t = report.full_table = full_table.play(source, options.bot_seed, options.init_ms, options.decision_ms,
+                                            options.memory_limit, options.full_table_hands, tick)
+    for code, count in sorted(t["errors"].items()):
+        category = code.partition("/")[0]
+        report.error("full-table", category, f"full-length table of 9: {count} decisions {code}, first at hand "
+                     f"{t['firstError']['hand']}: {t['firstError']['detail']}", f"full table, hand {t['firstError']['hand']}")
+    for r in t["timingByHands"]:
+        if r["wallP95"] is not None and r["wallP95"] > options.decision_ms / 2:
+            report.warning("timing", "slow-late", f"full-length table of 9, hands {r['hands']}: p95 {r['wallP95']:.0f} ms "
+                           f"in QuickJS, more than half the {options.decision_ms:g} ms deadline")
 
 
 def _roster(report: CertReport, roster: Path, path: Path | None) -> None:

@@ -20,7 +20,8 @@ from reference.errors import HoldemError
 
 from . import commands
 from .errors import UsageError
-from .linepipe import kill_all, signal_name
+from .linepipe import kill_all, live_children, signal_name
+from .reaper import become_subreaper, kill_orphans
 from .resources import DOCS_DIR
 from .vectorfile import GENERATOR
 
@@ -89,6 +90,14 @@ def _terminable():
 
 
 def main(argv: list[str] | None = None) -> int:
+    become_subreaper()  # a --cmd engine's setsid grandchild becomes ours, killed at the end
+    try:
+        return _main(argv)
+    finally:
+        kill_orphans(live_children())
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         with _terminable():
             args = parse(argv)

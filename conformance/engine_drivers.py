@@ -756,7 +756,7 @@ class CommandDriver:
         self._pipe.write(data, deadline)
         line = self._pipe.read_line(deadline, MAX_ANSWER)
         try:
-            reply = json.loads(line)
+            reply = json.loads(line, parse_constant=_not_json)
         except (ValueError, RecursionError) as exc:
             raise ValueError(f"not JSON ({exc}): {line[:200]!r}") from None
         if not isinstance(reply, dict):
@@ -786,6 +786,11 @@ class CommandDriver:
         self._pipe.close()
         proc.stdin.close()
         proc.stdout.close()  # stderr: the Tail's thread closes it at its end
+
+
+def _not_json(token: str) -> None:
+    """Python's json reads NaN, Infinity and -Infinity; JSON has no such tokens."""
+    raise ValueError(f"{token} is not JSON")
 
 
 def read_source(path: Path, what: str) -> str:

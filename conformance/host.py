@@ -83,6 +83,9 @@ class JSValue:
     info: Any = None
 
 
+# The tags that carry one field, and its key.
+TAG_INFO = {"bigint": "value", "symbol": "description", "function": "name", "truncated": "reason",
+            "toolong": "length"}
 _SPECIAL_NUMBERS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}
 
 
@@ -101,8 +104,8 @@ def decode(wire: Any) -> Any:
         return {k: decode(v) for k, v in wire["value"].items()}
     if tag == "undefined":
         return UNDEFINED
-    if tag in ("bigint", "symbol", "function", "truncated"):
-        key = {"bigint": "value", "symbol": "description", "function": "name", "truncated": "reason"}[tag]
+    if tag in TAG_INFO:
+        key = TAG_INFO[tag]
         return JSValue(tag, wire[key])
     if tag == "throwing":
         return JSValue(tag, _thrown(wire))
@@ -181,6 +184,7 @@ class Worker:
         self.mode: str | None = None
         self.name: str | None = None
         self.shape: str | None = None
+        self.watched: tuple = ()  # what the worker watches by identity (R35): "globalThis", "Math", ...
         self.violations: list[dict] = []  # every violation reported, in order
         self.source_names = {"script": "script", "engine": "engine"}  # how thrown_text names them
         self.spawn_ms: float | None = None
@@ -370,6 +374,7 @@ class Worker:
         if resp["ok"] is True:
             if answer_key is None:  # init and ping
                 answer = {"name": resp["name"], "shape": resp["shape"]} if "shape" in resp else None
+                self.watched = tuple(resp.get("watched", ()))
             else:
                 answer = decode(resp[answer_key])
             return Outcome("ok", answer, wall_ms, cpu_ms, violations)

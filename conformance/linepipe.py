@@ -37,6 +37,11 @@ def kill_group(proc: subprocess.Popen) -> None:
     _CHILDREN.discard(proc)
 
 
+def live_children() -> frozenset[int]:
+    """The pids of the children a LinePipe talks to and that are not reaped yet."""
+    return frozenset(proc.pid for proc in list(_CHILDREN))
+
+
 def kill_all() -> None:
     """SIGKILL the group of every child not yet reaped, waiting for nothing: for a process that is
     being stopped by a signal (a handler must not wait on a lock the code it interrupted holds)."""

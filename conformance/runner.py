@@ -66,7 +66,8 @@ from reference.ruleset import get_ruleset
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
 
-from .host import MAX_UINT32, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
+from .bounds import MAX_ANSWER_CHARS, extend_bounded
+from .host import MAX_UINT32, TAG_INFO, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
 from .jsvalue import UNDEFINED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,6 +138,19 @@ def timing_summary(wall: Sequence[float], cpu: Sequence[float]) -> dict:
     }
 
 
+def timing_by_hands(records: Sequence["DecisionRecord"], seat: int | None, width: int = 50) -> list[dict]:
+    """``timing_summary`` of one seat's decisions (``None``: every seat's) per range of hand numbers
+    (1-50, 51-100, ...): a bot slow only late in a tournament, or slowed by a leak, shows late."""
+    ranges: dict[int, tuple[list, list]] = {}
+    for r in records:
+        if seat in (None, r.seat) and r.outcome != "dead":  # a dead worker was not asked
+            wall, cpu = ranges.setdefault((r.hand_number - 1) // width, ([], []))
+            wall.append(r.wall_ms)
+            if r.cpu_ms is not None:
+                cpu.append(r.cpu_ms)
+    return [{"hands": f"{k * width + 1}-{(k + 1) * width}", **timing_summary(*ranges[k])} for k in sorted(ranges)]
+
+
 def answer_json(value: object) -> object:
     """A transported answer as JSON, JS-only values tagged as in the worker protocol."""
     if value is UNDEFINED:
@@ -146,7 +160,7 @@ def answer_json(value: object) -> object:
             info = value.info
             return {"$": "throwing", "name": info["name"], "message": info["message"],
                     "value": answer_json(info["value"])}
-        key = {"bigint": "value", "symbol": "description", "function": "name", "truncated": "reason"}.get(value.tag)
+        key = TAG_INFO.get(value.tag)
         return {"$": value.tag, key: value.info} if key else {"$": value.tag}
     if isinstance(value, float) and (not math.isfinite(value) or (value == 0 and math.copysign(1, value) < 0)):
         text = "NaN" if value != value else "-0" if value == 0 else "Infinity" if value > 0 else "-Infinity"
@@ -191,11 +205,19 @@ def judge(outcome: Outcome, legal: Legal, vocabulary: str = "contract") -> Judge
         if answer is UNDEFINED:
             return Judgement("missing", "undefined", "act returned undefined")
         if isinstance(answer, JSValue):
+            if answer.tag == "toolong":
+                return Judgement("malformed", "too-long", f"act returned a string of {answer.info} characters, "
+                                 f"more than the bound of {MAX_ANSWER_CHARS} (R34)")
             if answer.tag == "promise":
                 return Judgement("malformed", "promise", "act returned a Promise; answers must be synchronous")
             return Judgement("malformed", "malformed", f"act returned a JavaScript {answer.tag}, not an answer")
         if isinstance(answer, dict):  # the host transports type and amount; an absent field is undefined
             answer = {k: v for k, v in answer.items() if v is not UNDEFINED}
+            for key in ("type", "amount"):
+                value = answer.get(key)
+                if isinstance(value, JSValue) and value.tag == "toolong":
+                    return Judgement("malformed", "too-long", f"{key}: a string of {value.info} characters, "
+                                     f"more than the bound of {MAX_ANSWER_CHARS} (R34)")
             if isinstance(answer.get("type"), JSValue):
                 return Judgement("malformed", "unknown-type",
                                  f"type: a JavaScript {answer['type'].tag}, not an action type string")
@@ -302,7 +324,8 @@ class SeatReport:
     name: str
     bot_seed: int  # this seat's Math.random seed (R21)
     init: dict  # kind, message, exportName, shape, wallMs, cpuMs
-    violations: list = field(default_factory=list)  # at load and during decisions, in order
+    violations: list = field(default_factory=list)  # at load and during decisions, in order, the first 1000
+    violations_dropped: int = 0  # the violations past MAX_SEAT_VIOLATIONS, counted only
     errors: dict = field(default_factory=lambda: dict.fromkeys(CATEGORIES, 0))
     decisions: int = 0
     terminated: dict | None = None  # {reason, decision} once the worker is gone
@@ -322,6 +345,8 @@ class SeatReport:
             "init": init, "violations": list(self.violations), "errors": dict(self.errors),
             "decisions": self.decisions, "terminated": self.terminated,
         }
+        if self.violations_dropped:
+            out["violationsDropped"] = self.violations_dropped
         if timings:
             out["timing"] = timing_summary(self.wall, self.cpu)
         return out
@@ -489,7 +514,7 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
         if out.kind in _FATAL_KINDS:
             report.terminated = {"reason": f"{out.kind}: {verdict.detail}", "decision": index}
         report.decisions += 1
-        report.violations.extend(dict(v, decision=index) for v in out.violations)
+        report.violations_dropped += extend_bounded(report.violations, (dict(v, decision=index) for v in out.violations))
         record = DecisionRecord(
             index=index, hand_number=state["handNumber"], street=state["street"], seat=s, id=state["you"]["id"],
             state_hash=digest, outcome=out.kind, answer=answer_json(out.answer) if out.kind == "ok" else None,

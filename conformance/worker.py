@@ -39,7 +39,9 @@ key ``"$"`` is a tag -- ``undefined``; ``number`` (value ``NaN``, ``Infinity``,
 threw: name, message); ``object`` / ``array`` (not transported: nested in an
 answer, or deeper than the depth limit); ``object`` with ``value`` (a
 transported object that itself has a ``"$"`` key); ``truncated`` (a call's
-value had more than ``MAX_NODES`` nodes).
+value had more than ``MAX_NODES`` nodes); ``toolong`` (an answer's string longer than
+``MAX_ANSWER_CHARS``, R34). Strings are well-formed (a lone surrogate is U+FFFD) and a bot's
+messages and names bounded (R34); globals are watched by identity (R35).
 """
 from __future__ import annotations
 
@@ -51,6 +53,8 @@ import threading
 import time
 
 import quickjs
+
+from conformance.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS, bounded
 
 DEFAULT_MEMORY_LIMIT = 256 * 1024 * 1024
 DEFAULT_STACK_LIMIT = 4 * 1024 * 1024
@@ -66,7 +70,7 @@ MAX_UINT32 = 2**32 - 1
 # dispatcher `host(op, text)` whose results are JSON texts. The bot cannot reach
 # it: it lives only in this closure and in a Python reference.
 BOOTSTRAP = r"""
-(function (botSeed, scriptLines) {
+(function (botSeed, scriptLines, MAX_ANSWER_CHARS, MAX_TEXT_CHARS, MAX_NAME_CHARS) {
   'use strict';
   var G = globalThis;
   // Intrinsics captured before untrusted code runs: later patches of the
@@ -78,15 +82,20 @@ BOOTSTRAP = r"""
       ErrorCtor = Error, InternalErrorCtor = InternalError, SyntaxErrorCtor = SyntaxError,
       StringCtor = String, BigIntCtor = BigInt, evalIntrinsic = G.eval,
       symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
-      bigintToString = BigInt.prototype.toString, stringSlice = String.prototype.slice;
+      bigintToString = BigInt.prototype.toString, stringSlice = String.prototype.slice,
+      toWellFormed = String.prototype.toWellFormed, ownDescriptor = Object.getOwnPropertyDescriptor,
+      ownPropertyKeys = Reflect.ownKeys, hasOwn = Object.hasOwn, sameValue = Object.is;
   var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
   var MAX_DEPTH = 32, MAX_NODES = 100000, MAX_VIOLATIONS = 100;
+  // R34 (conformance/bounds.py): what a bot says crosses to Python bounded and as Unicode text. A
+  // string in an answer longer than MAX_ANSWER_CHARS is not read ("toolong"); a message, name or
+  // description longer than MAX_TEXT_CHARS (an exported name: MAX_NAME_CHARS) is cut.
 
   // ---- violations -------------------------------------------------------
   var violations = [], droppedViolations = 0;
-  function violation(kind, detail) {
+  function violation(kind, detail, extra) {
     if (violations.length < MAX_VIOLATIONS) {
-      violations[violations.length] = '{"kind":' + jsonQuote(kind) + ',"detail":' + jsonQuote(detail) + '}';
+      violations[violations.length] = '{"kind":' + jsonQuote(kind) + ',"detail":' + jsonQuote(detail) + (extra || '') + '}';
     } else {
       droppedViolations++;
     }
@@ -95,6 +104,7 @@ BOOTSTRAP = r"""
     return e;
   }
   function drainViolations() {
+    if (watching) checkGlobals();
     if (violations.length === 0) return '';
     if (droppedViolations > 0) {
       violations[violations.length] = '{"kind":"dropped","detail":' +
@@ -104,6 +114,14 @@ BOOTSTRAP = r"""
     for (var i = 0; i < violations.length; i++) text += (i ? ',' : '') + violations[i];
     violations = []; droppedViolations = 0;
     return text + ']';
+  }
+
+  // A lone UTF-16 surrogate becomes U+FFFD (as TextEncoder does): Python's str cannot encode it.
+  function wellFormed(s) { return apply(toWellFormed, s, []); }
+  // JSON text of a string from the bot, at most `max` characters of it.
+  function bounded(s, max) {
+    if (s.length <= max) return jsonQuote(wellFormed(s));
+    return jsonQuote(wellFormed(apply(stringSlice, s, [0, max])) + '\u2026 (' + (s.length - max) + ' more characters)');
   }
 
   // ---- guards: dynamic code, clocks, timers -------------------------------
@@ -159,6 +177,69 @@ BOOTSTRAP = r"""
   var initialExports = {};
   setHidden(G, 'module', {exports: initialExports});
   setHidden(G, 'exports', initialExports);
+  // A classic worker's messaging: the harness's handler, and a postMessage a bot must not use.
+  setHidden(G, 'onmessage', function onmessage() {});
+  var postMessageGuard = function () { throw violation('message', 'postMessage (a bot sends no protocol messages)'); };
+  defineProperty(postMessageGuard, 'name', {value: 'postMessage', configurable: true});
+  setHidden(G, 'postMessage', postMessageGuard);
+
+  // ---- worker globals, watched by identity (R35) ---------------------------------
+  // "Do not ... overwrite worker globals." Every own property of the global object and of the
+  // namespaces below is captured here (after the engine loads, before the bot), out of the bot's
+  // reach, and compared -- same value, same getter and setter, by Object.is -- after loading and
+  // after every decision, so no patched toString, computed name or alias can hide a change.
+  // `exports` is captured after loading: `exports = module.exports = f` is the CommonJS idiom.
+  var watched = [], watchedLabels = [], reported = createObject(null), watching = false;
+  function watch(obj, label) {
+    watchedLabels[watchedLabels.length] = label;
+    var keys = ownPropertyKeys(obj);
+    for (var i = 0; i < keys.length; i++) {
+      var k = keys[i];
+      if (obj === G && k === 'exports') continue;
+      watchKey(obj, k, (obj === G ? '' : label + '.') + (typeof k === 'symbol' ? '[' + StringCtor(k) + ']' : k));
+    }
+  }
+  function watchKey(obj, key, name) {
+    var d = ownDescriptor(obj, key);
+    if (d === undefined) return;
+    var data = hasOwn(d, 'value');
+    watched[watched.length] = {obj: obj, key: key, name: name, data: data,
+                               value: data ? d.value : undefined, get: data ? undefined : d.get,
+                               set: data ? undefined : d.set};
+  }
+  function watchGlobals() {
+    watch(G, 'globalThis');
+    var namespaces = [[Math, 'Math'], [JSON, 'JSON'], [Reflect, 'Reflect'], [Object, 'Object'],
+                      [console, 'console'], [Function.prototype, 'Function.prototype']];
+    var pe = ownDescriptor(G, 'PokerEngine');
+    if (pe === undefined) {
+      try { pe = {value: evalIntrinsic("typeof PokerEngine === 'undefined' ? undefined : PokerEngine")}; } catch (e) {}
+    }
+    if (pe !== undefined && pe.value !== null && (typeof pe.value === 'object' || typeof pe.value === 'function')) {
+      namespaces[namespaces.length] = [pe.value, 'PokerEngine'];
+    }
+    for (var i = 0; i < namespaces.length; i++) watch(namespaces[i][0], namespaces[i][1]);
+  }
+  function watchedField() {
+    var text = ',"watched":[';
+    for (var i = 0; i < watchedLabels.length; i++) text += (i ? ',' : '') + jsonQuote(watchedLabels[i]);
+    return text + ']';
+  }
+  function checkGlobals() {
+    for (var i = 0; i < watched.length; i++) {
+      var w = watched[i];
+      if (reported[w.name] === true) continue;
+      var d = ownDescriptor(w.obj, w.key), same;
+      if (d === undefined) same = false;
+      else if (w.data) same = hasOwn(d, 'value') && sameValue(d.value, w.value);
+      else same = !hasOwn(d, 'value') && d.get === w.get && d.set === w.set;
+      if (!same) {
+        reported[w.name] = true;
+        violation('global', w.name + (d === undefined ? ' was deleted' : ' was overwritten') +
+                  ' (worker globals must not be overwritten)', ',"global":' + jsonQuote(w.name));
+      }
+    }
+  }
 
   // ---- the tagged value encoding -------------------------------------------
   var UNDEFINED = '{"$":"undefined"}', OBJECT = '{"$":"object"}', ARRAY = '{"$":"array"}',
@@ -172,19 +253,19 @@ BOOTSTRAP = r"""
   }
   function functionName(f) {
     try { var n = f.name; } catch (e) { return 'null'; }
-    return typeof n === 'string' ? jsonQuote(n) : 'null';
+    return typeof n === 'string' ? bounded(n, MAX_TEXT_CHARS) : 'null';
   }
   // JSON text of a non-object, or null for an object.
   function primitive(v) {
     switch (typeof v) {
-      case 'string': return jsonQuote(v);
+      case 'string': return jsonQuote(v);  // an answer's: answerPrimitive
       case 'number': return number(v);
       case 'boolean': return v ? 'true' : 'false';
       case 'undefined': return UNDEFINED;
-      case 'bigint': return '{"$":"bigint","value":' + jsonQuote(apply(bigintToString, v, [])) + '}';
+      case 'bigint': return '{"$":"bigint","value":' + bounded(apply(bigintToString, v, []), MAX_TEXT_CHARS) + '}';
       case 'symbol':
         var d = apply(symbolDescription, v, []);
-        return '{"$":"symbol","description":' + (d === undefined ? 'null' : jsonQuote(d)) + '}';
+        return '{"$":"symbol","description":' + (d === undefined ? 'null' : bounded(d, MAX_TEXT_CHARS)) + '}';
       case 'function': return '{"$":"function","name":' + functionName(v) + '}';
     }
     return v === null ? 'null' : null;
@@ -197,13 +278,14 @@ BOOTSTRAP = r"""
   }
   function readString(obj, key) {
     try { var v = obj[key]; } catch (e) { return 'null'; }
-    return typeof v === 'string' ? jsonQuote(v) : 'null';
+    return typeof v === 'string' ? bounded(v, MAX_TEXT_CHARS) : 'null';
   }
   // name, message and value of something thrown; never throws itself.
   function thrown(e) {
     var p = primitive(e);
     if (p !== null && typeof e !== 'function') {
-      return '"name":null,"message":' + jsonQuote(StringCtor(e)) + ',"value":' + p;
+      return '"name":null,"message":' + bounded(StringCtor(e), MAX_TEXT_CHARS) + ',"value":' +
+             (typeof e === 'string' ? bounded(e, MAX_TEXT_CHARS) : p);
     }
     return '"name":' + readString(e, 'name') + ',"message":' + readString(e, 'message') +
            ',"value":' + (p !== null ? p : opaque(e));
@@ -232,14 +314,18 @@ BOOTSTRAP = r"""
     if (m === null) return 'null';
     var line = +m[2], engine = line > scriptLines, name = m[1];
     var unnamed = name === '<eval>' || name === '<anonymous>';   // top-level code, an anonymous function
-    return '{"function":' + (unnamed ? 'null' : jsonQuote(name)) + ',"source":"' + (engine ? 'engine' : 'script') +
+    return '{"function":' + (unnamed ? 'null' : bounded(name, MAX_TEXT_CHARS)) + ',"source":"' + (engine ? 'engine' : 'script') +
            '","line":' + (engine ? line - scriptLines : line) + ',"column":' + +m[3] + '}';
   }
 
   // An act answer: a string as is; of an object only `then`, `type` and `amount`
   // are read, each guarded; nested objects are not transported.
+  function answerPrimitive(v) {
+    if (typeof v !== 'string') return primitive(v);
+    return v.length > MAX_ANSWER_CHARS ? '{"$":"toolong","length":' + v.length + '}' : jsonQuote(wellFormed(v));
+  }
   function encodeAnswer(v, problems) {
-    var p = primitive(v);
+    var p = answerPrimitive(v);
     if (p !== null) return p;
     if (safeIsArray(v)) return ARRAY;
     var then;
@@ -250,7 +336,7 @@ BOOTSTRAP = r"""
   function field(obj, key, problems) {
     var x;
     try { x = obj[key]; } catch (e) { return throwingField(key, e, problems); }
-    var p = primitive(x);
+    var p = answerPrimitive(x);
     return p !== null ? p : opaque(x);
   }
   function throwingField(key, e, problems) {
@@ -346,6 +432,8 @@ BOOTSTRAP = r"""
   }
   function finish(mode) {
     if (mode !== 'bot') return '{"ok":true,"name":null,"shape":null' + drainViolations() + '}';
+    watchKey(G, 'exports', 'exports');
+    watching = true;
     var exported, reassigned;
     try {
       exported = G.module.exports;
@@ -358,7 +446,7 @@ BOOTSTRAP = r"""
     }
     if (typeof exported === 'function') {
       actFn = exported; actThis = undefined;
-      return '{"ok":true,"name":null,"shape":"function"' + drainViolations() + '}';
+      return '{"ok":true,"name":null,"shape":"function"' + watchedField() + drainViolations() + '}';
     }
     if (exported === null || typeof exported !== 'object' || safeIsArray(exported)) {
       return shapeError('module.exports must be a function or an object with a function act, got ' + describe(exported));
@@ -371,7 +459,7 @@ BOOTSTRAP = r"""
       return shapeError('module.exports.name must be a string when present, got ' + describe(name));
     }
     actFn = act; actThis = exported;
-    return '{"ok":true,"name":' + (name === undefined ? 'null' : jsonQuote(name)) + ',"shape":"object"' + drainViolations() + '}';
+    return '{"ok":true,"name":' + (name === undefined ? 'null' : bounded(name, MAX_NAME_CHARS)) + ',"shape":"object"' + watchedField() + drainViolations() + '}';
   }
   // ---- the decision history, sent once per hand ------------------------------
   // The public summary of a finished hand never changes, so the host sends each one once
@@ -416,8 +504,8 @@ BOOTSTRAP = r"""
   }
   // Fills state.history (sent as a placeholder, so the key keeps its place); a problem or null.
   function fillHistory(req, state) {
-    var added = req.newHistory, hands = req.historyHands, i, e, problem;
-    if (!isArray(added) || !isArray(hands) || state === null || typeof state !== 'object' || !('history' in state)) {
+    var added = hasOwn(req, 'newHistory') ? req.newHistory : undefined, hands = req.historyHands, i, e, problem;
+    if (!isArray(added) || !isArray(hands) || state === null || typeof state !== 'object' || !hasOwn(state, 'history')) {
       return 'act: historyHands needs newHistory and a state with a history placeholder';
     }
     for (i = 0; i < added.length; i++) {
@@ -440,8 +528,9 @@ BOOTSTRAP = r"""
   }
   function act(text) {
     var req = jsonParse(text), state = req.state, answer;
-    if (!('state' in req)) return protocolError('act.state is missing');
-    if (req.historyHands !== undefined) {
+    if (!hasOwn(req, 'state')) return protocolError('act.state is missing');
+    // Own fields only: a bot may have put getters on Object.prototype.
+    if (hasOwn(req, 'historyHands')) {
       var problem = fillHistory(req, state);
       if (problem !== null) return protocolError(problem);
     }
@@ -505,6 +594,7 @@ BOOTSTRAP = r"""
       case 'finish': return finish(text);
       case 'locate': return locate(text);
       case 'drain': return '{' + apply(stringSlice, drainViolations(), [1]) + '}';
+      case 'watch': watchGlobals(); return 'null';
     }
     throw new ErrorCtor('unknown op ' + op);
   }
@@ -572,7 +662,8 @@ def _run_script(ctx: quickjs.Context, text: str) -> quickjs.JSException | None:
 
 
 def _classify_eval_error(exc: quickjs.JSException, source: str, host, script_lines: int) -> dict:
-    """The error category of a script that failed to load (the binding gives only a string)."""
+    """The error category of a script that failed to load (the binding gives only a string, in
+    which it has already replaced a lone surrogate by U+FFFD)."""
     text = str(exc)
     first, _, rest = text.partition("\n")
     if first == "InternalError: interrupted":
@@ -585,8 +676,8 @@ def _classify_eval_error(exc: quickjs.JSException, source: str, host, script_lin
         return _error("syntax", f"{first[len('SyntaxError: '):]} (line {line}, column {frame[2]})", source=source)
     name, sep, message = first.partition(": ")
     if sep and rest.startswith("    at ") and name.isidentifier():
-        return _error("throw", message, source=source, name=name, at=_locate(host, rest))
-    return _error("throw", first, source=source, name=None)  # a thrown non-Error value
+        return _error("throw", bounded(message), source=source, name=bounded(name), at=_locate(host, rest))
+    return _error("throw", bounded(first), source=source, name=None)  # a thrown non-Error value
 
 
 def _locate(host, stack: str) -> dict | None:
@@ -627,12 +718,15 @@ class _Session:
         ctx.set_time_limit(req.get("cpuLimitMs", DEFAULT_CPU_LIMIT_MS) / 1000)
         script_lines = _script_lines(req["script"]) if req["engine"] is not None else 0
         try:
-            host = ctx.eval(BOOTSTRAP)(req["botSeed"], script_lines or float("inf"))
+            host = ctx.eval(BOOTSTRAP)(req["botSeed"], script_lines or float("inf"), MAX_ANSWER_CHARS,
+                                      MAX_TEXT_CHARS, MAX_NAME_CHARS)
         except Exception as exc:  # noqa: BLE001 - e.g. a memory limit too small for the bootstrap
             return {"ok": False, "error": _escaped_error(exc)}
         self.host = host
         engine = None if req["engine"] is None else _below(req["engine"], script_lines)
         for source, text in (("engine", engine), ("script", req["script"])):
+            if source == "script":
+                host("watch", "")  # the worker's globals as they are before the bot runs (R35)
             if text is None:
                 continue
             exc = _run_script(ctx, text)

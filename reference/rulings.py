@@ -99,6 +99,8 @@ _ALL = (
     # Played by reference.rng's numeric_like argument, not by a ruleset field.
     _r("R32", "rng: BigInt, boxed Number and objects as seeds", "other-seeds-stringified numeric-like", ("rng",)),
     _r("R33", "certifying the decision deadline outside the arena", "retime-medians", ()),
+    _r("R34", "a worker's answers and messages: Unicode text, bounded", "bounded", ()),
+    _r("R35", "worker globals checked by identity", "identity", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

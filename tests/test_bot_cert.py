@@ -23,8 +23,9 @@ GOOD = ROOT / "tests" / "bots" / "good"
 SLACK = 250  # ms allowed past a deadline for the kill and the reap
 # Small batteries and one short table: the deadline is the subject only for the loops.
 QUICK = CertOptions(decision_ms=300, init_ms=1000, generated_states=10, vector_states=10, smoke_seats=(2,),
-                    smoke_max_hands=5, memory_limit=32 * 1024 * 1024)
-GOOD_OPTIONS = CertOptions(generated_states=20, vector_states=20, smoke_seats=(2,), smoke_max_hands=8)
+                    smoke_max_hands=5, memory_limit=32 * 1024 * 1024, full_table_hands=0)
+GOOD_OPTIONS = CertOptions(generated_states=20, vector_states=20, smoke_seats=(2,), smoke_max_hands=8,
+                           full_table_hands=0)
 
 # file -> the reasons (category, code) it must get; and for decision errors the code behind them.
 BAD_EXPECTED = {
@@ -216,7 +217,7 @@ def test_determinism_compares_answers_not_deadlines():
 
 # ---- roster and CLI ------------------------------------------------------------------------------
 
-QUICK_ARGS = ["--states", "5", "--hands", "4", "--tables", "2", "--decision-ms", "1000"]
+QUICK_ARGS = ["--states", "5", "--hands", "4", "--tables", "2", "--decision-ms", "1000", "--full-hands", "0"]
 
 
 def test_cli_certified_writes_the_report_atomically(tmp_path, capsys):
@@ -267,7 +268,7 @@ def write_roster(repo: Path, **changes) -> Path:
 
 
 def roster_reasons(repo: Path, roster: Path) -> list[tuple[str, str, str]]:
-    options = CertOptions(generated_states=0, vector_states=3, smoke_seats=())
+    options = CertOptions(generated_states=0, vector_states=3, smoke_seats=(), full_table_hands=0)
     report = certify_file(repo / "bots" / "object-export.js", options, roster=roster)
     return [(r.severity, r.category, r.code) for r in report.reasons]
 

@@ -12,7 +12,8 @@ from conformance.cli import main
 from cli_helpers import make_roster, run_cli, vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
-SMALL = CertOptions(generated_states=10, vector_states=10, smoke_seats=(2,), smoke_max_hands=5, decision_ms=2000)
+SMALL = CertOptions(generated_states=10, vector_states=10, smoke_seats=(2,), smoke_max_hands=5, decision_ms=2000,
+                    full_table_hands=0)
 
 
 def roster(tmp_path, bots):
@@ -179,7 +180,7 @@ def test_showcase_seats_nine_and_accounts_for_the_rest(tmp_path):
     path.write_text(json.dumps(data))
     summary = run(CertifyOptions(roster=path, report_dir=tmp_path / "report", showcase_hands=3,
                                  engine=EngineSpec(families=("rng",), fresh=False),
-                                 bot_options=CertOptions(generated_states=2, vector_states=2, smoke_seats=(),
+                                 bot_options=CertOptions(generated_states=2, vector_states=2, smoke_seats=(), full_table_hands=0,
                                                          smoke_max_hands=1)))
     seated = [s["bot"] for s in summary["showcase"]["seats"]]
     assert seated == [f"b{i}" for i in range(9)]

@@ -102,7 +102,10 @@ def test_a_js_engine_returning_deeply_nested_data_fails_the_vector(tmp_path, cli
     ("reply['result'] = {'values': [{'$js': 'bogus'}]}", "malformed result: unknown $js tag 'bogus'"),
     ("reply['result'] = {'values': [{'$js': ['NaN']}]}", "malformed result: unknown $js tag ['NaN']"),
     ("reply['result'] = {'values': [{'$js': '9' * 101 + 'n'}]}", "malformed result: unknown $js tag '999"),
-], ids=["nested-900", "unknown-tag", "unhashable-tag", "bigint-past-the-digit-bound"])
+    # Python's json.dumps writes a bare NaN token, which JSON does not have (strict parse).
+    ("reply['result'] = {'values': [float('nan')]}", "malformed answer: not JSON (NaN is not JSON)"),
+    ("reply['result'] = {'values': [float('-inf')]}", "malformed answer: not JSON (-Infinity is not JSON)"),
+], ids=["nested-900", "unknown-tag", "unhashable-tag", "bigint-past-the-digit-bound", "bare-nan", "bare-infinity"])
 def test_a_cmd_engine_returning_undecodable_results_fails_the_vector(tmp_path, cli, answer, message):
     code, text = cli("--cmd", cmd_engine(tmp_path, answer), "--family", "rng", "--json", tmp_path / "r.json", *FAST)
     report = report_of(tmp_path / "r.json")
@@ -334,6 +337,22 @@ def test_kill_group_kills_what_an_exited_child_forked():
     proc.wait()  # the child is gone; what it forked lives on in its group
     assert _alive(grandchild)
     kill_group(proc)
+    assert _wait_until(lambda: not _alive(grandchild), 5)
+
+
+def test_a_grandchild_that_calls_setsid_does_not_outlive_the_run(tmp_path, cli):
+    """It leaves the engine's process group, so the group kill misses it; the certifier is a child
+    subreaper (conformance/reaper.py), so it becomes ours when the engine dies, and is killed."""
+    pid_file = tmp_path / "grandchild.pid"
+    sleeper = tmp_path / "sleeper.py"
+    sleeper.write_text(f"import os, time\nos.setsid()\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                       "time.sleep(60)\n", encoding="utf-8")
+    spawn = (f"import os, subprocess, time; subprocess.Popen([sys.executable, {str(sleeper)!r}])\n"
+             f"        while not os.path.exists({str(pid_file)!r}) or not open({str(pid_file)!r}).read(): "
+             f"time.sleep(0.01)")
+    code, text = cli("--cmd", cmd_engine(tmp_path, spawn), "--family", "rng", "--no-fresh", *FAST)
+    assert code == 0, text
+    grandchild = int(pid_file.read_text())
     assert _wait_until(lambda: not _alive(grandchild), 5)
 
 

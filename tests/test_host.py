@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from conformance.bounds import bounded
 from conformance.host import UNDEFINED, HistoryEncoder, JSValue, StateWire, Worker, encode_state, thrown_text
 from reference.rng import mulberry32
 from reference.state import HISTORY_LIMIT
@@ -61,7 +62,7 @@ def test_environment_globals(spawn):
         return {
           window: window === globalThis, self: self === globalThis,
           absent: ['require', 'fetch', 'XMLHttpRequest', 'performance', 'crypto', 'process',
-                   'importScripts', 'postMessage', 'document', '__date_clock', 'print']
+                   'importScripts', 'document', '__date_clock', 'print']
                   .filter(function (n) { return typeof globalThis[n] !== 'undefined'; }),
           console: ['log', 'info', 'warn', 'error', 'debug'].map(function (m) { return console[m]('x', {a: 1}); }),
           date: typeof Date,
@@ -71,6 +72,16 @@ def test_environment_globals(spawn):
     assert probe.answer == {"window": True, "self": True, "absent": [], "console": [UNDEFINED] * 5,
                             "date": "function"}
     assert w.stderr_tail() == ""
+
+
+def test_post_message_is_a_guard_and_onmessage_the_harness_s(spawn):
+    # A classic worker has both; a bot must not send protocol messages (R35): recorded even if caught.
+    w = spawn("module.exports = function act() { try { self.postMessage({type: 'fold'}); } catch (e) {} return 'fold'; };")
+    out = w.act({})
+    assert out.kind == "ok" and out.answer == "fold"
+    assert [v["kind"] for v in out.violations] == ["message"]
+    probe = w.eval_fn("function () { return [typeof onmessage, onmessage.name, postMessage.name]; }")
+    assert probe.answer == ["function", "onmessage", "postMessage"]
 
 
 def test_console_is_silent_and_protocol_survives(spawn):
@@ -327,9 +338,12 @@ def test_a_nul_in_a_comment_or_literal_means_what_it_means_in_javascript(spawn):
 def test_long_responses_reach_python_as_one_string(spawn):
     """quickjs-ng keeps a long concatenation as a rope, which the binding cannot convert."""
     w = spawn("module.exports = () => 'x'.repeat(9000) + 'y'.repeat(9000);")
-    assert w.act(STATE, timeout_ms=SHORT).answer == "x" * 9000 + "y" * 9000
+    out = w.eval_fn("function () { return 'x'.repeat(9000) + 'y'.repeat(9000); }")
+    assert out.answer == "x" * 9000 + "y" * 9000  # a call's value is not bounded
+    # An answer or a message is (R34): the rope's length, or its bounded beginning.
+    assert w.act(STATE, timeout_ms=SHORT).answer == JSValue("toolong", 18000)
     out = w.eval_fn("function () { throw new Error('e'.repeat(9000) + 'f'.repeat(9000)); }")
-    assert out.kind == "throw" and out.error["message"] == "e" * 9000 + "f" * 9000
+    assert out.kind == "throw" and out.error["message"] == bounded("e" * 9000 + "f" * 9000)
 
 
 def test_a_worker_on_the_old_quickjs_binding_says_so(tmp_path, monkeypatch):
@@ -490,7 +504,7 @@ def obj(type_, amount=UNDEFINED):
 
 @pytest.mark.parametrize("body, expected", [
     ("function () { return 'allin'; }", "allin"),
-    ("function () { return 'ra\\u0000ise\\ud800'; }", "ra\x00ise\ud800"),
+    ("function () { return 'ra\\u0000ise\\ud800'; }", "ra\x00ise\ufffd"),  # R34: a lone surrogate is U+FFFD
     ("function () { return {type: 'raise', amount: 500, extra: function () {}}; }", obj("raise", 500)),
     ("function () { return {type: 'raise', amount: 500.5}; }", obj("raise", 500.5)),
     ("function () { return {type: 'raise', amount: 1e21}; }", obj("raise", 1e21)),
@@ -616,13 +630,13 @@ def test_state_wire_refuses_a_state_with_its_history():
 def test_the_bot_receives_the_whole_state_however_rarely_it_is_asked(spawn):
     """One worker asked at irregular intervals (new entries pile up, old ones leave the window)
     sees exactly the bytes the runner hashes, with history objects never shared between states."""
-    w = spawn("""var previous = null;
+    w = spawn("""var previous = null, text = null;
         module.exports = function (s) {
           var shared = previous !== null && s.history.some(function (e) {
             return previous.history.indexOf(e) >= 0 || previous.history.some(function (p) {
               return p.board === e.board || p.showdown === e.showdown || p.winners === e.winners; });
           });
-          var text = JSON.stringify(s);
+          text = JSON.stringify(s);  // read by eval_fn: an answer is bounded (R34)
           // Vandalise everything the bot was given: nothing of it may reach the next state.
           s.history.forEach(function (e) {
             e.board.push('Xx'); e.handNumber = -1; e.extra = 1;
@@ -631,14 +645,14 @@ def test_the_bot_receives_the_whole_state_however_rarely_it_is_asked(spawn):
           });
           s.history.length = 0;
           previous = s;
-          return shared ? 'shared' : text;
+          return shared ? 'shared' : 'fold';
         };""")
     asked = 0
     for i, (full, wire) in enumerate(_wires(seats=3, seed=5, hands=40)):
         if i % 7 in (0, 3):
             out = w.act(None, timeout_ms=SHORT, wire=wire)
             assert out.ok, out
-            assert out.answer.encode("utf-8") == full, i
+            assert out.answer == "fold" and w.eval_fn("function () { return text; }").answer.encode("utf-8") == full, i
             asked += 1
     assert asked > 20
 

@@ -35,7 +35,7 @@ def test_roster_lists_the_house_samples_and_passes_the_linter(capsys):
     capsys.readouterr()
 
 
-OPTIONS = CertOptions(smoke_max_hands=12)  # the default battery; short smoke tournaments
+OPTIONS = CertOptions(smoke_max_hands=12, full_table_hands=0)  # the default battery; short smoke tournaments
 
 
 @pytest.fixture(scope="module")

@@ -408,7 +408,7 @@ def test_lint_bots_get_exactly_their_findings(name):
 @pytest.mark.parametrize("name", sorted(LINT_BOT_FINDINGS))
 def test_bot_certification_rejects_exactly_the_lint_errors(name):
     from conformance.bot_cert import CertOptions, certify_file
-    report = certify_file(LINT_BOTS / f"{name}.js", CertOptions(generated_states=0, vector_states=3, smoke_seats=()))
+    report = certify_file(LINT_BOTS / f"{name}.js", CertOptions(generated_states=0, vector_states=3, smoke_seats=(), full_table_hands=0))
     errors = {(r.category, r.code) for r in report.reasons if r.severity == "error"}
     expected = {("static", rule) for rule, severity in LINT_BOT_FINDINGS[name] if severity == "error"}
     # (A hostile bot may also fail at run time: the bundled QuickJS has neither crypto nor Intl.)

@@ -72,6 +72,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="hand cap of each smoke tournament (default 60)")
     parser.add_argument("--tables", type=_tables, default=(2, 6, 9), metavar="2,6,9",
                         help="seat counts of the smoke tournaments (default 2,6,9; empty: none)")
+    parser.add_argument("--full-hands", type=count, default=300, metavar="N",
+                        help="hand cap of the full-length table: nine copies of the bot, seat names drawn "
+                             "from --seed, decision times per 50 hands (default 300, the contract's; 0: none)")
     add_quiet_option(parser)
 
 
@@ -139,6 +142,11 @@ def summary_lines(report: CertReport) -> list[str]:
         iso = "ok" if t["isolation"]["firstMismatch"] is None else f"MISMATCH at {t['isolation']['firstMismatch']}"
         lines.append(f"table of {t['seats']}: {t['hands']} hands, {t['decisions']} decisions, bot errors {errs}, "
                      f"p95 {_ms(t['timing']['wallP95'])}, state isolation {iso}")
+    if report.full_table is not None:
+        t = report.full_table
+        ranges = ", ".join(f"{r['hands']} {_ms(r['wallP95'])}" for r in t["timingByHands"])
+        lines.append(f"full-length table of 9: {t['hands']} hands, {t['decisions']} decisions, errors "
+                     f"{sum(t['errors'].values())}; p95 by hands: {ranges}")
     if report.profile is not None:
         p = report.profile
         af = "-" if p["aggressionFactor"] is None else f"{p['aggressionFactor']:.2f}"
@@ -249,7 +257,7 @@ def _save_failed(report: CertReport, folder: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     options = CertOptions(bot_seed=args.seed, init_ms=args.init_ms, decision_ms=args.decision_ms,
                           generated_states=args.states, kind_states=args.kinds, smoke_seats=args.tables,
-                          smoke_max_hands=args.hands, node=args.node)
+                          smoke_max_hands=args.hands, node=args.node, full_table_hands=args.full_hands)
     if not args.file.is_file():
         raise UsageError(f"cannot read {args.file}: not a file")
     if args.state is not None:

@@ -1,0 +1,53 @@
+"""Bot certification's full-length table: nine copies of the bot, the contract's 300-hand cap.
+
+The smoke tables stop at a few dozen hands, so a bot slow only from hand 100, or one leaking memory
+slowly, passed them. Here every seat is the bot (every decision is one of its own), with deep stacks
+and fixed blinds so that all 300 hands are played, and decision times are reported per range of 50
+hands (:func:`conformance.runner.timing_by_hands`). Seat ids and names, and the deck seed, are drawn
+from the run's seed: the same for the same seed, but no fixed fixture a bot could recognise.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable
+
+from .runner import BotSpec, RunnerOptions, run_tournament, timing_by_hands
+
+SEATS = 9
+HANDS = 300  # the contract's completed-hand cap
+DEEP = {"starting_stack": 1_000_000, "blind_schedule": [[50, 100]]}  # nobody busts: every hand is played
+RANGE = 50  # hands per timing range
+_SYLLABLES = ("ka", "ro", "mi", "ten", "sa", "vo", "lin", "de", "qu", "ar", "no", "bel", "zu", "fe", "os")
+
+
+def drawn_seats(seed: int, n: int = SEATS) -> list[tuple[str, str]]:
+    """``n`` distinct (id, name) pairs drawn from ``seed``."""
+    rng = random.Random(f"full-table seats {seed}")
+    seats: dict[str, str] = {}
+    while len(seats) < n:
+        word = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+        seats.setdefault(f"{word}-{rng.randrange(10, 100)}", word.capitalize())
+    return list(seats.items())
+
+
+def play(source: str, seed: int, init_ms: float, decision_ms: float, memory_limit: int | None,
+         hands: int = HANDS, tick: Callable | None = None) -> dict:
+    """Play the table; its summary: seats, hands, errors by category and code, first error, the
+    decision times per range of hands (all seats together: each is the bot)."""
+    rng = random.Random(f"full-table deck {seed}")
+    deck_seed = rng.randrange(1, 2**31)
+    bots = [BotSpec(bot_id, source, name) for bot_id, name in drawn_seats(seed)]
+    options = RunnerOptions(init_ms=init_ms, decision_ms=decision_ms, memory_limit=memory_limit,
+                            tournament={"max_hands": hands, **DEEP})
+    result = run_tournament(bots, deck_seed, seed, options, tick)
+    errors = [d for d in result.decisions if d.error is not None]
+    return {
+        "seats": [b.id for b in bots], "deckSeed": deck_seed, "botSeed": seed,
+        "hands": len(result.hands), "decisions": len(result.decisions),
+        "errors": dict(Counter(f"{d.error}/{d.code}" for d in errors)),
+        "firstError": None if not errors else {"hand": errors[0].hand_number, "decision": errors[0].index,
+                                               "detail": errors[0].detail},
+        "terminated": [{"seat": s.id, **s.terminated} for s in result.seats if s.terminated],
+        "timingByHands": timing_by_hands(result.decisions, None, RANGE),
+    }

@@ -1,0 +1,3 @@
+'use strict';
+// Throws a 1 MiB message while loading.
+throw new Error('L'.repeat(1 << 20));
