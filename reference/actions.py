@@ -126,6 +126,8 @@ def js_describe(value: object) -> str:
     tag, info = getattr(value, "tag", None), getattr(value, "info", None)  # the host's JSValue
     if tag == "bigint":
         return f"BigInt {info}n"
+    if tag == "toolong":  # a string past the answer bound (R34): only its length crossed
+        return f"a string of {info} characters"
     if tag in ("symbol", "function", "promise"):
         return f"a {tag}" + (f" {info}" if isinstance(info, str) and info else "")
     if tag is not None:
