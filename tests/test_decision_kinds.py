@@ -18,7 +18,7 @@ UNUSUAL = ROOT / "tests" / "bots" / "unusual"
 PER_KIND = 10
 LEAST_CAUGHT = 5  # a single-rule mistake must be met by at least this many states
 # Only the stratified part: what it catches by itself.
-KINDS_ONLY = CertOptions(vector_states=0, generated_states=0, kind_states=PER_KIND, smoke_seats=())
+KINDS_ONLY = CertOptions(vector_states=0, generated_states=0, kind_states=PER_KIND, smoke_seats=(), full_table_hands=0)
 # bot -> (error category, the codes it must get, a kind every failing state shows or None)
 MISTAKE_EXPECTED = {
     "call-instead-of-check": ("engine-invalid", {"call-not-allowed"}, "free-check-preflop"),
@@ -125,7 +125,7 @@ def test_raising_closed_and_the_capped_call():
 
 def test_coverage_counts_only_the_states_that_ran():
     options = CertOptions(decision_ms=300, init_ms=1000, vector_states=10, generated_states=0, kind_states=3,
-                          smoke_seats=(), node=False)
+                          smoke_seats=(), node=False, full_table_hands=0)
     report = certify_file(ROOT / "tests" / "bots" / "bad" / "act-loop.js", options)
     battery = report.battery
     assert battery["answered"] == 1 and battery["notRun"] == battery["states"] - 1
@@ -148,7 +148,7 @@ def test_cli_reruns_one_state_by_id_or_file(tmp_path, capsys):
     bot = str(MISTAKES / "raise-when-closed.js")
     report = certify_file(MISTAKES / "raise-when-closed.js", KINDS_ONLY)
     error = report.battery["errors"]["engine-invalid"]
-    args = ["--states", "0", "--kinds", str(PER_KIND)]
+    args = ["--states", "0", "--kinds", str(PER_KIND), "--full-hands", "0"]
     assert main(["bot", bot, *args, "--state", error["example"]]) == 1
     out = capsys.readouterr().out
     assert json.loads(out[:out.index("\nkinds:")]) == error["state"]  # the state, as JSON
@@ -186,7 +186,8 @@ def test_cli_reruns_one_state_by_id_or_file(tmp_path, capsys):
     ("return true;", "got true"),
 ])
 def test_messages_speak_javascript(body, words):
-    options = CertOptions(vector_states=3, generated_states=0, kind_states=0, smoke_seats=(), node=False)
+    options = CertOptions(vector_states=3, generated_states=0, kind_states=0, smoke_seats=(), node=False,
+                          full_table_hands=0)
     from conformance.bot_cert import certify
     report = certify(f"module.exports = function act(s) {{ {body} }};", options)
     (reason,) = [r for r in report.reasons if r.category == "decision"]
