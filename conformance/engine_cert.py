@@ -16,7 +16,7 @@ from deepdiff import DeepDiff
 
 from reference.cards import CANONICAL_DECK
 
-from . import fresh_vectors, schemas, sng3v4_text, vectors
+from . import fresh_vectors, fuzz, schemas, sng3v4_text, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
 from .clauses import CLAUSES
@@ -500,6 +500,7 @@ def _hands(test: dict, r: dict) -> Judged:
     """Every decision state, action, the history and the standings, step by step (step_judge)."""
     i = test["input"]
     return _game_judged(judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"]),
+                                   v4_steps=i.get("steps"),
                                    broken=lambda: _chips_lost(i["game"], r)))
 
 
@@ -959,7 +960,7 @@ def conclude(report: Report) -> None:
                      key=lambda item: int(item[0][1:]))
     if follows:  # which documented alternatives the engine was proven to follow
         tally += "; follows " + ", ".join(f"{r} = {o}" for r, o in follows)
-    report.partial = set(report.groups) != set(RULESETS[ruleset])
+    report.partial = set(report.groups) - {fuzz.FUZZ_GROUP} != set(RULESETS[ruleset])
     reasons = [f"{n} failed in {g}" for g, n in failures.items()]
     for g in unrun:
         why = next((c.message for c in report.cases if c.group == g), "it has no vectors")
@@ -975,6 +976,14 @@ def conclude(report: Report) -> None:
         return
     report.verdict = (f"CERTIFIED{scope}: {tally}" if report.certified
                       else f"NOT CERTIFIED{scope}: {'; '.join(reasons)} ({tally})")
+
+
+def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case) -> None:
+    """Differential fuzzing after the vectors: its games are the report's ``fuzz`` row."""
+    report.groups.append(fuzz.FUZZ_GROUP)
+    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)))
+    report.subject["fuzz"] = {"seed": plan.seed, "games": done.games, "budgetSeconds": plan.seconds,
+                              **({"shrinkRuns": done.shrink_runs} if done.vector else {})}
 
 
 def start(driver, families: Iterable[str]) -> tuple[list[Case], dict, Runner | None]:
@@ -994,7 +1003,8 @@ def start(driver, families: Iterable[str]) -> tuple[list[Case], dict, Runner | N
 
 
 def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str = DEFAULT_RULESET,
-            on_case: Callable[[Case], None] = lambda case: None, title: str = "holdem-cert engine") -> Report:
+            on_case: Callable[[Case], None] = lambda case: None, title: str = "holdem-cert engine",
+            fuzz_plan: "fuzz.FuzzPlan | None" = None) -> Report:
     """Load the engine, run the smoke tier, then (if it passed) every vector of ``tests``
     (family -> vectors, as :func:`load_tests` gives them), and conclude for ``ruleset`` (its
     families in RULESETS are the required ones).
@@ -1014,6 +1024,8 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
                     case = runner.vector(family, test)
                     report.cases.append(case)
                     on_case(case)
+            if fuzz_plan is not None:
+                _fuzz(runner, fuzz_plan, report, on_case)
     finally:
         driver.close()
     conclude(report)

@@ -11,7 +11,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import fresh_vectors
+from . import fresh_vectors, fuzz
 from .argtypes import milliseconds, uint32
 from .engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, load_tests
 from .engine_drivers import CommandDriver, QuickJSDriver, read_source
@@ -44,6 +44,14 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                             "engine's and adapter's bytes, or from the --cmd text; docs/INTERPRETING.md)")
     fresh.add_argument("--no-fresh", action="store_true",
                        help="run the golden vectors only (an engine that memorised them would then pass)")
+    parser.add_argument("--fuzz-seconds", type=seconds, default=fuzz.DEFAULT_SECONDS, metavar="S",
+                        help=f"differential fuzzing after the vectors: random games judged step by step for S "
+                             f"seconds (default {fuzz.DEFAULT_SECONDS:g}; 0: none; conformance/fuzz.py)")
+    parser.add_argument("--fuzz-games", type=games_count, metavar="N",
+                        help="play exactly the first N fuzz games instead of a time budget (a rerun of a "
+                             "report's game count reproduces it)")
+    parser.add_argument("--fuzz-seed", type=uint32, metavar="SEED",
+                        help="seed of the fuzz games (default: derived like the fresh seed)")
     parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
                         help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); the five-card digest "
                              "gets max(180 s, 30 N)")
@@ -62,6 +70,26 @@ class EngineSpec:
     fresh_seed: int | None = None  # None: derived from the engine's bytes or the command
     fresh: bool = True
     timeout_ms: float = DEFAULT_TIMEOUT_MS
+    fuzz_seconds: float = 0.0  # the fuzz budget (0: no fuzzing unless fuzz_games)
+    fuzz_games: int | None = None  # exactly this many fuzz games, whatever the time
+    fuzz_seed: int | None = None  # None: derived like the fresh seed
+
+
+def seconds(text: str) -> float:
+    """A time budget in seconds: a finite number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not (0 <= value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds >= 0, got {text!r}")
+    return value
+
+
+def games_count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number of games, got {text!r}")
+    return int(text)
 
 
 def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_default: bool = False) -> EngineSpec:
@@ -71,7 +99,8 @@ def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_defau
         raise UsageError("give either ENGINE.js or --cmd COMMAND (exactly one)")
     return EngineSpec(file=file, cmd=args.cmd, adapter=args.adapter, preludes=tuple(args.prelude),
                       ruleset=args.ruleset, families=tuple(args.family or ()), fresh_seed=args.fresh_seed,
-                      fresh=not args.no_fresh, timeout_ms=args.timeout_ms)
+                      fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds,
+                      fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed)
 
 
 @dataclass
@@ -80,6 +109,7 @@ class EngineUnderTest:
     subject: dict  # how the report describes it
     tests: dict[str, list[dict]]  # family -> golden vectors, then fresh tests
     js_source: str | None  # preludes, engine and adapter as one script; None for a --cmd engine
+    fuzz: fuzz.FuzzPlan | None = None  # differential fuzzing after the vectors (conformance/fuzz.py)
 
 
 def check(spec: EngineSpec) -> None:
@@ -123,4 +153,7 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     fresh_seed = None if not spec.fresh else derived if spec.fresh_seed is None else spec.fresh_seed
     tests = load_tests(spec.families or families, fresh_seed)
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
-    return EngineUnderTest(driver, subject, tests, js_source)
+    plan = None
+    if fuzz.FUZZ_FAMILY in (spec.families or families) and (spec.fuzz_seconds > 0 or spec.fuzz_games):
+        plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, spec.fuzz_seconds, spec.fuzz_games)
+    return EngineUnderTest(driver, subject, tests, js_source, plan)

@@ -328,6 +328,15 @@ function () {
     const out = { decisions: [], again: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    // Optional steps first (fuzz games, conformance/fuzz.py): answers through submit, timeouts.
+    if (i.steps !== undefined) {
+      out.steps = [];
+      for (let k = 0; k < i.steps.length; k++) {
+        const o = step(g, k, i.steps[k]);
+        if (o.error !== undefined && !('state' in o)) { out.error = o.error; return finish(g, out); }
+        out.steps.push(o);
+      }
+    }
     for (let k = 0; k < i.script.length; k++) {
       let s;
       try { s = g.state(); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }

@@ -44,6 +44,7 @@ class Case:
     later: int = 0
     answers: list = field(default_factory=list)
     alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
+    repro: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.fuzz)
 
 
 @dataclass
@@ -85,7 +86,8 @@ def to_json(report: Report) -> dict:
         "families": report.counts(),
         "failures": [{"id": c.id, "family": c.group, "clause": c.clauses, "message": c.message, "diff": c.diff,
                       **({"breaks": c.breaks, "first": c.first, "later": c.later, "answers": c.answers}
-                         if c.first is not None else {})}
+                         if c.first is not None else {}),
+                      **({"vector": c.repro} if c.repro is not None else {})}
                      for c in report.with_status("failed")],
         "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff,
                          **({"alternative": c.alternative} if c.alternative else {})}

@@ -49,7 +49,11 @@ def describe(subject: dict) -> str:
 
 def _fresh_text(subject: dict) -> str:
     fresh = subject.get("fresh")
-    return f"; {fresh['tests']} fresh tests, seed {fresh['seed']}" if fresh else ""
+    text = f"; {fresh['tests']} fresh tests, seed {fresh['seed']}" if fresh else ""
+    fuzz = subject.get("fuzz")
+    if fuzz:  # the count reproduces the run: --fuzz-seed SEED --fuzz-games N
+        text += f"; {fuzz['games']} fuzz games, seed {fuzz['seed']} (--fuzz-seed {fuzz['seed']} --fuzz-games {fuzz['games']})"
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = prepare(spec)
     with progress(sum(map(len, chosen.tests.values())), enabled=show_progress(args)) as advance:
         report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset,
-                         on_case=lambda case: advance(case.group))
+                         on_case=lambda case: advance(case.group), fuzz_plan=chosen.fuzz)
     print_summary(report, text_stream(args.json_out, args.junit_out), describe_subject=describe)
     if args.json_out is not None:
         write_json(args.json_out, report)

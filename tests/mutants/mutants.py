@@ -408,3 +408,26 @@ BLIND_SPOT_MUTANTS = [
         "replace": "const won = share + (k >= winners.length - odd ? 1 : 0);",
     },
 ]
+
+# Bugs only differential fuzzing (conformance/fuzz.py) catches: the golden vectors and the fresh
+# tests of contract-v1 never reach them (no contract-v1 timeout, no one-chip blind). Each must fail
+# a fuzz game at ``breaks``; tests/test_fuzz.py shrinks it and replays the shrunk vector.
+FUZZ_MUTANTS = [
+    {
+        "name": "v1-timeout-folds-when-check-is-legal",
+        "description": "Contract v1: a timeout folds even when checking is legal (the fallback is check, else fold)",
+        "family_expected_to_fail": "hands",
+        "breaks": "timing.fallback",
+        "find": "      return { action: this.fallback(), error: 'late' };",
+        "replace": "      return { action: limit === null ? (this.errors[this.hand.toAct] += 1, this.apply('fold', null))"
+                   " : this.fallback(), error: 'late' };",
+    },
+    {
+        "name": "one-chip-small-blind-posts-nothing",
+        "description": "Rules: a small blind seat holding one chip posts nothing (it must post its one chip, all-in)",
+        "family_expected_to_fail": "hands",
+        "breaks": "state.pots",
+        "find": "this.commit(sbSeat, Math.min(this.sb, this.stacks[sbSeat]));",
+        "replace": "this.commit(sbSeat, this.stacks[sbSeat] === 1 ? 0 : Math.min(this.sb, this.stacks[sbSeat]));",
+    },
+]
