@@ -91,7 +91,8 @@ def _extra(case: dict) -> str:
     """The parts a failure may carry beyond its message and diff (the step judge's first divergence,
     the vector's input, a reproduction), each collapsible."""
     out = []
-    for key, title in (("breaks", "first divergence"), ("input", "input"), ("repro", "reproduction")):
+    for key, title in (("breaks", "first divergence"), ("input", "input"), ("repro", "reproduction"),
+                       ("vector", "the game shrunk: a hands vector")):
         value = case.get(key)
         if value in (None, "", [], {}):
             continue
@@ -123,8 +124,10 @@ def _more(shown: int, total: int) -> str:
 def _engine(engine: dict) -> str:
     rows = []
     totals = dict.fromkeys(STATUS_CLASS, 0)
+    fuzz = engine.get("engine", {}).get("fuzz")
     for name, counts in engine.get("families", {}).items():
-        rows.append(f"<tr><td>{escape(name)}</td>" + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
+        label = f"{name} ({fuzz['games']} games, seed {fuzz['seed']})" if name == "fuzz" and fuzz else name
+        rows.append(f"<tr><td>{escape(label)}</td>" + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     rows.append("<tr><th>all</th>" + "".join(_count(k, v) for k, v in totals.items()) + "</tr>")

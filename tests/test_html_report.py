@@ -231,3 +231,15 @@ def png_image_data(data: bytes) -> bytes:
             out += data[i + 8:i + 8 + length]
         i += 12 + length
     return out
+
+
+def test_the_fuzz_row_names_its_games_and_seed_and_a_fuzz_failure_shows_its_shrunk_vector():
+    s = summary()
+    s["engine"]["engine"]["fuzz"] = {"seed": 77, "games": 12, "budgetSeconds": 15.0}
+    s["engine"]["families"]["fuzz"] = {"passed": 11, "failed": 1, "divergent": 0, "skipped": 0}
+    s["engine"]["failures"].append({"id": "hands.fuzz.77.11", "family": "fuzz", "clause": ["timing.fallback"],
+                                    "message": "first divergence", "diff": "",
+                                    "vector": {"id": "hands.fuzz-77-11", "input": {"steps": [{"timeout": True}]}}})
+    page = render(s)
+    assert "<td>fuzz (12 games, seed 77)</td>" in page
+    assert "the game shrunk: a hands vector" in page and "hands.fuzz-77-11" in page
