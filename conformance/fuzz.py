@@ -25,7 +25,7 @@ from .vectorfile import make_test
 
 FUZZ_GROUP = "fuzz"  # the report's family row for the fuzz games
 FUZZ_FAMILY = "hands"  # the vector family a fuzz game is (contract-v1)
-DEFAULT_SECONDS = 15.0  # keeps `holdem-cert certify` about a minute (bench/bench_fuzz.py)
+DEFAULT_SECONDS = 10.0  # keeps `holdem-cert certify` about a minute (bench/bench_fuzz.py: ~20 games/s)
 MAX_STEPS = 300  # answers per game: long enough for several hands, short enough to judge quickly
 MAX_SHRINK_RUNS = 60  # engine runs the shrinker may spend
 TIMEOUT = {"timeout": True}
@@ -151,7 +151,7 @@ def generate(seed: int, k: int) -> dict:
 
 def _variants(test: dict, first: dict | None):
     """Smaller games than ``test``, most promising first: cut after the first divergence, fewer
-    hands, fewer seats, fewer steps, smaller stacks."""
+    hands, fewer seats, fewer steps, one blind level, smaller stacks."""
     spec, steps = test["input"]["game"], test["input"]["steps"]
     options = spec["options"]
     if first and isinstance(first.get("decision"), int) and first["decision"] + 1 < len(steps):
@@ -167,8 +167,14 @@ def _variants(test: dict, first: dict | None):
     if len(steps) > 1:
         yield spec, steps[:len(steps) // 2]
         yield spec, steps[:-1]
+    if len(options["blindSchedule"]) > 1:
+        yield {**spec, "options": {**options, "blindSchedule": options["blindSchedule"][:1]}}, steps
     if any(s > 1 for s in options["stacks"]):
         yield {**spec, "options": {**options, "stacks": [max(1, s // 2) for s in options["stacks"]]}}, steps
+
+
+class ShrinkStopped(Exception):
+    """Raised by a shrinker's judge that cannot run the engine any more: keep the best so far."""
 
 
 def shrink(test: dict, judge_test, clause: str, first: dict | None, max_runs: int = MAX_SHRINK_RUNS) -> tuple[dict, int]:
@@ -189,7 +195,10 @@ def shrink(test: dict, judge_test, clause: str, first: dict | None, max_runs: in
             if size(candidate) >= size(test):
                 continue
             runs += 1
-            got, got_first = judge_test(candidate)
+            try:
+                got, got_first = judge_test(candidate)
+            except ShrinkStopped:
+                return test, runs
             if got == clause:
                 test, first, improved = candidate, got_first, True
                 break
@@ -201,9 +210,10 @@ def _decoded(step: object) -> object:
 
 
 def size(test: dict) -> tuple:
-    """How big a game is, as the shrinker orders games: steps, hands, seats, chips."""
+    """How big a game is, as the shrinker orders games: steps, hands, seats, levels, chips."""
     spec = test["input"]["game"]
-    return (len(test["input"]["steps"]), spec["options"]["maxHands"], len(spec["seats"]), sum(spec["options"]["stacks"]))
+    return (len(test["input"]["steps"]), spec["options"]["maxHands"], len(spec["seats"]),
+            len(spec["options"]["blindSchedule"]), sum(spec["options"]["stacks"]))
 
 
 # ---- running ------------------------------------------------------------------------------------
@@ -246,6 +256,7 @@ def run(runner, seed: int, *, seconds: float | None = DEFAULT_SECONDS, games: in
         on_case(case)
         if case.status == "failed":
             _shrink_failure(runner, case, generate(seed, out.games - 1), out)
+        if case.status in ("failed", "skipped"):  # skipped: the runner gave up on a hanging engine
             break
     out.seconds = clock() - start
     return out
@@ -253,14 +264,18 @@ def run(runner, seed: int, *, seconds: float | None = DEFAULT_SECONDS, games: in
 
 def _shrink_failure(runner, case, test: dict, out: FuzzRun) -> None:
     def judge_test(candidate: dict):
+        if runner.abandoned(FUZZ_FAMILY):  # the engine hangs or dies: no more runs
+            raise ShrinkStopped
         c = runner.vector(FUZZ_FAMILY, candidate)
         return (c.breaks if c.status == "failed" else None), c.first
 
-    if case.breaks is not None:
-        test, out.shrink_runs = shrink(test, judge_test, case.breaks, case.first)
     test["id"] = f"hands.fuzz-{out.seed}-{out.games - 1}"
-    out.vector = test
-    case.repro = test
+    out.vector = case.repro = test
+    if case.breaks is None:  # no divergence to keep (the engine hung, died or answered garbage)
+        case.message += "; the game is the report's vector (not shrunk: no step diverged)"
+        return
+    test, out.shrink_runs = shrink(test, judge_test, case.breaks, case.first)
+    out.vector = case.repro = test
     case.message += (f"; shrunk in {out.shrink_runs} engine runs to {len(test['input']['game']['seats'])} seats, "
                      f"{test['input']['game']['options']['maxHands']} hands, {len(test['input']['steps'])} steps "
                      "(the report's vector: a hands vector that can join the golden set)")

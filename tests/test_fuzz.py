@@ -202,3 +202,23 @@ def test_a_mutant_fails_the_fuzz_row_with_its_shrunk_vector_in_the_json(tmp_path
     failure = next(f for f in report["failures"] if f["family"] == "fuzz")
     assert failure["breaks"] == mutant["breaks"] and failure["vector"]["id"].startswith("hands.fuzz-")
     assert report["engine"]["fuzz"]["shrinkRuns"] > 0
+
+
+def test_an_engine_that_hangs_in_fuzz_games_stops_fuzzing_after_a_few_timeouts():
+    hangs = SOURCE + "\n;\n" + """(function () {
+      const create = PokerEngine.create;
+      globalThis.PokerEngine = Object.assign({}, PokerEngine, {create: function (seats, options) {
+        // The game object may be frozen: a child object whose own submit never returns.
+        return Object.create(create(seats, options), {submit: {value: function () { for (;;) {} }}});
+      }});
+    })();"""
+    driver = QuickJSDriver(hangs, engine_name="hangs.js", timeout_ms=300)
+    try:
+        _, _, runner = start(driver, ["hands"])
+        out = fuzz.run(runner, 6, seconds=120)
+    finally:
+        driver.close()
+    statuses = [c.status for c in out.cases]
+    # The first hang fails its game and ends fuzzing: no shrinking without a divergence to keep.
+    assert statuses == ["failed"] and "no answer within 300 ms" in out.cases[0].message, statuses
+    assert out.shrink_runs == 0 and out.vector["id"] == "hands.fuzz-6-0"
