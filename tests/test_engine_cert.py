@@ -73,8 +73,9 @@ def full_runs(tmp_path_factory):
     out = tmp_path_factory.mktemp("full")
     v4 = ["--ruleset", V4, *[a for f in V4_RUN for a in ("--family", f)]]
     commands = {
-        "reference": ["--cmd", REFERENCE_CMD, "--json", str(out / "ref.json"), "--junit", str(out / "ref.xml")],
-        "bundled": [str(ENGINE), "--json", str(out / "js.json")],
+        "reference": ["--cmd", REFERENCE_CMD, "--json", str(out / "ref.json"), "--junit", str(out / "ref.xml"),
+                      "--fuzz-seconds", "3"],
+        "bundled": [str(ENGINE), "--json", str(out / "js.json"), "--fuzz-seconds", "3"],
         "reference-v4": ["--cmd", REFERENCE_CMD, *v4, "--json", str(out / "ref-v4.json")],
         "bundled-v4": [str(ENGINE), *v4, "--json", str(out / "js-v4.json")],
     }
@@ -94,7 +95,10 @@ def test_reference_adapter_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "ref.json").read_text())
     assert report["certified"] is True and report["verdict"].startswith("CERTIFIED: ")
-    assert report["ruleset"] == "contract-v1" and list(report["families"]) == list(CONTRACT)
+    # Every family, then the fuzz games (conformance/fuzz.py), all passed.
+    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*CONTRACT, "fuzz"]
+    games = report["engine"]["fuzz"]["games"]
+    assert games > 0 and report["families"]["fuzz"] == {"passed": games, "failed": 0, "divergent": 0, "skipped": 0}
     assert report["engine"]["name"] == "holdem-reference" and report["engine"]["language"] == "python"
     for family in CONTRACT:
         assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
@@ -108,7 +112,7 @@ def test_junit_report_parses_and_counts_match(full_runs):
     root = ET.parse(out / "ref.xml").getroot()
     report = json.loads((out / "ref.json").read_text())
     suites = {s.get("name"): s for s in root.findall("testsuite")}
-    assert list(suites) == ["smoke", *CONTRACT]
+    assert list(suites) == ["smoke", *CONTRACT, "fuzz"]
     for family in CONTRACT:
         cases = suites[family].findall("testcase")
         counts = report["families"][family]
@@ -127,6 +131,7 @@ def test_bundled_engine_certifies_every_family(full_runs):
     report = json.loads((out / "js.json").read_text())
     assert report["certified"] is True and report["engine"]["missing"] == []
     assert all(c["failed"] == 0 and c["skipped"] == 0 for c in report["families"].values())
+    assert report["families"]["fuzz"]["passed"] == report["engine"]["fuzz"]["games"] > 0
 
 
 @pytest.mark.parametrize("name, file", [("reference-v4", "ref-v4.json"), ("bundled-v4", "js-v4.json")])
