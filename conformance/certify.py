@@ -23,6 +23,7 @@ from .engine_choice import EngineSpec, prepare
 from .html_report import PALETTE, render
 from .outfiles import replace_directory
 from .report import plural
+from .repro import attach as attach_repro, write_files as write_repro_files
 from .resources import default_roster
 from .roster import MAX_ENTRIES, Problem, RosterReport, lint_roster, parse_roster, read_roster_bytes, unusable_fields
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
@@ -61,6 +62,7 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
         engine = certify_engine(chosen.driver, chosen.tests, chosen.subject, ruleset=options.engine.ruleset,
                                 on_case=lambda case: advance(case.group), title="holdem-cert certify",
                                 fuzz_plan=chosen.fuzz)
+    attach_repro(engine, chosen.subject, chosen.tests)
     say(engine_line(engine))
 
     try:
@@ -281,3 +283,4 @@ def _fill_report(directory: Path, summary: dict, junit: ET.Element) -> None:
     ET.indent(junit)
     (directory / "junit.xml").write_bytes(ET.tostring(junit, encoding="utf-8", xml_declaration=True))
     (directory / "index.html").write_text(engine_report.printable(render(summary)), encoding="utf-8")
+    write_repro_files(summary["engine"]["failures"], directory)

@@ -16,10 +16,10 @@ from .argtypes import milliseconds, uint32
 from .engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, load_tests
 from .engine_drivers import CommandDriver, QuickJSDriver, read_source
 from .errors import UsageError
+from .repro import BUNDLED_NAME
 from .runner import bundled_engine
 
 DEFAULT_TIMEOUT_MS = 10_000
-BUNDLED_NAME = "bundled reference/js/poker-engine.js"
 
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:

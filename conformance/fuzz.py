@@ -270,12 +270,12 @@ def _shrink_failure(runner, case, test: dict, out: FuzzRun) -> None:
         return (c.breaks if c.status == "failed" else None), c.first
 
     test["id"] = f"hands.fuzz-{out.seed}-{out.games - 1}"
-    out.vector = case.repro = test
+    out.vector = case.vector = test
     if case.breaks is None:  # no divergence to keep (the engine hung, died or answered garbage)
         case.message += "; the game is the report's vector (not shrunk: no step diverged)"
         return
     test, out.shrink_runs = shrink(test, judge_test, case.breaks, case.first)
-    out.vector = case.repro = test
+    out.vector = case.vector = test
     case.message += (f"; shrunk in {out.shrink_runs} engine runs to {len(test['input']['game']['seats'])} seats, "
                      f"{test['input']['game']['options']['maxHands']} hands, {len(test['input']['steps'])} steps "
                      "(the report's vector: a hands vector that can join the golden set)")

@@ -44,7 +44,10 @@ class Case:
     later: int = 0
     answers: list = field(default_factory=list)
     alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
-    repro: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.fuzz)
+    vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.fuzz)
+    # A failed vector's input in readable form and its reproduction (conformance.repro).
+    input: dict | None = None
+    repro: dict | None = None
 
 
 @dataclass
@@ -87,7 +90,9 @@ def to_json(report: Report) -> dict:
         "failures": [{"id": c.id, "family": c.group, "clause": c.clauses, "message": c.message, "diff": c.diff,
                       **({"breaks": c.breaks, "first": c.first, "later": c.later, "answers": c.answers}
                          if c.first is not None else {}),
-                      **({"vector": c.repro} if c.repro is not None else {})}
+                      **({"vector": c.vector} if c.vector is not None else {}),
+                      **({"input": c.input} if c.input is not None else {}),
+                      **({"repro": c.repro} if c.repro is not None else {})}
                      for c in report.with_status("failed")],
         "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff,
                          **({"alternative": c.alternative} if c.alternative else {})}

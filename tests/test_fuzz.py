@@ -135,7 +135,7 @@ def test_fuzzing_catches_the_mutant_and_its_shrunk_vector_reproduces_it(mutant):
     assert all(c.status == "passed" for c in out.cases[:-1])  # fuzzing stops at the first failure
     original = fuzz.generate(MUTANT_SEED, out.games - 1)
     shrunk = out.vector
-    assert failed.repro is shrunk and "shrunk in" in failed.message
+    assert failed.vector is shrunk and "shrunk in" in failed.message
     # Smaller unless already minimal (one step of one hand: the one-chip mutant's first failing game).
     assert fuzz.size(shrunk) < fuzz.size(original) or fuzz.size(original)[:2] == (1, 1)
     assert 0 < out.shrink_runs <= fuzz.MAX_SHRINK_RUNS

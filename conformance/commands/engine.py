@@ -17,8 +17,9 @@ from ..argtypes import add_quiet_option, show_progress
 from ..engine_cert import certify
 from ..engine_choice import add_engine_options, prepare, spec_from_args
 from ..errors import UsageError
-from ..outfiles import text_stream
-from ..report import print_summary, progress, write_json, write_junit
+from ..outfiles import is_stdout, text_stream
+from ..repro import attach as attach_repro, write_files as write_repro_files
+from ..report import print_summary, progress, to_json, write_json, write_junit
 
 NAME = "engine"
 HELP = "certify a poker engine (JavaScript, or any language via --cmd) against the golden vectors"
@@ -65,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
     with progress(sum(map(len, chosen.tests.values())), enabled=show_progress(args)) as advance:
         report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset,
                          on_case=lambda case: advance(case.group), fuzz_plan=chosen.fuzz)
+    attach_repro(report, chosen.subject, chosen.tests)
     print_summary(report, text_stream(args.json_out, args.junit_out), describe_subject=describe)
     if args.json_out is not None:
+        if not is_stdout(args.json_out):  # the reproductions go next to the report
+            write_repro_files(to_json(report)["failures"], args.json_out.parent)
         write_json(args.json_out, report)
     if args.junit_out is not None:
         write_junit(args.junit_out, report)

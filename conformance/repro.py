@@ -1,0 +1,205 @@
+"""A failure's input in readable form and its reproduction (issue #13, item 1).
+
+A JavaScript engine's reproduction is a self-contained script: the engine's files by path, the
+suite's own vector driver (engine_drivers.DRIVER_JS, so the game is driven exactly as it was
+certified), the vector's input and the first divergence. It runs under node (``node FILE.js``)
+and under the suite's QuickJS (``holdem-cert repro FILE.js``), prints the expected and the
+actual value at the divergent step and exits 1 while the engine still diverges there.
+A ``--cmd`` engine's reproduction is the JSON lines the runner sent it (docs/engine-protocol.md).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .engine_drivers import DRIVER_JS, PROTOCOL_VERSION
+from .outfiles import write_text
+from .report import Report
+from .runner import ENGINE_PATH
+
+GAME_FAMILIES = ("hands", "tournaments", "sng3v4")
+REPRO_DIR = "repro"
+BUNDLED_NAME = "bundled reference/js/poker-engine.js"  # engine_choice names the bundled engine so
+# The line of a reproduction script naming the files to load, read back by `holdem-cert repro`.
+FILES_LINE = re.compile(r"^const ENGINE_FILES = (\[.*\]);$", re.M)
+ADAPTER_LINE = re.compile(r"^const HAS_ADAPTER = (true|false);$", re.M)  # the last file is an adapter
+
+
+DEAL_ORDER = ("each deck is the hand's cards from the top: one card to each seat clockwise from the seat "
+              "left of the button, twice; then a burn, the flop, a burn, the turn, a burn, the river "
+              "(the contract, Rules)")
+
+
+def _first_hand(seats: list, deck: list) -> dict:
+    """Hand 1's hole cards by seat and its board (the first button is seat 0, docs/engine-api.md)."""
+    n = len(seats)
+    order = [(1 + k) % n for k in range(n)]
+    holes = {seats[s]: [deck[i], deck[n + i]] for i, s in enumerate(order) if n + i < len(deck)}
+    rest = deck[2 * n:]
+    board = [c for i, c in enumerate(rest[:8]) if i not in (0, 4, 6)]
+    return {"hole cards": {k: " ".join(v) for k, v in holes.items()}, "board (if dealt)": " ".join(board)}
+
+
+def readable_input(family: str, vector_input: dict) -> dict:
+    """A game vector's input as a person reads it: seats, stacks, blinds, button, the pinned deck
+    of each hand (and hand 1's cards by seat) and the answers; other families' inputs are short."""
+    if family not in GAME_FAMILIES or not isinstance(vector_input.get("game"), dict):
+        return dict(vector_input)
+    game = vector_input["game"]
+    options = dict(game.get("options") or {})
+    seats = game.get("seats") if isinstance(game.get("seats"), list) else []
+    decks = options.pop("decks", None) or {}
+    out = {"seats": {f"seat {k}": s for k, s in enumerate(seats)},
+           "stacks": options.pop("stacks", "10000 each (the default)"),
+           "blinds": options.pop("blindSchedule", "the default schedule"),
+           "button": f"seat 0 ({seats[0] if seats else '?'}) in hand 1, then the next surviving seat"}
+    if decks:
+        out["decks"] = {f"hand {n}": " ".join(map(str, cards)) for n, cards in decks.items()}
+        out["deal order"] = DEAL_ORDER
+        if isinstance(decks.get("1"), list) and seats:
+            out["hand 1"] = _first_hand(seats, decks["1"])
+    if options:
+        out["options"] = options
+    for key in ("controllers", "steps"):
+        where = game if key == "controllers" else vector_input
+        if key in where:
+            out[key] = where[key]
+    if "script" in vector_input:
+        out["answers"] = vector_input["script"]
+    if "strategies" in vector_input:
+        out["strategies"] = {f"seat {k}": s for k, s in enumerate(vector_input["strategies"])}
+    return out
+
+
+def _divergence_offset(family: str, vector_input: dict) -> int:
+    """The index of the first recorded decision (sng3v4 steps come first, step_judge)."""
+    return len(vector_input.get("steps") or ()) if family == "sng3v4" else 0
+
+
+def js_script(files: list[str], has_adapter: bool, family: str, test: dict, first: dict | None, message: str) -> str:
+    """The reproduction script of one failed vector (see the module's docstring)."""
+    data = json.dumps
+    return f"""// Reproduction of {test['id']} ({family}), written by holdem-cert.
+// Run:  node THIS_FILE.js            (node loads the engine files below by path)
+//   or  holdem-cert repro THIS_FILE.js  (the same under the suite's QuickJS)
+// It plays the vector's game on the engine with the suite's own driver, then prints the
+// expected (reference) and actual (engine) value at the first divergence; exit 1 while they differ.
+// The failure: {' '.join(message.split())[:400]}
+'use strict';
+const ENGINE_FILES = {data(files)};
+const HAS_ADAPTER = {data(has_adapter)};
+const FAMILY = {data(family)};
+const INPUT = {data(test['input'])};
+const FIRST = {data(first)};
+const EXPECTED = {data(test.get('expected') if first is None else None)};
+const OFFSET = {_divergence_offset(family, test['input'])};
+
+if (typeof require === 'function') {{  // node: load the engine as scripts, as the suite does
+  const fs = require('fs'), vm = require('vm');
+  for (const f of ENGINE_FILES) vm.runInThisContext(fs.readFileSync(f, 'utf8'), {{ filename: f }});
+}}
+({DRIVER_JS.strip()})();
+const outcome = JSON.parse(globalThis.__holdemDriver(FAMILY, INPUT));
+
+// The decision state k with its history put back (the driver records each history once).
+function decision(k) {{
+  const s = (outcome.decisions || [])[k];
+  if (s === null || typeof s !== 'object' || !outcome.histories) return s;
+  const h = outcome.histories.filter(x => x.decision <= k).pop();
+  return h && h.present ? Object.assign({{}}, s, {{ history: h.history }}) : s;
+}}
+// The engine's value at a divergence path of the step judge (docs/INTERPRETING.md, Step judging).
+function locate(path, at) {{
+  const k = at === null ? null : at - OFFSET;
+  const head = /^(state\\(\\)|state|again|action|history\\(\\)|log\\(\\)|standings\\(\\)|over|error|steps)/.exec(path);
+  let root, rest = path.slice(head ? head[1].length : 0);
+  switch (head && head[1]) {{
+    case 'state': case 'state()': root = k !== null && k < (outcome.decisions || []).length ? decision(k) : outcome.error || null; break;
+    case 'again': root = outcome.again ? outcome.again[k] : ((outcome.fresh || []).find(f => f.decision === k) || {{}}).state; break;
+    case 'action': root = (outcome.actions || [])[k]; if (root === undefined) root = outcome.error; break;
+    case 'history()': root = outcome.history; break;
+    case 'log()': root = outcome.log; break;
+    case 'standings()': root = outcome.standings; break;
+    case 'over': root = outcome.over; break;
+    case 'steps': root = outcome.steps; break;
+    default: root = outcome.error;
+  }}
+  for (const m of rest.matchAll(/\\.([^.\\[]+)|\\[(\\d+)\\]/g)) {{
+    if (root === null || typeof root !== 'object') return '(missing)';
+    root = m[2] !== undefined ? root[Number(m[2])] : root[m[1]];
+    if (root === undefined) return '(missing)';
+  }}
+  return root === undefined ? '(missing)' : root;
+}}
+const show = v => JSON.stringify(v);
+if (FIRST === null) {{  // not a game: the whole outcome is compared (the failure says how it differs)
+  console.log('expected (reference): ' + show(EXPECTED).slice(0, 4000));
+  console.log('actual (this engine): ' + show(outcome).slice(0, 4000));
+}} else {{
+  const actual = locate(FIRST.path, FIRST.decision);
+  const where = [FIRST.hand !== null ? 'hand ' + FIRST.hand : null, FIRST.decision !== null ? 'decision ' + FIRST.decision : null]
+    .filter(Boolean).join(', ') || 'the end of the game';
+  console.log('first divergence at ' + where + ': ' + FIRST.path + ' (breaks ' + FIRST.clause + ')');
+  console.log('  expected (reference): ' + show(FIRST.expected));
+  console.log('  actual (this engine): ' + show(actual));
+  const diverges = show(actual) !== show(FIRST.expected);
+  console.log(diverges ? 'DIVERGES: the engine still leaves the rules here' : 'the same now: this step no longer diverges');
+  if (diverges && typeof process === 'object') process.exitCode = 1;
+  if (diverges) globalThis.__reproDiverges = true;
+}}
+"""
+
+
+def cmd_repro(command: str, family: str, test: dict) -> dict:
+    """The JSON lines the runner sends a --cmd engine for this vector, and how to pipe them."""
+    vector = {"family": family, "test": {k: v for k, v in test.items() if k != "expected"}}
+    lines = [{"cmd": "start", "version": PROTOCOL_VERSION}, {"cmd": "run", "seq": 1, "vector": vector},
+             {"cmd": "stop"}]
+    return {"kind": "command", "lines": "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines),
+            "command": command}
+
+
+def attach(report: Report, subject: dict, tests: dict[str, list[dict]]) -> None:
+    """Give each failed vector of ``report`` its readable input and its reproduction."""
+    by_id = {t["id"]: (family, t) for family, ts in tests.items() for t in ts}
+    source = subject.get("source")
+    source = str(ENGINE_PATH) if source == BUNDLED_NAME else source
+    files = [str(Path(f).resolve()) for f in (*(subject.get("preludes") or ()), source, subject.get("adapter")) if f]
+    for case in report.with_status("failed"):
+        if case.id in by_id:
+            family, test = by_id[case.id]
+        elif case.vector is not None:  # a fuzz game, shrunk: a hands vector of its own (conformance.fuzz)
+            family, test = "hands", case.vector
+        else:
+            continue
+        case.input = readable_input(family, test["input"])
+        if subject.get("driver") == "command":
+            case.repro = cmd_repro(subject["command"], family, test)
+        elif subject.get("driver") == "quickjs":
+            case.repro = {"kind": "javascript",
+                          "script": js_script(files, bool(subject.get("adapter")), family, test, case.first, case.message)}
+        if case.repro:
+            case.repro["file"] = file_name(case.id, case.repro["kind"])
+            case.repro["run"] = _how_to_run(case.repro)
+
+
+def file_name(case_id: str, kind: str) -> str:
+    return f"{REPRO_DIR}/{re.sub(r'[^A-Za-z0-9._-]', '_', case_id)}.{'js' if kind == 'javascript' else 'jsonl'}"
+
+
+def _how_to_run(repro: dict) -> list[str]:
+    """The commands that rerun a reproduction, from the report's directory."""
+    if repro["kind"] == "javascript":
+        return [f"node {repro['file']}", f"holdem-cert repro {repro['file']}"]
+    return [f"{repro['command']} < {repro['file']}"]
+
+
+def write_files(failures: list[dict], directory: Path) -> None:
+    """Write the reproductions of a JSON report's ``failures`` under ``directory`` (their ``file``)."""
+    for failure in failures:
+        repro = failure.get("repro")
+        if repro:
+            path = directory / repro["file"]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text(path, repro["script"] if repro["kind"] == "javascript" else repro["lines"])
