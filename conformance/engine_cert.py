@@ -19,6 +19,7 @@ from reference.cards import CANONICAL_DECK
 from . import fresh_vectors, fuzz, schemas, sng3v4_text, vectors
 from .engine_drivers import EngineLoadError, Run
 from .report import Case, Report
+from .repro import failing_game
 from .clauses import CLAUSES
 from .gamespec import GAME_FAMILIES, answer
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
@@ -918,7 +919,8 @@ class Runner:
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
                     breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
-                    alternative=j.alternative)
+                    alternative=j.alternative,
+                    trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 
 
 def load_tests(families: Iterable[str], fresh_seed: int | None = None) -> dict[str, list[dict]]:

@@ -40,7 +40,8 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge.ok{background:#14532d;color:#bbf7d0}.badge.warn{background:#713f12;color:#fde68a}.badge.bad{background:#7f1d1d;color:#fecaca}
 td.ok,span.ok{color:#4ade80;font-weight:700}td.bad,span.bad,p.bad{color:#f87171;font-weight:700}
 td.warn,span.warn{color:#fbbf24;font-weight:700}td.zero{color:#475569}
-.muted{color:#64748b}pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap;
+.muted{color:#64748b}details.first table th{width:90px}code.ok{color:#4ade80}code.bad{color:#f87171}
+pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap;
  overflow-wrap:anywhere;max-width:100%}
 code{overflow-wrap:anywhere}
 details.case{border:1px solid #334155;border-left:4px solid #f87171;border-radius:6px;padding:8px 10px;margin:8px 0}
@@ -87,34 +88,73 @@ def _rulings(ids: list) -> str:
     return "; ".join(f"{escape(r)}" + (f" ({escape(titles[r])})" if r in titles else "") for r in ids or [])
 
 
+def _first(first: dict) -> str:
+    """The first divergence: where, the field, expected and actual, and the clause it breaks."""
+    where = ", ".join(f"{k} {first[k]}" for k in ("hand", "decision") if first.get(k) is not None) or "the end of the game"
+    section, brief, _ = CLAUSES.get(str(first.get("clause")), ("", "", ""))
+    show = lambda v: escape(json.dumps(v, ensure_ascii=False))  # noqa: E731
+    rows = [("where", escape(where)), ("field", f"<code>{escape(str(first.get('path')))}</code>"),
+            ("expected", f"<code class='ok'>{show(first.get('expected'))}</code>"),
+            ("actual", f"<code class='bad'>{show(first.get('actual'))}</code>"),
+            ("breaks", f"<code>{escape(str(first.get('clause')))}</code>"
+             + (f" — {escape(section)}: {escape(brief)}" if brief else ""))]
+    return ("<details open class='first'><summary>first divergence</summary><div class='scroll'><table>"
+            + "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in rows) + "</table></div></details>")
+
+
+def _repro(repro: dict) -> str:
+    """How to rerun the failure, and the script or JSON lines themselves."""
+    runs = "".join(f"<pre class='run'>{escape(c)}</pre>" for c in repro.get("run", []))
+    where = (f"<p>Written to <a href='{escape(repro['file'])}'><code>{escape(repro['file'])}</code></a>; "
+             "run it from the report's directory:</p>" if repro.get("file") else "")
+    if repro.get("kind") == "javascript":
+        what, text = ("the script (it loads the engine by path and replays the game with the suite's driver)",
+                      repro.get("script", ""))
+    else:
+        what, text = (f"the JSON lines piped into <code>{escape(str(repro.get('command')))}</code>", repro.get("lines", ""))
+    return (f"<details class='repro'><summary>reproduction</summary>{where}{runs}"
+            f"<details><summary>{what}</summary><pre>{escape(text)}</pre></details></details>")
+
+
 def _extra(case: dict) -> str:
     """The parts a failure may carry beyond its message and diff (the step judge's first divergence,
-    the vector's input, a reproduction), each collapsible."""
-    out = []
-    for key, title in (("breaks", "first divergence"), ("input", "input"), ("repro", "reproduction"),
-                       ("vector", "the game shrunk: a hands vector")):
-        value = case.get(key)
-        if value in (None, "", [], {}):
-            continue
-        text = value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
-        out.append(f"<details><summary>{title}</summary><pre>{escape(text)}</pre></details>")
-    if case.get("trajectory"):  # decision states of a failing game, for the replayer
-        out.append(replayer.section(f"game-{re.sub(r'[^A-Za-z0-9_-]', '-', str(case.get('id')))}",
-                                    [{"title": str(case.get("id")), "kind": "states", "data": case["trajectory"]}]))
+    the vector's input, a reproduction, the failing game for the replayer), each collapsible."""
+    out = [_first(case["first"])] if isinstance(case.get("first"), dict) else \
+        [f"<details><summary>first divergence</summary><pre>{escape(str(case['breaks']))}</pre></details>"] \
+        if case.get("breaks") else []
+    if case.get("input"):
+        out.append(f"<details><summary>input</summary><pre>{escape(json.dumps(case['input'], indent=2, ensure_ascii=False))}"
+                   "</pre></details>")
+    if isinstance(case.get("repro"), dict):
+        out.append(_repro(case["repro"]))
+    elif case.get("repro"):
+        out.append(f"<details><summary>reproduction</summary><pre>{escape(str(case['repro']))}</pre></details>")
+    if case.get("vector"):  # a fuzz game, shrunk (conformance.fuzz)
+        out.append("<details><summary>the game shrunk: a hands vector</summary><pre>"
+                   f"{escape(json.dumps(case['vector'], indent=2, ensure_ascii=False))}</pre></details>")
+    game = case.get("trajectory")
+    if isinstance(game, dict) and game.get("states"):  # the failing game up to its divergence
+        divergence = dict(case.get("first") or {}, step=game.get("step"))
+        out.append("<details open><summary>the game up to the divergence</summary>"
+                   + replayer.section(f"game-{re.sub(r'[^A-Za-z0-9_-]', '-', str(case.get('id')))}",
+                                      [{"title": str(case.get("id")), "kind": "states", "data": game["states"],
+                                        "start": game.get("decision", 0), "divergence": divergence}])
+                   + "</details>")
     return "".join(out)
 
 
 def _case(case: dict, kind: str, is_open: bool = True) -> str:
     head = f"<b>{escape(str(case.get('id')))}</b> <span class='muted'>{escape(str(case.get('family', '')))}</span>"
     body = f"<div class='msg'>{escape(str(case.get('message') or '(no message)'))}</div>"
-    if kind == "failed":
-        body += _clauses(case.get("clause") or case.get("clauses"))
-    else:
+    if kind != "failed":
         body = f"<div class='msg'>divergent on {_rulings(case.get('rulings'))}</div>" + body
+    body += _extra(case)  # the first divergence, the game, the reproduction and input come first
     if case.get("diff"):
         body += f"<details open><summary>diff</summary><pre>{escape(str(case['diff']))}</pre></details>"
+    if kind == "failed":
+        body += _clauses(case.get("clause") or case.get("clauses"))
     cls = "case" if kind == "failed" else "case divergent"
-    return f"<details class='{cls}'{' open' if is_open else ''}><summary>{head}</summary>{body}{_extra(case)}</details>"
+    return f"<details class='{cls}'{' open' if is_open else ''}><summary>{head}</summary>{body}</details>"
 
 
 def _more(shown: int, total: int) -> str:

@@ -9,7 +9,9 @@ JSON data island, and the script. A game is ``{"title", "kind", "data"}``:
   with ``names`` (seat names) beside them: each hand is replayed action by action.
 - ``kind`` ``"states"``: ``data`` is a list of contract decision states (bot-contract-v1, Decision
   state), one step each: what a failing engine or bot saw, in order. This is how a failing game's
-  trajectory is shown.
+  trajectory is shown: ``start`` is the first state's decision index and ``divergence`` (the step
+  judge's first divergence with ``step``, its index in ``data`` or None for after the last state)
+  is highlighted with expected and actual, and the game opens there.
 
 Frames are built in the page, one game at a time, so a 300-hand tournament costs nothing until
 it is opened.
@@ -30,6 +32,8 @@ CSS = """
 .rp-seat{border:1px solid #334155;border-radius:6px;padding:6px;font-size:13px;overflow-wrap:anywhere}
 .rp-seat.acting{border-color:#facc15;box-shadow:0 0 0 1px #facc15}.rp-seat.folded{opacity:.45}
 .rp-seat.out{opacity:.25}.rp-seat b{display:block}
+.rp-diverge{margin:6px 0;padding:6px 8px;border:1px solid #f87171;border-radius:6px;color:#fecaca;background:#450a0a;overflow-wrap:anywhere}
+.rp-seat.diverged{border-color:#f87171}
 .rp-note{margin-top:8px;color:#cbd5e1;overflow-wrap:anywhere}.rp-pot{font-weight:700;color:#facc15}
 .card{display:inline-block;min-width:24px;padding:2px 4px;margin:1px;border-radius:4px;background:#f8fafc;
  color:#0f172a;font-weight:700;text-align:center}.card.red{color:#dc2626}.card.back{background:#475569;color:#475569}
@@ -103,11 +107,14 @@ SCRIPT = r"""
     return frames;
   }
 
-  // One frame per contract decision state: what the acting seat saw.
-  function framesFromStates(states) {
-    return states.map(function (st, k) {
+  // One frame per contract decision state: what the acting seat saw. `start`: the first state's
+  // decision index; `divergence` ({step, path, expected, actual, clause}) marks the divergent step,
+  // or adds a last frame when the divergence comes after the last state (the end of the game).
+  function framesFromStates(states, divergence, start) {
+    start = start || 0;
+    var frames = states.map(function (st, k) {
       var you = st.you || {};
-      return {title: 'decision ' + (k + 1) + (st.handNumber ? ' (hand ' + st.handNumber + ')' : ''),
+      return {title: 'decision ' + (start + k) + (st.handNumber ? ' (hand ' + st.handNumber + ')' : ''),
               street: st.street, board: st.board || [],
               seats: (st.seats || []).map(function (s) {
                 return {name: s.name || s.id, stack: s.stack, bet: s.bet, folded: s.folded, allIn: s.allIn,
@@ -117,7 +124,19 @@ SCRIPT = r"""
               note: (you.id || 'the seat') + ' to act: toCall ' + st.toCall + ', currentBet ' + st.currentBet +
                     ', minRaiseTo ' + st.minRaiseTo + ', maxRaiseTo ' + st.maxRaiseTo};
     });
+    if (divergence && frames.length) {
+      var at = divergence.step === null || divergence.step === undefined ? null : frames[divergence.step];
+      if (!at) {
+        var last = frames[frames.length - 1];
+        at = Object.assign({}, last, {acting: null, note: 'after the last decision shown',
+          title: divergence.decision === null || divergence.decision === undefined ? 'the end of the game' : 'decision ' + divergence.decision});
+        frames.push(at);
+      }
+      at.diverges = divergence;
+    }
+    return frames;
   }
+  function show(v) { try { return JSON.stringify(v); } catch (_) { return String(v); } }
 
   function draw(view, frame, k, total) {
     view.step.textContent = 'step ' + (k + 1) + ' of ' + total + ' \u00b7 ' + frame.title + ' \u00b7 ' + frame.street;
@@ -136,6 +155,11 @@ SCRIPT = r"""
       view.seats.appendChild(box);
     });
     view.note.textContent = frame.note;
+    var d = frame.diverges;
+    view.diverge.hidden = !d;
+    view.diverge.textContent = d ? 'first divergence: ' + d.path + ': expected ' + show(d.expected) + ', actual ' +
+                                   show(d.actual) + ' \u2014 breaks ' + d.clause : '';
+    if (d) view.step.textContent += ' \u00b7 diverges here';
   }
 
   function mount(root, games) {
@@ -148,31 +172,33 @@ SCRIPT = r"""
       buttons[b[0]].type = 'button';
       buttons[b[0]].setAttribute('data-step', b[0]);
     });
-    var view = {step: el('span', 'rp-step'), board: el('div', 'rp-board'), seats: el('div', 'rp-seats'), note: el('div', 'rp-note')};
+    var view = {step: el('span', 'rp-step'), board: el('div', 'rp-board'), seats: el('div', 'rp-seats'), note: el('div', 'rp-note'), diverge: el('div', 'rp-diverge')};
     bar.appendChild(pick);
     ['first', 'back', 'forward', 'last'].forEach(function (b) { bar.appendChild(buttons[b]); });
     bar.appendChild(view.step);
-    [bar, view.board, view.seats, view.note].forEach(function (e) { root.appendChild(e); });
+    [bar, view.diverge, view.board, view.seats, view.note].forEach(function (e) { root.appendChild(e); });
     var frames = [], k = 0;
     function open(i) {
       var g = games[i];
-      frames = g.kind === 'states' ? framesFromStates(g.data) : framesFromHand(g.data, g.names || []);
-      k = 0; show();
+      frames = g.kind === 'states' ? framesFromStates(g.data, g.divergence, g.start) : framesFromHand(g.data, g.names || []);
+      k = 0;  // a failing game opens at its divergence
+      frames.forEach(function (f, i) { if (f.diverges) k = i; });
+      redraw();
     }
-    function show() {
+    function redraw() {
       k = Math.max(0, Math.min(k, frames.length - 1));
       draw(view, frames[k], k, frames.length);
       buttons.first.disabled = buttons.back.disabled = k === 0;
       buttons.last.disabled = buttons.forward.disabled = k === frames.length - 1;
     }
     pick.addEventListener('change', function () { open(+pick.value); });
-    buttons.first.addEventListener('click', function () { k = 0; show(); });
-    buttons.back.addEventListener('click', function () { k -= 1; show(); });
-    buttons.forward.addEventListener('click', function () { k += 1; show(); });
-    buttons.last.addEventListener('click', function () { k = frames.length - 1; show(); });
+    buttons.first.addEventListener('click', function () { k = 0; redraw(); });
+    buttons.back.addEventListener('click', function () { k -= 1; redraw(); });
+    buttons.forward.addEventListener('click', function () { k += 1; redraw(); });
+    buttons.last.addEventListener('click', function () { k = frames.length - 1; redraw(); });
     root.tabIndex = 0;
     root.addEventListener('keydown', function (e) {
-      if (e.key === 'ArrowRight') { k += 1; show(); } else if (e.key === 'ArrowLeft') { k -= 1; show(); }
+      if (e.key === 'ArrowRight') { k += 1; redraw(); } else if (e.key === 'ArrowLeft') { k -= 1; redraw(); }
     });
     if (games.length) open(0);
   }

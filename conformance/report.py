@@ -48,6 +48,7 @@ class Case:
     # A failed vector's input in readable form and its reproduction (conformance.repro).
     input: dict | None = None
     repro: dict | None = None
+    trajectory: dict | None = None  # the engine's states up to the divergence (repro.failing_game)
 
 
 @dataclass
@@ -92,7 +93,8 @@ def to_json(report: Report) -> dict:
                          if c.first is not None else {}),
                       **({"vector": c.vector} if c.vector is not None else {}),
                       **({"input": c.input} if c.input is not None else {}),
-                      **({"repro": c.repro} if c.repro is not None else {})}
+                      **({"repro": c.repro} if c.repro is not None else {}),
+                      **({"trajectory": c.trajectory} if c.trajectory is not None else {})}
                      for c in report.with_status("failed")],
         "divergences": [{"id": c.id, "family": c.group, "rulings": c.rulings, "message": c.message, "diff": c.diff,
                          **({"alternative": c.alternative} if c.alternative else {})}

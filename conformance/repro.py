@@ -14,11 +14,13 @@ import re
 from pathlib import Path
 
 from .engine_drivers import DRIVER_JS, PROTOCOL_VERSION
+from .gamespec import GAME_FAMILIES
 from .outfiles import write_text
 from .report import Report
 from .runner import ENGINE_PATH
+from .trajectory import expand
 
-GAME_FAMILIES = ("hands", "tournaments", "sng3v4")
+TRAJECTORY_SHOWN = 30  # decision states of a failing game kept for the replayer, up to the divergence
 REPRO_DIR = "repro"
 BUNDLED_NAME = "bundled reference/js/poker-engine.js"  # engine_choice names the bundled engine so
 # The line of a reproduction script naming the files to load, read back by `holdem-cert repro`.
@@ -69,12 +71,35 @@ def readable_input(family: str, vector_input: dict) -> dict:
         out["answers"] = vector_input["script"]
     if "strategies" in vector_input:
         out["strategies"] = {f"seat {k}": s for k, s in enumerate(vector_input["strategies"])}
+    out.update((k, v) for k, v in vector_input.items() if k not in ("game", "script", "strategies", "steps"))
     return out
 
 
 def _divergence_offset(family: str, vector_input: dict) -> int:
     """The index of the first recorded decision (sng3v4 steps come first, step_judge)."""
     return len(vector_input.get("steps") or ()) if family == "sng3v4" else 0
+
+
+def failing_game(family: str, vector_input: dict, outcome: object, first: dict | None) -> dict | None:
+    """The engine's decision states up to and including the first divergence (the last
+    TRAJECTORY_SHOWN of them), for the replayer: ``{"states", "step", "decision"}`` where ``step``
+    is the divergent state's index in ``states`` (None: the divergence comes after the last one,
+    at the end of the game) and ``decision`` the first state's decision index."""
+    if family not in ("hands", "tournaments", "sng3v4") or first is None or not isinstance(outcome, dict):
+        return None
+    outcome = expand(outcome)
+    offset = _divergence_offset(family, vector_input)
+    steps = outcome.get("steps") if isinstance(outcome.get("steps"), list) else []
+    decisions = outcome.get("decisions") if isinstance(outcome.get("decisions"), list) else []
+    numbered = [(k, o.get("state")) for k, o in enumerate(steps) if isinstance(o, dict)]
+    numbered += [(offset + k, state) for k, state in enumerate(decisions)]
+    at = first.get("decision")
+    numbered = [(k, state) for k, state in numbered if isinstance(state, dict) and (at is None or k <= at)]
+    numbered = numbered[-TRAJECTORY_SHOWN:]
+    if not numbered:
+        return None
+    step = len(numbered) - 1 if at is not None and numbered[-1][0] == at else None
+    return {"states": [state for _, state in numbered], "step": step, "decision": numbered[0][0]}
 
 
 def js_script(files: list[str], has_adapter: bool, family: str, test: dict, first: dict | None, message: str) -> str:
