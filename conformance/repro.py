@@ -37,7 +37,7 @@ def _first_hand(seats: list, deck: list) -> dict:
     """Hand 1's hole cards by seat and its board (the first button is seat 0, docs/engine-api.md)."""
     n = len(seats)
     order = [(1 + k) % n for k in range(n)]
-    holes = {seats[s]: [deck[i], deck[n + i]] for i, s in enumerate(order) if n + i < len(deck)}
+    holes = {f"seat {s} ({seats[s]})": [deck[i], deck[n + i]] for i, s in enumerate(order) if n + i < len(deck)}
     rest = deck[2 * n:]
     board = [c for i, c in enumerate(rest[:8]) if i not in (0, 4, 6)]
     return {"hole cards": {k: " ".join(v) for k, v in holes.items()}, "board (if dealt)": " ".join(board)}
