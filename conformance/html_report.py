@@ -43,7 +43,7 @@ td.warn,span.warn{color:#fbbf24;font-weight:700}td.zero{color:#475569}
 .muted{color:#64748b}details.first table th{width:90px}code.ok{color:#4ade80}code.bad{color:#f87171}
 pre{background:#020617;padding:10px;border-radius:6px;overflow:auto;font-size:12px;white-space:pre-wrap;
  overflow-wrap:anywhere;max-width:100%}
-code{overflow-wrap:anywhere}
+code{overflow-wrap:anywhere}a{color:#7dd3fc}
 details.case{border:1px solid #334155;border-left:4px solid #f87171;border-radius:6px;padding:8px 10px;margin:8px 0}
 details.case.divergent{border-left-color:#fbbf24}details.case summary{cursor:pointer;overflow-wrap:anywhere}
 .msg{margin:6px 0;overflow-wrap:anywhere}ul.clauses{margin:4px 0;padding-left:20px}
