@@ -283,4 +283,4 @@ def _fill_report(directory: Path, summary: dict, junit: ET.Element) -> None:
     ET.indent(junit)
     (directory / "junit.xml").write_bytes(ET.tostring(junit, encoding="utf-8", xml_declaration=True))
     (directory / "index.html").write_text(engine_report.printable(render(summary)), encoding="utf-8")
-    write_repro_files(summary["engine"]["failures"], directory)
+    write_repro_files(summary.get("engine", {}).get("failures", []), directory)  # a stopped run has none

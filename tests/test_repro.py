@@ -201,3 +201,17 @@ def test_the_failing_games_open_at_their_highlighted_divergence_in_chromium(brok
         assert game["shown"] and game["last"] and game["back"] and "diverges here" in game["opened"]
         assert game["text"] == (f"first divergence: {first['path']}: expected {json.dumps(first['expected'])}, "
                                 f"actual {json.dumps(first['actual'])} — breaks {first['clause']}")
+
+
+def test_certify_writes_the_reproductions_into_its_report_directory(broken, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from conformance.certify import _fill_report
+
+    _, report = broken
+    _fill_report(tmp_path, {"engine": report}, ET.Element("testsuites"))
+    for f in report["failures"]:
+        assert (tmp_path / f["repro"]["file"]).read_text() == f["repro"]["script"]
+    (tmp_path / "stopped").mkdir()
+    _fill_report(tmp_path / "stopped", {"stopped": "the showcase broke"}, ET.Element("testsuites"))
+    assert not (tmp_path / "stopped" / "repro").exists()
