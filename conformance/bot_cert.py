@@ -441,6 +441,18 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
     return report
 
 
+def state_file_name(state_id: str) -> str:
+    """The file a failing battery state is saved to (``--save-failed``, certify's repro/)."""
+    return "".join(c if c.isalnum() or c in ".-_" else "_" for c in state_id) + ".json"
+
+
+def state_file(category: str, error: dict) -> dict:
+    """A battery error's first failing state as a file ``--state FILE`` reruns: the state, the
+    bot's answer and why it was refused."""
+    return {"id": error["example"], "category": category,
+            **{k: error[k] for k in ("codes", "detail", "answer", "answerText", "numbers", "state") if k in error}}
+
+
 def find_state(options: CertOptions, state_id: str) -> dict:
     """The battery state with this id (OptionError naming the id when there is none)."""
     for item in battery(options):

@@ -23,7 +23,7 @@ from .engine_choice import EngineSpec, prepare
 from .html_report import PALETTE, render
 from .outfiles import replace_directory
 from .report import plural
-from .repro import attach as attach_repro, write_files as write_repro_files
+from .repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
 from .resources import default_roster
 from .roster import MAX_ENTRIES, Problem, RosterReport, lint_roster, parse_roster, read_roster_bytes, unusable_fields
 from .runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
@@ -191,7 +191,8 @@ def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions) -> di
     out.update(verdict=cert.verdict, profile=cert.profile, report=data,
                reasons=[f"{r['severity']}: {r['message']}" + (f" ({r['example']})" if r.get("example") else "")
                         for r in data["reasons"]],
-               timing={"p50": timing.get("wallP50"), "p95": timing.get("wallP95"), "max": timing.get("wallMax")})
+               timing={"p50": timing.get("wallP50"), "p95": timing.get("wallP95"), "max": timing.get("wallMax")},
+               repro=bot_repro(path, battery.get("errors") or {}, options.report_dir))
     return out
 
 
@@ -284,3 +285,4 @@ def _fill_report(directory: Path, summary: dict, junit: ET.Element) -> None:
     (directory / "junit.xml").write_bytes(ET.tostring(junit, encoding="utf-8", xml_declaration=True))
     (directory / "index.html").write_text(engine_report.printable(render(summary)), encoding="utf-8")
     write_repro_files(summary.get("engine", {}).get("failures", []), directory)  # a stopped run has none
+    write_bot_states(summary.get("bots", []), directory)

@@ -219,6 +219,9 @@ def _bots(bots: list[dict]) -> str:
         p = b.get("profile") or {}
         t = b.get("timing") or {}
         reasons = "".join(f"<li>{escape(str(r))}</li>" for r in b.get("reasons", []))
+        reasons += "".join(f"<li>rerun the failing state of {escape(str(r.get('category')))}: "
+                           f"<a href='{escape(str(r.get('file')))}'><code>{escape(str(r.get('state')))}</code></a>"
+                           f"<pre class='run'>{escape(str(r.get('run')))}</pre></li>" for r in b.get("repro") or [])
         rows.append(
             f"<tr><td><span class='swatch' style='background:{escape(str(b.get('color', '#94a3b8')))}'></span>"
             f"<b>{escape(str(b.get('name', b.get('id'))))}</b><div class='muted'>{escape(str(b.get('id')))}</div></td>"

@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+from .bot_cert import state_file, state_file_name
 from .engine_drivers import DRIVER_JS, PROTOCOL_VERSION
 from .gamespec import GAME_FAMILIES
 from .outfiles import write_text
@@ -228,3 +229,25 @@ def write_files(failures: list[dict], directory: Path) -> None:
             path = directory / repro["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
             write_text(path, repro["script"] if repro["kind"] == "javascript" else repro["lines"])
+
+
+def bot_repro(bot_file: Path, errors: dict, report_dir: Path) -> list[dict]:
+    """Each battery error's first failing state as a file of the report (``repro/bot-...``) and the
+    command that reruns the bot on it alone."""
+    out = []
+    for category, error in errors.items():
+        file = f"{REPRO_DIR}/bot-{state_file_name(error['example'])}"
+        out.append({"category": category, "state": error["example"], "file": file,
+                    "run": f"holdem-cert bot {bot_file} --state {report_dir / file}"})
+    return out
+
+
+def write_bot_states(bots: list[dict], directory: Path) -> None:
+    """Write the state files of ``bots``' reproductions (bot_repro) from their battery errors."""
+    for bot in bots:
+        errors = ((bot.get("report") or {}).get("battery") or {}).get("errors") or {}
+        for repro in bot.get("repro") or []:
+            path = directory / repro["file"]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text(path, json.dumps(state_file(repro["category"], errors[repro["category"]]), indent=2,
+                                        ensure_ascii=False) + "\n")

@@ -215,3 +215,28 @@ def test_certify_writes_the_reproductions_into_its_report_directory(broken, tmp_
     (tmp_path / "stopped").mkdir()
     _fill_report(tmp_path / "stopped", {"stopped": "the showcase broke"}, ET.Element("testsuites"))
     assert not (tmp_path / "stopped" / "repro").exists()
+
+
+def test_a_failing_bot_gets_its_state_files_and_the_command_that_reruns_one(tmp_path, capsys):
+    """certify: each battery error's first failing state is a file of the report, and
+    `holdem-cert bot FILE --state FILE` reruns it alone and refuses its answer again."""
+    import xml.etree.ElementTree as ET
+
+    from conformance.bot_cert import CertOptions
+    from conformance.certify import CertifyOptions, _certify_bot, _fill_report
+
+    bots = ROOT / "tests" / "bots"
+    options = CertifyOptions(report_dir=tmp_path / "report", bot_options=CertOptions(
+        generated_states=10, vector_states=10, kind_states=1, smoke_seats=(), node=False))
+    bot = _certify_bot({"id": "always-check", "file": "bad/always-check.js"}, 0, bots, options)
+    assert bot["verdict"] == "rejected" and bot["repro"]
+    (tmp_path / "report").mkdir()
+    _fill_report(tmp_path / "report", {"bots": [bot]}, ET.Element("testsuites"))
+    page = render({"bots": [bot]})
+    for r in bot["repro"]:
+        saved = json.loads((tmp_path / "report" / r["file"]).read_text())
+        assert saved["id"] == r["state"] and saved["state"]["you"]
+        assert r["run"] == f"holdem-cert bot {bots / 'bad/always-check.js'} --state {tmp_path / 'report' / r['file']}"
+        assert f"<pre class='run'>{r['run']}</pre>" in page
+        assert run_cli(*r["run"].split()[1:]) == 1
+        assert "verdict: " in capsys.readouterr().out

@@ -20,7 +20,7 @@ from reference.errors import OptionError
 from .. import schemas
 from ..argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
 from ..bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
-                        rerun_state)
+                        rerun_state, state_file, state_file_name)
 from ..errors import UsageError
 from ..outfiles import text_stream
 from ..report import plural
@@ -248,9 +248,8 @@ def _save_failed(report: CertReport, folder: Path) -> None:
     except OSError as exc:
         raise UsageError(f"cannot write to {folder}: {exc.strerror or exc}") from exc
     for category, e in report.battery["errors"].items():
-        path = folder / ("".join(c if c.isalnum() or c in ".-_" else "_" for c in e["example"]) + ".json")
-        write_json_report(path, {"id": e["example"], "category": category, **{k: e[k] for k in (
-            "codes", "detail", "answer", "answerText", "numbers", "state")}})
+        path = folder / state_file_name(e["example"])
+        write_json_report(path, state_file(category, e))
         print(f"saved: {path} (rerun: holdem-cert bot {report.file} --state {path})")
 
 
