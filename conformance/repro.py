@@ -17,7 +17,7 @@ from .bot_cert import state_file, state_file_name
 from .engine_drivers import DRIVER_JS, PROTOCOL_VERSION
 from .gamespec import GAME_FAMILIES
 from .outfiles import write_text
-from .report import Report
+from .report import Report, printable
 from .runner import ENGINE_PATH
 from .trajectory import expand
 
@@ -111,7 +111,7 @@ def js_script(files: list[str], has_adapter: bool, family: str, test: dict, firs
 //   or  holdem-cert repro THIS_FILE.js  (the same under the suite's QuickJS)
 // It plays the vector's game on the engine with the suite's own driver, then prints the
 // expected (reference) and actual (engine) value at the first divergence; exit 1 while they differ.
-// The failure: {' '.join(message.split())[:400]}
+// The failure: {printable(' '.join(message.split())[:400])}
 'use strict';
 const ENGINE_FILES = {data(files)};
 const HAS_ADAPTER = {data(has_adapter)};
@@ -249,5 +249,5 @@ def write_bot_states(bots: list[dict], directory: Path) -> None:
         for repro in bot.get("repro") or []:
             path = directory / repro["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_text(path, json.dumps(state_file(repro["category"], errors[repro["category"]]), indent=2,
-                                        ensure_ascii=False) + "\n")
+            write_text(path, printable(json.dumps(state_file(repro["category"], errors[repro["category"]]), indent=2,
+                                                  ensure_ascii=False)) + "\n")
