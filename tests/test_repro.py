@@ -227,7 +227,7 @@ def test_a_failing_bot_gets_its_state_files_and_the_command_that_reruns_one(tmp_
 
     bots = ROOT / "tests" / "bots"
     options = CertifyOptions(report_dir=tmp_path / "report", bot_options=CertOptions(
-        generated_states=10, vector_states=10, kind_states=1, smoke_seats=(), node=False))
+        generated_states=10, vector_states=10, kind_states=1, smoke_seats=(), full_table_hands=0, node=False))
     bot = _certify_bot({"id": "always-check", "file": "bad/always-check.js"}, 0, bots, options)
     assert bot["verdict"] == "rejected" and bot["repro"]
     (tmp_path / "report").mkdir()
