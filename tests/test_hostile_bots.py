@@ -148,7 +148,9 @@ def test_certify_on_a_roster_of_hostile_bots_writes_a_whole_report(tmp_path):
     report = tmp_path / "R"
     run_certify(CertifyOptions(roster=roster, report_dir=report, showcase_hands=10,
                                engine=EngineSpec(families=("rng",), fresh=False), bot_options=QUICK))
-    assert sorted(p.name for p in report.iterdir()) == ["index.html", "junit.xml", "summary.json"]
+    # The whole report, and the rejected bots' failing states to rerun (conformance.repro).
+    assert sorted(p.name for p in report.iterdir()) == ["index.html", "junit.xml", "repro", "summary.json"]
+    assert all(p.name.startswith("bot-") and p.suffix == ".json" for p in (report / "repro").iterdir())
     summary = (report / "summary.json").read_bytes()
     assert len(summary) < 1_000_000, len(summary)
     verdicts = {b["id"]: b["verdict"] for b in json.loads(summary)["bots"]}
