@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import json
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conformance import fresh_vectors, vectors
+from conformance.bot_cert import certify_file
 from conformance.cli import main
 
 
@@ -39,3 +41,10 @@ def vectors_run(family: str, fresh: bool = True) -> int:
     """How many tests ``holdem-cert engine`` runs in a family: its golden vectors, and by default its
     fresh tests (their number per family is fixed; only their inputs depend on the seed)."""
     return len(vectors.load(family)["tests"]) + (fresh_vectors.COUNTS.get(family, 0) if fresh else 0)
+
+
+def certify_folder(folder: Path, options) -> dict:
+    """``holdem-cert bot`` on every ``*.js`` of ``folder``, two at a time: name -> CertReport."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {p.stem: pool.submit(certify_file, p, options) for p in sorted(folder.glob("*.js"))}
+        return {name: f.result(timeout=120) for name, f in futures.items()}

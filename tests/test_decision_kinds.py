@@ -3,12 +3,12 @@ wrong about a single rule, each caught by many states; legal but unusual bots pa
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from conformance.bot_cert import CertOptions, certify_file, find_state
+from cli_helpers import certify_folder
 from conformance.decision_kinds import KINDS, decision_kinds, kind_counts, stratified_states
 from reference.tournament import Tournament
 
@@ -36,9 +36,7 @@ MISTAKE_EXPECTED = {
 
 
 def _certify_dir(folder: Path) -> dict:
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {p.stem: pool.submit(certify_file, p, KINDS_ONLY) for p in sorted(folder.glob("*.js"))}
-        return {name: f.result(timeout=120) for name, f in futures.items()}
+    return certify_folder(folder, KINDS_ONLY)
 
 
 @pytest.fixture(scope="module")

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import orjson
 import pytest
 
-from conformance.bot_cert import CertOptions, CertReport, certify_file
+from conformance.bot_cert import CertOptions, CertReport
 from conformance.certify import CertifyOptions
 from conformance.certify import run as run_certify
 from conformance.engine_choice import EngineSpec
 from conformance.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
 from conformance.runner import BotSpec, RunnerOptions, run_tournament
-from cli_helpers import make_roster, run_cli
+from cli_helpers import certify_folder, make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "bots" / "hostile"
@@ -53,10 +52,7 @@ EXPECTED = {
 
 @pytest.fixture(scope="module")
 def reports() -> dict[str, CertReport]:
-    paths = sorted(HOSTILE.glob("*.js"))
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {p.stem: pool.submit(certify_file, p, QUICK) for p in paths}
-        return {name: f.result(timeout=120) for name, f in futures.items()}
+    return certify_folder(HOSTILE, QUICK)
 
 
 def test_every_hostile_bot_has_an_expectation():
