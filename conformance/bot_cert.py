@@ -42,7 +42,8 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
 Every seed is fixed: the botSeed (``CertOptions.bot_seed``) for the battery worker
 and, through ruling R21, the tournament seats; the deck seeds of the smoke tables
 (:data:`SMOKE_DECK_SEEDS`), chosen independently of it; and the generation seed of
-the battery. The report has no clock readings besides measured times.
+the battery; the battery's seat names and ids are drawn from the botSeed (R36), so that a bot
+cannot recognise fixed fixtures. The report has no clock readings besides measured times.
 """
 from __future__ import annotations
 
@@ -326,11 +327,39 @@ def generated_states(count: int) -> list[BatteryState]:
 
 
 def battery(options: CertOptions) -> list[BatteryState]:
+    """Every state of the battery, its seat names and ids drawn from the botSeed (R36)."""
     states = vector_states()
     if options.vector_states is not None:
         states = states[:options.vector_states]
     kinds = [BatteryState(f"kind.{i:03d}", s) for i, s in enumerate(stratified_states(options.kind_states, KIND_SEED))]
-    return states + generated_states(options.generated_states) + kinds
+    # One draw per state, from the botSeed and the state's id: a state looks the same whichever
+    # options chose the states around it (``--state ID`` finds it as the run showed it).
+    return [BatteryState(b.id, disguised(b.state, Random(f"battery seats {options.bot_seed} {b.id}")))
+            for b in states + generated_states(options.generated_states) + kinds]
+
+
+def disguised(state: dict, rng: Random) -> dict:
+    """A copy of ``state`` whose seats carry names drawn like the full-length table's and whose ids
+    are a drawn permutation of the table's own ids, renamed everywhere an id appears (R36): a bot
+    cannot recognise the battery by fixed fixture names, nor by ids that follow the seat order."""
+    seats = state["seats"]
+    ids = [s["id"] for s in seats]
+    new_ids = rng.sample(ids, len(ids))
+    rename = dict(zip(ids, new_ids))
+    names = [name for _, name in full_table.draw_seats(rng, len(seats))]
+
+    def renamed(items: list[dict]) -> list[dict]:
+        return [{**item, "id": rename[item["id"]]} for item in items]
+
+    return {
+        **state,
+        "you": {**state["you"], "id": rename[state["you"]["id"]]},
+        "seats": [{**s, "id": rename[s["id"]], "name": name} for s, name in zip(seats, names)],
+        "pots": [{**p, "eligible": [rename[i] for i in p["eligible"]]} for p in state["pots"]],
+        "actions": renamed(state["actions"]),
+        "history": [{**h, "showdown": renamed(h["showdown"]), "winners": renamed(h["winners"])}
+                    for h in state["history"]],
+    }
 
 
 # ---- worker runs -------------------------------------------------------------------------

@@ -23,7 +23,11 @@ _SYLLABLES = ("ka", "ro", "mi", "ten", "sa", "vo", "lin", "de", "qu", "ar", "no"
 
 def drawn_seats(seed: int, n: int = SEATS) -> list[tuple[str, str]]:
     """``n`` distinct (id, name) pairs drawn from ``seed``."""
-    rng = random.Random(f"full-table seats {seed}")
+    return draw_seats(random.Random(f"full-table seats {seed}"), n)
+
+
+def draw_seats(rng: random.Random, n: int) -> list[tuple[str, str]]:
+    """``n`` distinct (id, name) pairs drawn with ``rng`` (the battery draws its names this way too)."""
     seats: dict[str, str] = {}
     while len(seats) < n:
         word = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))

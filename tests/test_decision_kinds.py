@@ -23,6 +23,8 @@ KINDS_ONLY = CertOptions(vector_states=0, generated_states=0, kind_states=PER_KI
 MISTAKE_EXPECTED = {
     "call-instead-of-check": ("engine-invalid", {"call-not-allowed"}, "free-check-preflop"),
     "check-facing-bet": ("engine-invalid", {"check-not-allowed"}, "facing-bet"),
+    # legal only where it sees the old fixed fixture names and ids: the drawn names catch it (R36)
+    "fixture-names-only": ("engine-invalid", {"check-not-allowed"}, "facing-bet"),
     "raise-when-closed": ("engine-invalid", {"raise-not-allowed"}, "raise-closed"),
     "raise-below-min": ("engine-invalid", {"amount-below-min"}, None),
     "raise-above-max": ("engine-invalid", {"amount-above-max"}, None),
@@ -82,6 +84,47 @@ def test_every_kind_gets_its_states_deterministically():
     assert json.dumps(states) == json.dumps(stratified_states(PER_KIND, 5))
     assert json.dumps(states) != json.dumps(stratified_states(PER_KIND, 6))
     assert stratified_states(0, 5) == []
+
+
+def _names(states) -> list[list[str]]:
+    return [[s["name"] for s in b.state["seats"]] for b in states]
+
+
+def test_battery_seat_names_and_ids_are_drawn_from_the_seed_and_renamed_everywhere():
+    # R36: the names and ids of every battery state come from the botSeed; the kinds, the schema
+    # and every place an id appears follow the renaming.
+    from conformance import schemas
+    from conformance.bot_cert import battery
+
+    def drawn(seed: int):
+        return battery(CertOptions(bot_seed=seed, vector_states=40, generated_states=5, kind_states=PER_KIND))
+
+    first, again, other = drawn(7), drawn(7), drawn(8)
+    assert json.dumps([(b.id, b.state) for b in first]) == json.dumps([(b.id, b.state) for b in again])
+    assert [b.id for b in first] == [b.id for b in other]
+    assert sum(a != b for a, b in zip(_names(first), _names(other))) == len(first)  # every state differs
+    plain = CertOptions(bot_seed=7, vector_states=40, generated_states=5, kind_states=PER_KIND)
+    fixture = {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "A", "B", "C", "D"}
+    assert not fixture & {n for names in _names(first) for n in names}
+    assert any(s["id"] != f"s{s['seat'] + 1}" for b in first for s in b.state["seats"])
+    from conformance.bot_cert import KIND_SEED, generated_states, vector_states
+    originals = [b.state for b in vector_states()[:40] + generated_states(5)] + stratified_states(PER_KIND, KIND_SEED)
+    assert len(originals) == len(first)
+    for b, original in zip(first, originals):
+        state = b.state
+        assert schemas.errors("state", state) == [], b.id
+        assert decision_kinds(state) == decision_kinds(original)
+        rename = {old["id"]: new["id"] for old, new in zip(original["seats"], state["seats"])}
+        assert sorted(rename.values()) == sorted(rename)  # the table's own ids, permuted
+        assert state["you"]["id"] == rename[original["you"]["id"]]
+        assert [a["id"] for a in state["actions"]] == [rename[a["id"]] for a in original["actions"]]
+        assert [p["eligible"] for p in state["pots"]] == [[rename[i] for i in p["eligible"]] for p in original["pots"]]
+        for h, h0 in zip(state["history"], original["history"]):
+            for part in ("showdown", "winners"):
+                assert [e["id"] for e in h[part]] == [rename[e["id"]] for e in h0[part]]
+        assert {k: v for k, v in state.items() if k not in ("you", "seats", "pots", "actions", "history")} == \
+            {k: v for k, v in original.items() if k not in ("you", "seats", "pots", "actions", "history")}
+    assert battery(plain)[0].state == first[0].state
 
 
 def test_the_battery_reports_kind_counts(mistake_reports):

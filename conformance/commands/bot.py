@@ -48,7 +48,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write the full report to OUT ('-': standard output)")
     parser.add_argument("--seed", type=uint32, default=1, metavar="N",
                         help="botSeed (unsigned 32-bit): Math.random of the battery worker and, by ruling R21, "
-                        "of the tournament seats; deck seeds are fixed (default 1)")
+                        "of the tournament seats; also draws the battery's and the full-length table's seat names "
+                        "(R36); deck seeds are fixed (default 1)")
     parser.add_argument("--decision-ms", type=milliseconds, default=1000, metavar="N",
                         help="decision deadline in ms (default 1000, the arena's)")
     parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
