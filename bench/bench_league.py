@@ -7,6 +7,9 @@ Each configuration plays the same league (the four house bots, tables of three: 
 ``--tournaments`` is a multiple of 12) into a fresh store, ``--repeats`` times; the median wall
 time is reported, start-up included (spawning the pool, starting Ray). Ray's overhead per task is
 a no-op task's round trip on a running two-CPU instance (median of 200), plus its start-up once.
+The local backend's cost of a process per task (a killed process costs only its task) is measured
+side by side with the process pool it replaced: the same no-op tasks (carrying the league's bots)
+through ``run_tasks`` at 2 jobs and through a two-process spawn pool, per task (median of repeats).
 Without Ray installed, only the local rows are measured.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from conformance.league.run import run_league  # noqa: E402
 from conformance.play import load_roster  # noqa: E402
 from conformance.runner import RunnerOptions  # noqa: E402
+from conformance.series import plan, run_tasks  # noqa: E402
 
 HOUSE = ("check-fold", "sample-caller", "sample-tight", "equity-bot")
 
@@ -40,6 +44,29 @@ def league_seconds(backend: str, jobs: int, tournaments: int, hands: int) -> flo
 
 def noop() -> None:
     return None
+
+
+def noop_task(task) -> dict:
+    return {}
+
+
+def local_overhead(repeats: int, tasks_per_run: int = 40) -> tuple[float, float]:
+    """(ms per no-op task: a process per task via run_tasks, a reused two-process pool) at 2 jobs."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    bots = [b.spec for b in load_roster(ROOT / "bots.json", HOUSE[:2]).bots.values()]
+    tasks = plan(bots, tasks_per_run, 1, 2, RunnerOptions())
+    own, pooled = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run_tasks(tasks, 2, play=noop_task)
+        own.append((time.perf_counter() - start) * 1000 / len(tasks))
+        start = time.perf_counter()
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+            list(pool.map(noop_task, tasks))
+        pooled.append((time.perf_counter() - start) * 1000 / len(tasks))
+    return statistics.median(own), statistics.median(pooled)
 
 
 def ray_overhead(repeats: int = 200) -> tuple[float, float]:
@@ -82,6 +109,9 @@ def main() -> None:
     for jobs in (1, 2):
         if ("ray", jobs) in rates:
             print(f"ray / local at {jobs} worker{'s' if jobs > 1 else ''}: {rates['ray', jobs] / rates['local', jobs]:.2f}")
+    own, pooled = local_overhead(args.repeats)
+    print(f"local, per no-op task at 2 jobs: a process per task {own:.2f} ms, a reused process pool "
+          f"{pooled:.2f} ms (start-up included; median of {args.repeats})")
     if "ray" in backends:
         startup, per_task = ray_overhead()
         print(f"ray: start-up {startup:.2f} s; a no-op task's round trip {per_task:.2f} ms (median of 200)")

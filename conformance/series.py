@@ -8,29 +8,31 @@ bot given ``b``-th sits in seat ``(b + r) mod k``. So every bot meets the same d
 seat, and a tournament is fully determined by (seed, bot seed, bots, set, rotation).
 
 :func:`run_tasks` plays tasks in parallel processes (each with its own QuickJS worker children)
-and gives each summary back as it finishes; a pool process that dies (killed, out of memory)
-costs only the tasks in flight (the pool fails all of them): they are played again in a fresh pool.
+and gives each summary back as it finishes; each task has a process of its own, so one that dies
+(killed, out of memory) costs only its task, which is played again (:data:`TASK_RETRIES` times).
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.connection import wait
 
 from reference.errors import OptionError
 
 from .linepipe import kill_all
 from .runner import BotSpec, RunnerOptions, run_tournament
 
-POOL_RESTARTS = 3  # a pool that breaks this many times in a row without finishing a task: give up
+TASK_RETRIES = 2  # a task whose process dies is run again this many times, then reported lost
+KILL_TASK_ENV = "HOLDEM_CERT_TEST_KILL_TASK"  # tests' fault injection: see _injected_fault
 
 
-class PoolBroken(RuntimeError):
-    """Pool processes kept dying without finishing a task."""
+class TaskLost(RuntimeError):
+    """A task's process died on every attempt; the message names the tasks and how they died."""
 
 
 def rotation(items: Sequence, r: int) -> list:
@@ -74,6 +76,7 @@ def plan(bots: Sequence[BotSpec], tournaments: int, seed: int, bot_seed: int, op
 
 def play_task(task: Task) -> dict:
     """Play one tournament; its summary (timings only if the task asks for them, apart)."""
+    _injected_fault(task)
     result = run_tournament(list(task.bots), task.deck_seed, task.bot_seed, task.options)
     summary = {
         "tournament": task.number, "set": task.set, "rotation": task.rotation,
@@ -88,8 +91,8 @@ def play_task(task: Task) -> dict:
     return summary
 
 
-def _pool_process() -> None:
-    """A pool process stops its QuickJS workers before it dies of SIGTERM or SIGHUP (the parent
+def _task_process() -> None:
+    """A task's process stops its QuickJS workers before it dies of SIGTERM or SIGHUP (the parent
     sends SIGTERM when it is stopped itself): they run in sessions of their own."""
     def stop(signum: int, frame) -> None:
         kill_all()
@@ -99,11 +102,70 @@ def _pool_process() -> None:
         signal.signal(s, stop)
 
 
+def _injected_fault(task: Task) -> None:
+    """Tests' fault injection (:data:`KILL_TASK_ENV` = ``NUMBER:once|always:MARKER``), on every
+    backend (a local task's process, a Ray worker; never set it with ``--jobs 1``, which plays in
+    this process): every task's process appends its task number to MARKER (so the attempts can be counted), and the one playing
+    task NUMBER kills itself with SIGKILL: on its first attempt only (``once``) or on every one."""
+    spec = os.environ.get(KILL_TASK_ENV)
+    if not spec:
+        return
+    number, when, marker = spec.split(":", 2)
+    with open(marker, "a", encoding="utf-8") as f:
+        f.write(f"{task.number}\n")
+    if int(number) != task.number:
+        return
+    with open(marker, encoding="utf-8") as f:
+        attempts = sum(line.strip() == number for line in f)
+    if when == "always" or attempts == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _child(conn, play: Callable[[Task], dict], task: Task, environment: dict[str, str]) -> None:
+    """A task's process: play it and send ``("ok", summary)`` or ``("raised", exception)``. It takes
+    the parent's environment as it is now (the fork server's is the one it started with)."""
+    os.environ.clear()
+    os.environ.update(environment)
+    _task_process()
+    try:
+        message = ("ok", play(task))
+    except BaseException as exc:  # sent to the parent, which raises it
+        try:
+            pickle.loads(pickle.dumps(exc))
+            message = ("raised", exc)
+        except Exception:  # an exception that does not make the trip: its text
+            message = ("raised", RuntimeError(f"{type(exc).__name__}: {exc}"))
+    conn.send(message)
+    conn.close()
+
+
+def _context():
+    """forkserver where there is one: a child is forked from a small server that has imported this
+    module (cheap, and unlike fork it does not copy the parent's threads, e.g. a progress display)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _death(exitcode: "int | None") -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit code {exitcode}" if exitcode else "exited without a result"
+
+
 def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] | None = None,
               play: Callable[[Task], dict] = play_task) -> list[dict]:
     """Every task's summary, in the order of ``tasks`` whatever order they finish in; ``on_done``
-    sees each as it finishes. A broken pool (a process killed) is replaced and the unfinished tasks
-    played again, up to POOL_RESTARTS times in a row without progress."""
+    sees each as it finishes. With ``jobs`` > 1 each task runs in a process of its own, at most
+    ``jobs`` at once: a process that dies (killed, out of memory) costs only its task, which is run
+    again, up to :data:`TASK_RETRIES` times; a task that dies every time is :class:`TaskLost`, raised
+    once every other task has finished (and been given to ``on_done``). An exception raised by
+    ``play`` stops the run and is raised here."""
     done: list[dict | None] = [None] * len(tasks)
 
     def finish(i: int, summary: dict) -> None:
@@ -115,36 +177,53 @@ def run_tasks(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None] 
         for i, task in enumerate(tasks):
             finish(i, play(task))
         return done  # type: ignore[return-value]
-    breaks = 0
-    while True:
-        todo = [i for i, s in enumerate(done) if s is None]
-        if not todo:
-            return done  # type: ignore[return-value]
-        before = len(todo)
-        try:
-            _run_pool(tasks, todo, jobs, finish, play)
-        except BrokenProcessPool:
-            remaining = sum(s is None for s in done)
-            breaks = breaks + 1 if remaining == before else 1
-            if breaks >= POOL_RESTARTS:
-                raise PoolBroken(f"the process pool broke {breaks} times in a row without finishing a "
-                                   f"tournament; {remaining} of {len(tasks)} not played") from None
+    lost = _run_processes(tasks, jobs, finish, play)
+    if lost:
+        raise TaskLost(f"{len(lost)} of {len(tasks)} tournaments not played: their process died on each of "
+                       f"{1 + TASK_RETRIES} attempts (" + "; ".join(
+                           f"tournament {tasks[i].number} (set {tasks[i].set}, rotation {tasks[i].rotation}): "
+                           f"{how}" for i, how in lost) + "); every other tournament finished")
+    return done  # type: ignore[return-value]
 
 
-def _run_pool(tasks: Sequence[Task], todo: list[int], jobs: int, finish: Callable[[int, dict], None],
-              play: Callable[[Task], dict]) -> None:
-    # spawn, not fork: the parent may run threads (a progress display), which fork would copy mid-flight.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_pool_process) as pool:
-        futures = {pool.submit(play, tasks[i]): i for i in todo}
-        try:
-            for future in as_completed(futures):
-                finish(futures[future], future.result())
-        except BrokenProcessPool:
-            raise
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            for process in multiprocessing.active_children():  # the pool's: running tasks stop now
-                process.terminate()
-            raise
+def _run_processes(tasks: Sequence[Task], jobs: int, finish: Callable[[int, dict], None],
+                   play: Callable[[Task], dict]) -> list[tuple[int, str]]:
+    """Run every task in its own process, ``jobs`` at once; the tasks lost, with how they died."""
+    context = _context()
+    queue = deque(range(len(tasks)))
+    attempts = [0] * len(tasks)
+    running: dict = {}  # the parent's end of each running task's pipe -> (task index, process)
+    lost: list[tuple[int, str]] = []
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                i = queue.popleft()
+                attempts[i] += 1
+                parent_end, child_end = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(child_end, play, tasks[i], dict(os.environ)),
+                                          daemon=True)
+                process.start()
+                child_end.close()  # so that the child's death reads as end of file here
+                running[parent_end] = (i, process)
+            for conn in wait(list(running)):
+                i, process = running.pop(conn)
+                try:
+                    kind, value = conn.recv()
+                except EOFError:  # the process died before it sent a result
+                    kind, value = "died", None
+                conn.close()
+                process.join()
+                if kind == "ok":
+                    finish(i, value)
+                elif kind == "raised":
+                    raise value
+                elif attempts[i] <= TASK_RETRIES:
+                    queue.append(i)
+                else:
+                    lost.append((i, _death(process.exitcode)))
+    finally:
+        for i, process in running.values():  # stopped (an exception, an interrupt): running tasks stop now
+            process.terminate()
+        for i, process in running.values():
+            process.join()
+    return sorted(lost)

@@ -28,6 +28,7 @@ from conformance.league.standings import build
 from conformance.league.store import Store, identity, read_identity
 from conformance.play import load_roster
 from conformance.runner import BotSpec, RunnerOptions
+from conformance import series
 from conformance.series import plan, play_task, run_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -265,11 +266,52 @@ def test_a_killed_pool_process_costs_only_its_tasks():
     assert untimed(survived) == untimed(play_task(t) for t in tasks)
 
 
-@pytest.mark.skipif(not backends.ray_installed(), reason="Ray is not installed (pip install -e '.[ray]')")
-def test_a_two_cpu_local_ray_gives_the_local_results(reference, tmp_path):
+def attempts(marker: Path) -> Counter:
+    """How many times each task's process started (the fault injection's marker)."""
+    return Counter(int(line) for line in marker.read_text(encoding="utf-8").split())
+
+
+def test_a_killed_worker_costs_only_its_task_which_is_run_again(reference, tmp_path, monkeypatch):
     report, _ = reference
+    marker = tmp_path / "attempts"
+    monkeypatch.setenv(series.KILL_TASK_ENV, f"5:once:{marker}")
+    survived = run_league(specs(), 2, 12, SEED, BOT_SEED, OPTIONS, tmp_path / "killed.db", jobs=2)
+    assert without_timings(survived) == without_timings(report)
+    assert attempts(marker) == Counter({**{n: 1 for n in range(12)}, 5: 2})  # only the killed task again
+
+
+def test_a_task_that_always_dies_is_an_error_after_its_retries_and_the_others_are_stored(reference, tmp_path,
+                                                                                          monkeypatch):
+    report, _ = reference
+    marker, path = tmp_path / "attempts", tmp_path / "dying.db"
+    monkeypatch.setenv(series.KILL_TASK_ENV, f"3:always:{marker}")
+    with pytest.raises(backends.LeagueStopped) as stopped:
+        run_league(specs(), 2, 12, SEED, BOT_SEED, OPTIONS, path, jobs=2)
+    assert str(stopped.value) == (
+        f"1 of 12 tournaments not played: their process died on each of {1 + series.TASK_RETRIES} attempts "
+        "(tournament 3 (set 0, rotation 1): killed by SIGKILL); every other tournament finished")
+    assert attempts(marker) == Counter({**{n: 1 for n in range(12)}, 3: 1 + series.TASK_RETRIES})
+    monkeypatch.delenv(series.KILL_TASK_ENV)
+    planned = []
+    again = run_league(specs(), 2, 12, SEED, BOT_SEED, OPTIONS, path, on_plan=planned.append)
+    assert planned == [1]  # the other eleven were stored, intact
+    assert without_timings(again) == without_timings(report)
+
+
+def test_an_exception_in_a_task_stops_the_run():
+    tasks = plan(list(specs().values())[:2], 2, SEED, BOT_SEED, RunnerOptions(tournament={"max_hands": 0}))
+    with pytest.raises(Exception, match="max_hands"):
+        run_tasks(tasks, 2)
+
+
+@pytest.mark.skipif(not backends.ray_installed(), reason="Ray is not installed (pip install -e '.[ray]')")
+def test_a_two_cpu_local_ray_gives_the_local_results_and_retries_a_killed_task(reference, tmp_path, monkeypatch):
+    report, _ = reference
+    marker = tmp_path / "attempts"
+    monkeypatch.setenv(series.KILL_TASK_ENV, f"4:once:{marker}")  # Ray's workers inherit the environment
     on_ray = run_league(specs(), 2, 12, SEED, BOT_SEED, OPTIONS, tmp_path / "ray.db", backend="ray", jobs=2)
     assert without_timings(on_ray) == without_timings(report)
+    assert attempts(marker) == Counter({**{n: 1 for n in range(12)}, 4: 2})  # Ray re-ran the killed task
 
 
 # --- the command --------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 at ``--address``). Either way each task carries its bots' sources and options, so a worker needs
 no roster and no checkout; summaries come back as they finish, in any order (the store and the
 standings put them in coordinate order). A worker that dies costs only its task: it is played
-again (the local pool is replaced; Ray retries the task, ``RAY_RETRIES`` times).
+again (local: a process per task, ``series.TASK_RETRIES`` times; Ray retries the task, ``RAY_RETRIES``
+times); a task that dies every time stops the league with exit 2 once the others are in the store.
 
 Ray is an optional extra (``pip install 'holdem-conformance[ray]'``), imported only here and only
 for ``--backend ray``.
@@ -19,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import UsageError
-from ..series import PoolBroken, Task, play_task, run_tasks
+from ..series import TaskLost, Task, play_task, run_tasks
 
 BACKENDS = ("local", "ray")
 RAY_RETRIES = 3
@@ -35,7 +36,7 @@ class LeagueStopped(UsageError):
 def run_local(tasks: Sequence[Task], jobs: int, on_done: Callable[[dict], None]) -> None:
     try:
         run_tasks(tasks, jobs, on_done)
-    except PoolBroken as exc:
+    except TaskLost as exc:
         raise LeagueStopped(str(exc)) from None
 
 
