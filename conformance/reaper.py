@@ -47,10 +47,23 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
+def _multiprocessing_helpers() -> set[int]:
+    """multiprocessing's long-lived children (its fork server, which a league's or a match's tasks
+    are forked from, and its resource tracker): started by us, not orphans. Python does not expose
+    their pids; read where it keeps them, nothing when it keeps them elsewhere."""
+    import multiprocessing.forkserver
+    import multiprocessing.resource_tracker
+
+    pids = (getattr(getattr(multiprocessing.forkserver, "_forkserver", None), "_forkserver_pid", None),
+            getattr(getattr(multiprocessing.resource_tracker, "_resource_tracker", None), "_pid", None))
+    return {pid for pid in pids if isinstance(pid, int)}
+
+
 def kill_orphans(keep: "set[int] | frozenset[int]") -> list[int]:
     """SIGKILL every child of ours not in ``keep`` (the children we started and still talk to),
     with all its descendants, and reap those that are ours. The pids killed, in tree order."""
     tree = _children()
+    keep = set(keep) | _multiprocessing_helpers()
     doomed = [pid for pid in tree.get(os.getpid(), []) if pid not in keep]
     for pid in doomed:  # the list grows as the walk goes down the tree
         doomed.extend(tree.get(pid, []))

@@ -24,6 +24,7 @@ from multiprocessing.connection import wait
 
 from reference.errors import OptionError
 
+from .errors import UsageError
 from .linepipe import kill_all
 from .runner import BotSpec, RunnerOptions, run_tournament
 
@@ -31,8 +32,9 @@ TASK_RETRIES = 2  # a task whose process dies is run again this many times, then
 KILL_TASK_ENV = "HOLDEM_CERT_TEST_KILL_TASK"  # tests' fault injection: see _injected_fault
 
 
-class TaskLost(RuntimeError):
-    """A task's process died on every attempt; the message names the tasks and how they died."""
+class TaskLost(UsageError):
+    """A task's process died on every attempt; the message names the tasks and how they died (the
+    command stops with exit 2, as ``match`` and ``league`` say any run that could not finish)."""
 
 
 def rotation(items: Sequence, r: int) -> list:
@@ -105,8 +107,9 @@ def _task_process() -> None:
 def _injected_fault(task: Task) -> None:
     """Tests' fault injection (:data:`KILL_TASK_ENV` = ``NUMBER:once|always:MARKER``), on every
     backend (a local task's process, a Ray worker; never set it with ``--jobs 1``, which plays in
-    this process): every task's process appends its task number to MARKER (so the attempts can be counted), and the one playing
-    task NUMBER kills itself with SIGKILL: on its first attempt only (``once``) or on every one."""
+    this process): every task's process appends its task number to MARKER (so the attempts can be
+    counted), and the one playing task NUMBER kills itself with SIGKILL: on its first attempt only
+    (``once``) or on every one."""
     spec = os.environ.get(KILL_TASK_ENV)
     if not spec:
         return
@@ -209,7 +212,7 @@ def _run_processes(tasks: Sequence[Task], jobs: int, finish: Callable[[int, dict
                 i, process = running.pop(conn)
                 try:
                     kind, value = conn.recv()
-                except EOFError:  # the process died before it sent a result
+                except (EOFError, OSError):  # the process died before it sent a whole result
                     kind, value = "died", None
                 conn.close()
                 process.join()

@@ -298,6 +298,15 @@ def test_a_task_that_always_dies_is_an_error_after_its_retries_and_the_others_ar
     assert without_timings(again) == without_timings(report)
 
 
+def test_match_says_a_lost_tournament_with_exit_2(capsys, tmp_path, monkeypatch):
+    marker = tmp_path / "attempts"
+    monkeypatch.setenv(series.KILL_TASK_ENV, f"1:always:{marker}")
+    code, out, err = run_cli(capsys, "match", "--roster", ROSTER, "--bots", "check-fold,sample-caller",
+                             "--tournaments", 2, "--hands", 3, "--jobs", 2)
+    assert code == 2 and "tournament 1 (set 0, rotation 1): killed by SIGKILL" in err, err
+    assert attempts(marker) == Counter({0: 1, 1: 1 + series.TASK_RETRIES})
+
+
 def test_an_exception_in_a_task_stops_the_run():
     tasks = plan(list(specs().values())[:2], 2, SEED, BOT_SEED, RunnerOptions(tournament={"max_hands": 0}))
     with pytest.raises(Exception, match="max_hands"):
