@@ -101,6 +101,7 @@ _ALL = (
     _r("R33", "certifying the decision deadline outside the arena", "retime-medians", ()),
     _r("R34", "a worker's answers and messages: Unicode text, bounded", "bounded", ()),
     _r("R35", "worker globals checked by identity", "identity", ()),
+    _r("R36", "bot battery seat names and ids drawn from the botSeed", "drawn", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
