@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.bot_cert import CertOptions, certify_file  # noqa: E402
+from conformance.bots.bot_cert import CertOptions, certify_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

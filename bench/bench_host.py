@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.host import Worker  # noqa: E402
+from conformance.host.worker import Worker  # noqa: E402
 
 BOT = "module.exports = function act(state) { return {type: state.canCheck ? 'check' : 'fold'}; };"
 SCHEDULE = [[50, 100], [100, 200], [150, 300], [200, 400], [300, 600], [400, 800],

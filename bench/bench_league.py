@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.league.run import run_league  # noqa: E402
-from conformance.play import load_roster  # noqa: E402
-from conformance.runner import RunnerOptions  # noqa: E402
-from conformance.series import plan, run_tasks  # noqa: E402
+from conformance.arena.league.run import run_league  # noqa: E402
+from conformance.arena.play import load_roster  # noqa: E402
+from conformance.harness.runner import RunnerOptions  # noqa: E402
+from conformance.arena.series import plan, run_tasks  # noqa: E402
 
 HOUSE = ("check-fold", "sample-caller", "sample-tight", "equity-bot")
 

@@ -4,7 +4,7 @@
 
 1. Overhead per decision: a tournament of trivial bots (call when facing a bet, else
    check), so the bots compute nothing. The whole decision loop of
-   :func:`conformance.runner.run_tournament` is timed from one decision's record to the
+   :func:`conformance.harness.runner.run_tournament` is timed from one decision's record to the
    next (building and hashing the state, the worker round trip, judging, applying,
    recording): nothing is subtracted. Target: median <= 1 ms. Its breakdown: the worker
    round trip (``Outcome.wall_ms``: the pipe both ways, the child parsing the state and
@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.host import HistoryEncoder  # noqa: E402
-from conformance.runner import BotSpec, RunnerOptions, run_tournament, state_hash  # noqa: E402
+from conformance.host.worker import HistoryEncoder  # noqa: E402
+from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament, state_hash  # noqa: E402
 from reference.state import HISTORY_LIMIT  # noqa: E402
 from reference.tournament import Tournament  # noqa: E402
 

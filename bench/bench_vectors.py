@@ -5,8 +5,8 @@ size of vectors/ (goal: under 20 MB). Generates in memory; writes nothing.
 """
 import time
 
-from conformance import vectors
-from conformance.vectorgen import FAMILIES
+from conformance.vectors import library as vectors
+from conformance.vectors.generators import FAMILIES
 
 
 def main() -> None:

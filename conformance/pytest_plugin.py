@@ -65,8 +65,8 @@ class HoldemSession:
     """The engine under test, shared by every item: started at the first item, closed at the end."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from .engine_cert import RULESETS, load_tests
-        from .engine_choice import EngineSpec, check, prepare
+        from conformance.judge.engine_cert import RULESETS, load_tests
+        from conformance.cli.engine_choice import EngineSpec, check, prepare
         from .errors import UsageError
         from .resources import VECTOR_DIR
 
@@ -110,7 +110,7 @@ class HoldemSession:
     # -- hooks --------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so that they apply to vectors too
     def pytest_collection_modifyitems(self, session: pytest.Session, items: list[pytest.Item]) -> None:
-        from .engine_cert import smoke_tests
+        from conformance.judge.engine_cert import smoke_tests
 
         smoke = Group.from_parent(session, name="smoke", nodeid="holdem/smoke")
         ids = ["smoke.load"] + [test["id"] for _, test, _ in smoke_tests(self.families)]
@@ -136,8 +136,8 @@ class HoldemSession:
     # -- running ------------------------------------------------------------------------------
     def smoke_cases(self) -> dict:
         """Load the engine and run the smoke tier, once."""
-        from .engine_cert import start
-        from .report import Case
+        from conformance.judge.engine_cert import start
+        from conformance.report.formats import Case
 
         if self.smoke is not None:
             return self.smoke

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import quickjs
 
-from conformance.gamespec import STRATEGIES
-from conformance.vectors import load
+from conformance.vectors.gamespec import STRATEGIES
+from conformance.vectors.library import load
 
 ENGINE_PATH = Path(__file__).resolve().parent.parent / "reference" / "js" / "poker-engine.js"
 FAMILIES = ("rng", "deck", "pots", "legality", "hands", "tournaments", "sng3v4")
@@ -129,7 +129,7 @@ class JSEngine:
 
 
 class JSGame:
-    """``PokerEngine.create(...)`` seen from Python; answers are passed tagged (conformance.jsvalue)."""
+    """``PokerEngine.create(...)`` seen from Python; answers are passed tagged (conformance.host.jsvalue)."""
 
     def __init__(self, engine: JSEngine, handle: int):
         self.engine, self.handle = engine, handle

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.bot_cert import CertOptions, certify_file
-from conformance.bot_timing import classify
-from conformance.node_timing import GRACE_MS, NodeBot, find_node
-from conformance.runner import bundled_engine
+from conformance.bots.bot_cert import CertOptions, certify_file
+from conformance.bots.bot_timing import classify
+from conformance.host.node_timing import GRACE_MS, NodeBot, find_node
+from conformance.harness.runner import bundled_engine
 from reference.tournament import Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +47,7 @@ def test_the_rule():
 def _in_band_deadline() -> float:
     """A deadline equal to in-band.js's median QuickJS CPU time on this machine: the middle of the
     band (D/2 .. 2 x D) whatever the machine's speed, so the test does not depend on it."""
-    from conformance.host import Worker
+    from conformance.host.worker import Worker
     with Worker() as worker:
         worker.start(bundled_engine(), (TIMING / "in-band.js").read_text(encoding="utf-8"), 1)
         cpu = sorted(worker.act(STATE, timeout_ms=10_000).cpu_ms for _ in range(3))[1]
@@ -107,7 +107,7 @@ def test_node_sees_the_contract_worker_environment():
     assert parts[:7] == ["undefined", "undefined", "undefined", "undefined", "object", "true", "function"]
     assert parts[8] == "no clock"
     # Math.random is the QuickJS worker's seeded stream (R21): the same first number for seed 7.
-    from conformance.host import Worker
+    from conformance.host.worker import Worker
     with Worker() as worker:
         worker.start(bundled_engine(), "module.exports = function () { return String(Math.random()); };", 7)
         assert worker.act(STATE).answer == parts[7]
@@ -148,8 +148,8 @@ def test_without_node_on_path_the_timer_is_absent(monkeypatch, tmp_path):
 
 
 def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
-    from conformance.bot_cert import CertReport, _determinism, _Run
-    from conformance.host import Outcome
+    from conformance.bots.bot_cert import CertReport, _determinism, _Run
+    from conformance.host.worker import Outcome
 
     start = Outcome("ok", {"name": None, "shape": "function"})
 

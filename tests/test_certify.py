@@ -4,11 +4,11 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from conformance.bot_cert import CertOptions
-from conformance.certify import CertifyOptions, run
-from conformance.engine_choice import EngineSpec
-from conformance import fresh_vectors
-from conformance.cli import main
+from conformance.bots.bot_cert import CertOptions
+from conformance.cli.certify import CertifyOptions, run
+from conformance.cli.engine_choice import EngineSpec
+from conformance.vectors import fresh_vectors
+from conformance.cli.main import main
 from cli_helpers import make_roster, run_cli, vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,7 +162,7 @@ def test_certify_takes_the_engine_options(tmp_path, capsys):
     assert "certify: no failures in a run of the families rng only: not a certification" in err
     assert summary["engine"]["engine"]["command"] == cmd and summary["engine"]["engine"]["fresh"]["seed"] == 5
     assert junit.read_text() == (tmp_path / "R/junit.xml").read_text()
-    from conformance.commands import certify as certify_command, engine as engine_command
+    from conformance.cli.commands import certify as certify_command, engine as engine_command
     for command in (certify_command, engine_command):  # one definition of the engine options
         assert "add_engine_options" in Path(command.__file__).read_text()
 
@@ -191,7 +191,7 @@ def test_showcase_seats_nine_and_accounts_for_the_rest(tmp_path):
 
 
 def test_a_run_that_stops_leaves_a_failed_report_not_the_older_green_one(tmp_path, monkeypatch):
-    import conformance.certify as certify_module
+    import conformance.cli.certify as certify_module
 
     def broken(*args, **kwargs):
         raise RuntimeError("the showcase broke")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.bot_cert import CertOptions, certify_file, find_state
+from conformance.bots.bot_cert import CertOptions, certify_file, find_state
 from cli_helpers import certify_folder
-from conformance.decision_kinds import KINDS, decision_kinds, kind_counts, stratified_states
+from conformance.bots.decision_kinds import KINDS, decision_kinds, kind_counts, stratified_states
 from reference.tournament import Tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,18 +173,18 @@ def test_coverage_counts_only_the_states_that_ran():
     assert sum(battery["kindsRan"].values()) == len(decision_kinds(_first_state(options)))
     assert sum(battery["kinds"].values()) > sum(battery["kindsRan"].values())
     assert sum(n > 0 for n in battery["coverage"].values()) <= 3  # one state's features, not every feature
-    from conformance.commands.bot import summary_lines
+    from conformance.cli.commands.bot import summary_lines
     text = "\n".join(summary_lines(report))
     assert "every feature" not in text and "of the 1 states that ran" in text
 
 
 def _first_state(options: CertOptions) -> dict:
-    from conformance.bot_cert import battery
+    from conformance.bots.bot_cert import battery
     return battery(options)[0].state
 
 
 def test_cli_reruns_one_state_by_id_or_file(tmp_path, capsys):
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     bot = str(MISTAKES / "raise-when-closed.js")
     report = certify_file(MISTAKES / "raise-when-closed.js", KINDS_ONLY)
@@ -229,7 +229,7 @@ def test_cli_reruns_one_state_by_id_or_file(tmp_path, capsys):
 def test_messages_speak_javascript(body, words):
     options = CertOptions(vector_states=3, generated_states=0, kind_states=0, smoke_seats=(), node=False,
                           full_table_hands=0)
-    from conformance.bot_cert import certify
+    from conformance.bots.bot_cert import certify
     report = certify(f"module.exports = function act(s) {{ {body} }};", options)
     (reason,) = [r for r in report.reasons if r.category == "decision"]
     assert words in reason.message, reason.message

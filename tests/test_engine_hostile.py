@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.engine_cert import certify, load_tests
-from conformance.engine_drivers import QuickJSDriver, Run
-from conformance.host import JSValue
+from conformance.cli.main import main
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.engine_drivers import QuickJSDriver, Run
+from conformance.host.worker import JSValue
 from cli_helpers import vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,7 +157,7 @@ def test_a_cmd_engine_killed_by_a_real_time_signal_is_reported_by_number(tmp_pat
 
 
 def test_a_huge_string_in_an_outcome_is_diffed_quickly_without_deepdiff(monkeypatch):
-    from conformance import engine_cert
+    from conformance.judge import engine_cert
 
     calls = []
     real = engine_cert.DeepDiff
@@ -219,9 +219,9 @@ def test_an_endless_line_from_a_cmd_engine_fails_the_vector(tmp_path, cli):
 
 
 def test_judging_a_huge_or_much_changed_outcome_is_fast():
-    from conformance import vectors
-    from conformance.engine_cert import judge
-    from conformance.step_judge import LATER_SHOWN
+    from conformance.vectors import library as vectors
+    from conformance.judge.engine_cert import judge
+    from conformance.judge.step_judge import LATER_SHOWN
     deck_test = vectors.load("deck")["tests"][0]
     padded = deck_test["expected"]["deck"] + [f"x{i}" for i in range(1_000_000)]
     t0 = time.perf_counter()
@@ -240,7 +240,7 @@ def test_judging_a_huge_or_much_changed_outcome_is_fast():
 def test_diffs_come_from_deepdiff_and_from_the_bounded_walk_when_deepdiff_cannot(monkeypatch):
     """Issue #4 asks for a readable deepdiff diff: DeepDiff writes it for an outcome of the expected's
     order of size; a far larger outcome, or a value DeepDiff fails on, gets the bounded walk."""
-    from conformance import engine_cert
+    from conformance.judge import engine_cert
 
     calls = []
     real = engine_cert.DeepDiff
@@ -328,7 +328,7 @@ def _wait_until(condition, seconds: float = 10) -> bool:
 
 
 def test_kill_group_kills_what_an_exited_child_forked():
-    from conformance.linepipe import kill_group
+    from conformance.host.linepipe import kill_group
     code = ("import os, sys, time\npid = os.fork()\nif pid == 0:\n    time.sleep(60)\n"
             "print(pid, flush=True)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, start_new_session=True, text=True)
@@ -404,8 +404,8 @@ def _largest_open_file() -> int:
 
 
 def test_a_stderr_flood_keeps_only_its_tail(tmp_path):
-    from conformance.engine_drivers import STDERR_TAIL, CommandDriver
-    from conformance import vectors
+    from conformance.judge.engine_drivers import STDERR_TAIL, CommandDriver
+    from conformance.vectors import library as vectors
     answer = ("sys.stderr.write('E' * (50 << 20) + 'the end'); sys.stderr.flush()\n"
               "        if request['seq'] == 2: sys.exit(3)")
     driver = CommandDriver(cmd_engine(tmp_path, answer), timeout_ms=5000)
@@ -433,7 +433,7 @@ def _workers(pid: int) -> list[int]:
     found = []
     for p in _descendants(pid):
         try:
-            if b"conformance.worker" in Path(f"/proc/{p}/cmdline").read_bytes():
+            if b"conformance.host.worker_process" in Path(f"/proc/{p}/cmdline").read_bytes():
                 found.append(p)
         except OSError:
             pass

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance import fresh_vectors, schemas
-from conformance.engine_cert import certify
-from conformance.engine_drivers import QuickJSDriver
-from conformance.vectorfile import document
-from conformance.vectors import FAMILIES, load, structural_problems
+from conformance.vectors import fresh_vectors, schemas
+from conformance.judge.engine_cert import certify
+from conformance.judge.engine_drivers import QuickJSDriver
+from conformance.vectors.vectorfile import document
+from conformance.vectors.library import FAMILIES, load, structural_problems
 
 ENGINE = Path(__file__).resolve().parent.parent / "reference" / "js" / "poker-engine.js"
 

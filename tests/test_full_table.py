@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.bot_cert import CertOptions, certify_file
-from conformance.full_table import SEATS, drawn_seats
-from conformance.runner import DecisionRecord, timing_by_hands
+from conformance.bots.bot_cert import CertOptions, certify_file
+from conformance.bots.full_table import SEATS, drawn_seats
+from conformance.harness.runner import DecisionRecord, timing_by_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "bots" / "hostile"

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from conformance.bounds import bounded
-from conformance.host import UNDEFINED, HistoryEncoder, JSValue, StateWire, Worker, encode_state, thrown_text
+from conformance.host.bounds import bounded
+from conformance.host.worker import UNDEFINED, HistoryEncoder, JSValue, StateWire, Worker, encode_state, thrown_text
 from reference.rng import mulberry32
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament

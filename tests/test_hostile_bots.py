@@ -10,12 +10,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from conformance.bot_cert import CertOptions, CertReport
-from conformance.certify import CertifyOptions
-from conformance.certify import run as run_certify
-from conformance.engine_choice import EngineSpec
-from conformance.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
-from conformance.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.bots.bot_cert import CertOptions, CertReport
+from conformance.cli.certify import CertifyOptions
+from conformance.cli.certify import run as run_certify
+from conformance.cli.engine_choice import EngineSpec
+from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
+from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 from cli_helpers import certify_folder, make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,7 +144,7 @@ def test_certify_on_a_roster_of_hostile_bots_writes_a_whole_report(tmp_path):
     report = tmp_path / "R"
     run_certify(CertifyOptions(roster=roster, report_dir=report, showcase_hands=10,
                                engine=EngineSpec(families=("rng",), fresh=False), bot_options=QUICK))
-    # The whole report, and the rejected bots' failing states to rerun (conformance.repro).
+    # The whole report, and the rejected bots' failing states to rerun (conformance.report.repro).
     assert sorted(p.name for p in report.iterdir()) == ["index.html", "junit.xml", "repro", "summary.json"]
     assert all(p.name.startswith("bot-") and p.suffix == ".json" for p in (report / "repro").iterdir())
     summary = (report / "summary.json").read_bytes()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.bot_cert import CertOptions, battery, certify_file
-from conformance.cli import main
-from conformance.profile import profile_hands
-from conformance.roster import lint_roster
-from conformance.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.bots.bot_cert import CertOptions, battery, certify_file
+from conformance.cli.main import main
+from conformance.bots.profile import profile_hands
+from conformance.harness.roster import lint_roster
+from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "bots.json"

@@ -26,7 +26,7 @@ import quickjs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance import jsvalue
+from conformance.host import jsvalue
 from reference import adapter
 from reference.cards import CANONICAL_DECK
 from reference.errors import HoldemError
@@ -220,7 +220,7 @@ def test_rng_stringifies_bigints_boxed_numbers_and_objects_as_the_js_engine_does
     assert rng(JSBigInt(10), numeric_like=True)() == rng(10)() != rng(JSBigInt(10))()
     assert rng(JSNumberObject(3.7), numeric_like=True)() == rng(3)()
     assert rng(JSBigInt(2**64), numeric_like=True)() == rng("18446744073709551616")()  # beyond the safe range
-    # Vectors carry a BigInt as its JS literal: {"$js": "10n"} (conformance.jsvalue, reference.adapter).
+    # Vectors carry a BigInt as its JS literal: {"$js": "10n"} (conformance.host.jsvalue, reference.adapter).
     for value in (JSBigInt(10), JSBigInt(-2**64)):
         tagged = jsvalue.encode(value)
         assert tagged == {"$js": f"{int(value)}n"} and jsvalue.decode(tagged) == value

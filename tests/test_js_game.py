@@ -13,9 +13,9 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from conformance.gamespec import tournament
-from conformance.jsvalue import UNDEFINED, encode
-from conformance.vectorgen.tournaments import log_entry
+from conformance.vectors.gamespec import tournament
+from conformance.host.jsvalue import UNDEFINED, encode
+from conformance.vectors.generators.tournaments import log_entry
 from js_vector_runner import JSEngine, JSThrow, run_family
 from reference.cards import CANONICAL_DECK
 from reference.errors import HoldemError, IllegalAction

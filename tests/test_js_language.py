@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.host import UNDEFINED, Worker
+from conformance.host.worker import UNDEFINED, Worker
 
 # name -> the body of a function that returns true when the feature works as specified.
 FEATURES = {

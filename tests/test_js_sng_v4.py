@@ -15,10 +15,10 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conformance import vectors
-from conformance.gamespec import tournament
-from conformance.jsvalue import encode
-from conformance.vectorgen.tournaments import log_entry
+from conformance.vectors import library as vectors
+from conformance.vectors.gamespec import tournament
+from conformance.host.jsvalue import encode
+from conformance.vectors.generators.tournaments import log_entry
 from js_vector_runner import JSEngine, JSThrow, run_family
 from reference.cards import CANONICAL_DECK
 from reference.errors import IllegalAction, OptionError

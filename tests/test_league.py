@@ -21,15 +21,15 @@ from hypothesis import given, strategies as st
 
 from cli_helpers import make_roster, run_cli
 from conformance.errors import UsageError
-from conformance.league import backends, ratings
-from conformance.league.run import run_league
-from conformance.league.schedule import schedule, sets_for, tables
-from conformance.league.standings import build
-from conformance.league.store import Store, identity, read_identity
-from conformance.play import load_roster
-from conformance.runner import BotSpec, RunnerOptions
-from conformance import series
-from conformance.series import plan, play_task, run_tasks
+from conformance.arena.league import backends, ratings
+from conformance.arena.league.run import run_league
+from conformance.arena.league.schedule import schedule, sets_for, tables
+from conformance.arena.league.standings import build
+from conformance.arena.league.store import Store, identity, read_identity
+from conformance.arena.play import load_roster
+from conformance.harness.runner import BotSpec, RunnerOptions
+from conformance.arena import series
+from conformance.arena.series import plan, play_task, run_tasks
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "bots.json"

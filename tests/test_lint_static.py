@@ -1,11 +1,11 @@
-"""conformance.lint_static: every rule flagged at the right place, legitimate bots left alone."""
+"""conformance.harness.lint_static: every rule flagged at the right place, legitimate bots left alone."""
 import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 
-from conformance.lint_static import RULES, Finding, lint_source, parse_ok
+from conformance.harness.lint_static import RULES, Finding, lint_source, parse_ok
 
 CONTRACT = Path(__file__).resolve().parents[2] / "shared" / "contract" / "bot-contract-v1.md"
 
@@ -407,7 +407,7 @@ def test_lint_bots_get_exactly_their_findings(name):
 
 @pytest.mark.parametrize("name", sorted(LINT_BOT_FINDINGS))
 def test_bot_certification_rejects_exactly_the_lint_errors(name):
-    from conformance.bot_cert import CertOptions, certify_file
+    from conformance.bots.bot_cert import CertOptions, certify_file
     report = certify_file(LINT_BOTS / f"{name}.js", CertOptions(generated_states=0, vector_states=3, smoke_seats=(), full_table_hands=0))
     errors = {(r.category, r.code) for r in report.reasons if r.severity == "error"}
     expected = {("static", rule) for rule, severity in LINT_BOT_FINDINGS[name] if severity == "error"}

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance.cli.main import main
 from hypothesis import given, strategies as st
 
-from conformance.match import MIN_SETS, interval, plan, rotation, summarize, tournaments_for_width
-from conformance.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.arena.match import MIN_SETS, interval, plan, rotation, summarize, tournaments_for_width
+from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 from reference.errors import OptionError
 from cli_helpers import run_cli
 

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from conformance.engine_cert import FAMILIES, FAMILY_RULESET, RULESETS, certify, load_tests, start
-from conformance.engine_drivers import QuickJSDriver
-from conformance.vectorgen.sng3v4 import play
+from conformance.judge.engine_cert import FAMILIES, FAMILY_RULESET, RULESETS, certify, load_tests, start
+from conformance.judge.engine_drivers import QuickJSDriver
+from conformance.vectors.generators.sng3v4 import play
 from js_vector_runner import ENGINE_PATH, JSEngine, _play_out, sng3v4_step
 from mutants.mutants import DIVERGENT_MUTANTS, MUTANTS
 from reference.rulings import profiles_to_try

@@ -109,8 +109,8 @@ def test_each_subcommand_prints_its_own_usage(capsys, command):
 
 
 def test_rich_tables_keep_ids_whole_at_80_columns(monkeypatch, capsys, tmp_path):
-    from conformance.commands.roster import _print_rich
-    from conformance.roster import Problem, RosterReport
+    from conformance.cli.commands.roster import _print_rich
+    from conformance.harness.roster import Problem, RosterReport
 
     monkeypatch.setenv("COLUMNS", "80")
     long_id = "a-very-long-bot-identifier.with-many-parts-v2"
@@ -121,7 +121,7 @@ def test_rich_tables_keep_ids_whole_at_80_columns(monkeypatch, capsys, tmp_path)
 
 
 def test_certify_wraps_its_lines_at_spaces_on_a_terminal(monkeypatch):
-    from conformance.commands.certify import wrapped
+    from conformance.cli.commands.certify import wrapped
 
     class Terminal:
         def isatty(self):

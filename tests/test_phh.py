@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.phh import MATCHED, MISMATCHED, UNSUPPORTED, deck_for, replay_file, replay_paths, seat_layout
+from conformance.cli.main import main
+from conformance.arena.phh import MATCHED, MISMATCHED, UNSUPPORTED, deck_for, replay_file, replay_paths, seat_layout
 from reference.hand import Hand
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
@@ -165,7 +165,7 @@ def test_a_split_pot_in_half_chips_matches_when_r13_explains_it(tmp_path, finish
 
 def test_half_chips_do_not_match_when_the_engine_gives_the_odd_chip_to_the_wrong_seat(tmp_path, monkeypatch):
     """The check recomputes R13 itself: an engine placing the odd chip wrongly is caught."""
-    import conformance.phh as phh_module
+    import conformance.arena.phh as phh_module
 
     real = phh_module._compare
 

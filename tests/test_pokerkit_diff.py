@@ -54,7 +54,7 @@ import pytest
 from hypothesis import given, strategies as st
 from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
-from conformance.phh import seat_layout
+from conformance.arena.phh import seat_layout
 from reference.cards import CANONICAL_DECK
 from reference.evaluator import hand_value
 from reference.hand import Hand

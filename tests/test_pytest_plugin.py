@@ -2,8 +2,9 @@
 (--holdem-ruleset), choosing the engine as holdem-cert engine does."""
 from pathlib import Path
 
-from conformance import pytest_plugin, vectors
-from conformance.engine_cert import RULESETS
+from conformance import pytest_plugin
+from conformance.vectors import library as vectors
+from conformance.judge.engine_cert import RULESETS
 from test_engine_cert import REFERENCE_CMD, pytest_run
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import transcript
-from conformance.cli import main
-from conformance.play import play, select_bots
-from conformance.runner import RunnerOptions
+from conformance.arena import transcript
+from conformance.cli.main import main
+from conformance.arena.play import play, select_bots
+from conformance.harness.runner import RunnerOptions
 from cli_helpers import make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance import vectors
-from conformance.cli import main
-from conformance.html_report import render
-from conformance.repro import FILES_LINE, readable_input
-from conformance.trajectory import Plan, ReferenceGame
+from conformance.vectors import library as vectors
+from conformance.cli.main import main
+from conformance.report.html import render
+from conformance.report.repro import FILES_LINE, readable_input
+from conformance.judge.trajectory import Plan, ReferenceGame
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = (ROOT / "reference" / "js" / "poker-engine.js").read_text(encoding="utf-8")
@@ -206,7 +206,7 @@ def test_the_failing_games_open_at_their_highlighted_divergence_in_chromium(brok
 def test_certify_writes_the_reproductions_into_its_report_directory(broken, tmp_path):
     import xml.etree.ElementTree as ET
 
-    from conformance.certify import _fill_report
+    from conformance.cli.certify import _fill_report
 
     _, report = broken
     _fill_report(tmp_path, {"engine": report}, ET.Element("testsuites"))
@@ -222,8 +222,8 @@ def test_a_failing_bot_gets_its_state_files_and_the_command_that_reruns_one(tmp_
     `holdem-cert bot FILE --state FILE` reruns it alone and refuses its answer again."""
     import xml.etree.ElementTree as ET
 
-    from conformance.bot_cert import CertOptions
-    from conformance.certify import CertifyOptions, _certify_bot, _fill_report
+    from conformance.bots.bot_cert import CertOptions
+    from conformance.cli.certify import CertifyOptions, _certify_bot, _fill_report
 
     bots = ROOT / "tests" / "bots"
     options = CertifyOptions(report_dir=tmp_path / "report", bot_options=CertOptions(

@@ -1,12 +1,12 @@
-"""conformance.roster and ``holdem-cert roster``: every problem named by entry and field."""
+"""conformance.harness.roster and ``holdem-cert roster``: every problem named by entry and field."""
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.roster import (MAX_ENTRIES, MAX_LENGTHS, MAX_ROSTER_BYTES, Problem, RosterUnreadable, lint_roster,
+from conformance.cli.main import main
+from conformance.harness.roster import (MAX_ENTRIES, MAX_LENGTHS, MAX_ROSTER_BYTES, Problem, RosterUnreadable, lint_roster,
                                  text_problem)
 
 SOURCE = "module.exports = function act(state) {\n  return state.canCheck ? 'check' : 'fold';\n};\n"
@@ -468,7 +468,7 @@ def test_play_refuses_such_a_roster_with_a_usage_message(repo, capsys):
 
 
 def test_certify_rejects_such_an_entry_and_its_report_can_be_written(repo):
-    from conformance.certify import CertifyOptions, _certify_bot
+    from conformance.cli.certify import CertifyOptions, _certify_bot
     bot = _certify_bot(entry(name="Ex\ud83d", note="n" * 5000), 0, repo, CertifyOptions(roster=repo / "bots.json"))
     assert bot["verdict"] == "rejected" and bot["name"] == "example"
     assert "error: name: contains a lone UTF-16 surrogate U+D83D at index 2 (not valid Unicode)" in bot["reasons"]

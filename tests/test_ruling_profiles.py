@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from conformance.gamespec import STRATEGIES, game, tournament
+from conformance.vectors.gamespec import STRATEGIES, game, tournament
 from reference import Hand, OptionError, Tournament, build_pots, pinned_deck
 from reference.cards import CANONICAL_DECK
 from reference.hand import complete_deck

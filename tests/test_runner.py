@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.host import JSValue, Outcome, encode_state
-from conformance.jsvalue import UNDEFINED
-from conformance.profile import Profile, profile_hands
-from conformance.runner import (BotSpec, RunnerOptions, judge, legal_from_state, percentile, replay_hashes,
+from conformance.host.worker import JSValue, Outcome, encode_state
+from conformance.host.jsvalue import UNDEFINED
+from conformance.bots.profile import Profile, profile_hands
+from conformance.harness.runner import (BotSpec, RunnerOptions, judge, legal_from_state, percentile, replay_hashes,
                                 run_tournament, seat_seed, state_hash)
 from reference.actions import Legal
 from reference.errors import OptionError

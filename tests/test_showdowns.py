@@ -9,9 +9,9 @@ from itertools import combinations, combinations_with_replacement
 import pytest
 from pokerkit import StandardHighHand
 
-from conformance import vectors
-from conformance.gamespec import tournament
-from conformance.vectorgen import showdowns
+from conformance.vectors import library as vectors
+from conformance.vectors.gamespec import tournament
+from conformance.vectors.generators import showdowns
 from reference.evaluator import NAMES
 
 SHOWDOWN_TESTS = [t for t in vectors.load("hands")["tests"] if t["id"].startswith("hands.showdown.")]

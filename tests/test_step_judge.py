@@ -4,12 +4,12 @@ import copy
 
 import pytest
 
-from conformance.engine_cert import RULESETS, certify, judge, load_tests, start
-from conformance.engine_drivers import QuickJSDriver, Run
-from conformance.gamespec import game, hands_played
-from conformance.step_judge import clause_for, differences
-from conformance.vectorfile import make_test
-from conformance.vectorgen import hands, sng3v4
+from conformance.judge.engine_cert import RULESETS, certify, judge, load_tests, start
+from conformance.judge.engine_drivers import QuickJSDriver, Run
+from conformance.vectors.gamespec import game, hands_played
+from conformance.judge.step_judge import clause_for, differences
+from conformance.vectors.vectorfile import make_test
+from conformance.vectors.generators import hands, sng3v4
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import BLIND_SPOT_MUTANTS, MUTANTS
 from test_mutants import first_failure
@@ -230,7 +230,7 @@ def test_a_bug_in_an_acceptable_vector_is_not_divergent(name):
 
 
 def test_a_diff_that_is_cut_says_how_much_is_left_out():
-    from conformance.engine_cert import DIFF_LINES, readable_diff
+    from conformance.judge.engine_cert import DIFF_LINES, readable_diff
     diff = readable_diff({f"v{k}": k for k in range(50)}, {f"v{k}": k + 1 for k in range(50)})  # DeepDiff's
     assert diff.splitlines()[-1] == f"… and {50 - DIFF_LINES} more changes"
     big = {f"k{k}": k for k in range(10_000)}  # too large for DeepDiff: the bounded walk, which stops early

@@ -4,11 +4,11 @@ import shutil
 
 import pytest
 
-from conformance import schemas, vectors
-from conformance.cli import main
-from conformance.clauses import CLAUSES
-from conformance.vectorfile import structural_problems
-from conformance.vectorgen import FAMILIES
+from conformance.vectors import schemas, library as vectors
+from conformance.cli.main import main
+from conformance.vectors.clauses import CLAUSES
+from conformance.vectors.vectorfile import structural_problems
+from conformance.vectors.generators import FAMILIES
 from reference.tournament import Tournament
 
 

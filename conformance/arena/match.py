@@ -1,7 +1,7 @@
 """Duplicate-deck series: :func:`run_match`.
 
 With ``k`` bots and ``N`` tournaments (a multiple of ``k``), the series has ``N / k`` *sets*
-(:mod:`conformance.series` plans and plays them). Set ``j`` deals with deck seed
+(:mod:`conformance.arena.series` plans and plays them). Set ``j`` deals with deck seed
 ``(seed + j) mod 2**32`` and seeds the workers with botSeed ``(botSeed + j) mod 2**32`` (deck and
 bot seeds stay independent: neither is derived from the other); its ``k`` tournaments are the ``k`` rotations of the seat order: in rotation ``r``
 the bot given ``b``-th sits in seat ``(b + r) mod k``. So every bot meets the same decks from
@@ -28,7 +28,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from .runner import CATEGORIES, BotSpec, RunnerOptions
+from conformance.harness.runner import CATEGORIES, BotSpec, RunnerOptions
 from .series import plan, rotation, run_tasks  # noqa: F401  (rotation: part of match's API)
 from .transcript import options_json
 

@@ -41,7 +41,7 @@ from reference.errors import HoldemError, IllegalAction
 from reference.hand import STREETS, Hand
 from reference.rng import MAX_SAFE_INTEGER
 
-from .errors import UsageError
+from conformance.errors import UsageError
 
 MATCHED, MISMATCHED, UNSUPPORTED = "matched", "mismatched", "unsupported"
 REQUIRED_FIELDS = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions")

@@ -1,5 +1,5 @@
 """Tournaments as the arena runs them: bots from a roster, seated and played by
-:func:`conformance.runner.run_tournament`, recorded in a transcript (:mod:`conformance.transcript`).
+:func:`conformance.harness.runner.run_tournament`, recorded in a transcript (:mod:`conformance.arena.transcript`).
 
 ``holdem-cert play`` and ``holdem-cert match`` read the roster through :func:`load_roster`
 (``lint_roster``: an error about the roster as a whole or about a bot that is to play
@@ -15,9 +15,9 @@ from reference.errors import HoldemError
 from reference.ruleset import get_ruleset
 
 from . import transcript
-from .errors import UsageError
-from .roster import lint_roster, parse_roster, read_roster_bytes
-from .runner import BotSpec, DecisionRecord, RunnerOptions, TournamentResult, run_tournament
+from conformance.errors import UsageError
+from conformance.harness.roster import lint_roster, parse_roster, read_roster_bytes
+from conformance.harness.runner import BotSpec, DecisionRecord, RunnerOptions, TournamentResult, run_tournament
 from .transcript import RecordedBot
 
 

@@ -9,12 +9,12 @@ A transcript has three kinds of line, each one JSON object with a ``type``:
               of its source; the sha256 of the engine: the Python reference that deals and
               settles (``engine.reference``) and the JS helper the workers load
               (``engine.helper``).
-``decision``  one per decision, in order: :meth:`conformance.runner.DecisionRecord.to_json`
+``decision``  one per decision, in order: :meth:`conformance.harness.runner.DecisionRecord.to_json`
               (hand, seat, state hash, the transported answer, the action applied, error
               category and code, violations, ``wallMs``/``cpuMs``).
 ``footer``    the last line: hands and decisions played, each seat's report without timings
               (load outcome, errors by category, termination), the standings and the result
-              digest (:meth:`conformance.runner.TournamentResult.digest`).
+              digest (:meth:`conformance.harness.runner.TournamentResult.digest`).
 
 A transcript is written whole or not at all: lines go to a temporary file beside the
 target, renamed into place once the footer is written.
@@ -24,7 +24,7 @@ source no longer has its recorded sha256), seeds and options, and compares every
 deterministic fields (:data:`COMPARED`: state hash, outcome, answer, error, action, ...),
 then the seats and standings. Timings are never compared. A deadline failure depends on the
 machine, so a recorded late answer is replayed as late: that worker is not asked, it is
-terminated and takes the same outcome (:class:`conformance.runner.ForcedLate`), and the same
+terminated and takes the same outcome (:class:`conformance.harness.runner.ForcedLate`), and the same
 for a late load. A decision answered in time when recorded but late on replay is reported
 as a divergence (``--decision-ms`` gives a slow machine more time; the clock is not part of
 any state).
@@ -38,8 +38,8 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import UsageError
-from .runner import (ENGINE_PATH, ROOT, BotSpec, DecisionRecord, ForcedLate, RunnerOptions, TournamentResult,
+from conformance.errors import UsageError
+from conformance.harness.runner import (ENGINE_PATH, ROOT, BotSpec, DecisionRecord, ForcedLate, RunnerOptions, TournamentResult,
                      canonical_json, run_tournament)
 
 FORMAT = "holdem-cert transcript"

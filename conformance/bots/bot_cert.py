@@ -2,16 +2,16 @@
 
 Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
 
-1. **static** -- :func:`conformance.lint_static.lint_source` findings with line and
+1. **static** -- :func:`conformance.harness.lint_static.lint_source` findings with line and
    column (the file must also be UTF-8).
-2. **load** -- the bot starts in a QuickJS worker (:mod:`conformance.host`) with the
+2. **load** -- the bot starts in a QuickJS worker (:mod:`conformance.host.worker`) with the
    engine helper loaded first, within the init deadline, and exports a bot. When it
    does not load, the dynamic stages below do not run.
 3. **battery** -- the bot answers every decision state of the committed ``hands``
    and ``legality`` vectors, generated states (:func:`generated_states`) and states
-   stratified by decision kind (:mod:`conformance.decision_kinds`), in one worker, in
+   stratified by decision kind (:mod:`conformance.bots.decision_kinds`), in one worker, in
    order; every answer is judged by the reference's return-value rules
-   (:func:`conformance.runner.judge`). Errors are reported by category (late,
+   (:func:`conformance.harness.runner.judge`). Errors are reported by category (late,
    missing, malformed, throwing, engine-invalid) with the first state, the answer and
    the betting numbers, and decision times as p50/p95/max. After a fatal outcome (late
    beyond doubt, out of memory, crash) the worker is gone and the remaining states are
@@ -26,14 +26,14 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
 6. **determinism** -- the battery again in a fresh worker with the same botSeed:
    the answers must be the same.
 7. **tournaments** -- smoke tournaments at 2, 6 and 9 seats against the house
-   samples (the bot in seat 0), played by :func:`conformance.runner.run_tournament`:
+   samples (the bot in seat 0), played by :func:`conformance.harness.runner.run_tournament`:
    the bot's errors per category, and the state-isolation check -- the accepted
    actions replayed on a fresh reference tournament reproduce every decision
    state's hash taken before it was sent, so nothing the bot did to its copy
    reached the engine. The bot's play-style profile comes from these hands.
-   Then the full-length table (:mod:`conformance.full_table`): nine copies of the bot for the
+   Then the full-length table (:mod:`conformance.bots.full_table`): nine copies of the bot for the
    contract's 300 hands, seat names drawn from the seed, decision times per 50 hands.
-8. **timing** -- :mod:`conformance.bot_timing` (ruling R33): states killed at the
+8. **timing** -- :mod:`conformance.bots.bot_timing` (ruling R33): states killed at the
    deadline or slower than half of it are re-timed (medians of 3 runs in QuickJS and,
    when installed, node's V8); late beyond doubt is an error, near the deadline a
    warning (at risk); a warning too when loading took more than half the init deadline.
@@ -63,17 +63,18 @@ from reference.rng import deal_hand
 from reference.scenario import pinned_deck
 from reference.tournament import Tournament
 
-from . import full_table, vectors
-from .bounds import extend_bounded
+from . import full_table
+from conformance.vectors import library as vectors
+from conformance.host.bounds import extend_bounded
 from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
-from .gamespec import STRATEGIES
+from conformance.vectors.gamespec import STRATEGIES
 from . import bot_timing
-from .host import Outcome, Worker, thrown_text
-from .node_timing import find_node
-from .lint_static import lint_source
-from .roster import lint_roster
-from .resources import HOUSE_ROSTER
-from .runner import (BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
+from conformance.host.worker import Outcome, Worker, thrown_text
+from conformance.host.node_timing import find_node
+from conformance.harness.lint_static import lint_source
+from conformance.harness.roster import lint_roster
+from conformance.resources import HOUSE_ROSTER
+from conformance.harness.runner import (BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
                      legal_from_state, replay_hashes, replay_states, run_tournament, timing_summary)
 from .profile import Profile, profile_hands
 

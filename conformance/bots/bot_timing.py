@@ -14,7 +14,7 @@ decision deadline:
    before this one (its module memory is then as it was: a bot that slows down as it goes, or
    hangs on its hundredth call, is re-timed as it ran), then the state :data:`REPEATS` times,
    with a wall-clock kill at :data:`QUICKJS_KILL_FACTOR` x D; when node is installed, the same
-   in one fresh V8 worker thread (:mod:`conformance.node_timing`), terminated at
+   in one fresh V8 worker thread (:mod:`conformance.host.node_timing`), terminated at
    :data:`NODE_KILL_FACTOR` x D, after one more untimed warm-up run (the arena's worker
    persists: its code is JIT-compiled). The QuickJS
    time is the process CPU time of the decision (wall time inflates when the machine is
@@ -40,8 +40,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .host import Worker
-from .node_timing import NodeBot
+from conformance.host.worker import Worker
+from conformance.host.node_timing import NodeBot
 
 AT_RISK_FRACTION = 0.5  # a median above this share of the deadline is at risk
 QUICKJS_LATE_FACTOR = 2.0  # QuickJS is late beyond doubt above this many deadlines of CPU time
@@ -189,7 +189,7 @@ def node_battery(node: str, source: str, engine: str, states: list[tuple[str, di
     """The whole battery once in V8, for the report: per-state times and p50/p95/max. A late state
     terminates the worker, as in the arena; the next state gets a fresh one; after ``max_late``
     late states the rest is not run (a bot that is late everywhere must not take minutes)."""
-    from .runner import timing_summary
+    from conformance.harness.runner import timing_summary
 
     times, late, failed, ran = [], [], [], 0
     bot: NodeBot | None = None

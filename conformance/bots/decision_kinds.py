@@ -39,7 +39,7 @@ from random import Random
 
 from reference.tournament import Tournament
 
-from .gamespec import STRATEGIES
+from conformance.vectors.gamespec import STRATEGIES
 
 KINDS = ("free-check-preflop", "free-check-postflop", "facing-bet", "facing-short-all-in", "raise-with-chips-in",
          "raise-closed", "min-raise-null", "min-raise-above-max", "call-capped-all-in", "heads-up", "nine-handed",

@@ -3,7 +3,7 @@
 The smoke tables stop at a few dozen hands, so a bot slow only from hand 100, or one leaking memory
 slowly, passed them. Here every seat is the bot (every decision is one of its own), with deep stacks
 and fixed blinds so that all 300 hands are played, and decision times are reported per range of 50
-hands (:func:`conformance.runner.timing_by_hands`). Seat ids and names, and the deck seed, are drawn
+hands (:func:`conformance.harness.runner.timing_by_hands`). Seat ids and names, and the deck seed, are drawn
 from the run's seed: the same for the same seed, but no fixed fixture a bot could recognise.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from typing import Callable
 
-from .runner import BotSpec, RunnerOptions, run_tournament, timing_by_hands
+from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament, timing_by_hands
 
 SEATS = 9
 HANDS = 300  # the contract's completed-hand cap

@@ -6,8 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import UsageError
-from .outfiles import write_text
+from conformance.errors import UsageError
+from conformance.outfiles import write_text
 
 
 def whole(text: str) -> int:

@@ -19,11 +19,11 @@ import threading
 from reference.errors import HoldemError
 
 from . import commands
-from .errors import UsageError
-from .linepipe import kill_all, live_children, signal_name
-from .reaper import become_subreaper, kill_orphans
-from .resources import DOCS_DIR
-from .vectorfile import GENERATOR
+from conformance.errors import UsageError
+from conformance.host.linepipe import kill_all, live_children, signal_name
+from conformance.host.reaper import become_subreaper, kill_orphans
+from conformance.resources import DOCS_DIR
+from conformance.vectors.vectorfile import GENERATOR
 
 
 class _Parser(argparse.ArgumentParser):

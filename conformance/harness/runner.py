@@ -1,7 +1,7 @@
 """The arena runner: a tournament played the way the arena plays it (bot contract v1).
 
 The Python reference deals and settles; each seat's bot runs in its own QuickJS
-worker process (:class:`conformance.host.Worker`), even when the same bot sits
+worker process (:class:`conformance.host.worker.Worker`), even when the same bot sits
 twice, with the engine helper (``PokerEngine``) loaded before the bot. The
 contract's "Timing, failures and lifecycle" rules apply:
 
@@ -66,11 +66,11 @@ from reference.ruleset import get_ruleset
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
 
-from .bounds import MAX_ANSWER_CHARS, extend_bounded
-from .host import MAX_UINT32, TAG_INFO, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
-from .jsvalue import UNDEFINED
+from conformance.host.bounds import MAX_ANSWER_CHARS, extend_bounded
+from conformance.host.worker import MAX_UINT32, TAG_INFO, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
+from conformance.host.jsvalue import UNDEFINED
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGINE_PATH = ROOT / "reference" / "js" / "poker-engine.js"
 
 CATEGORIES = ("late", "missing", "malformed", "throwing", "engine-invalid")
@@ -406,7 +406,7 @@ class _Terminated:
 
 
 def _late(ms: float) -> Outcome:
-    """The outcome of a deadline of ``ms`` missed, worded as :class:`conformance.host.Worker` words it."""
+    """The outcome of a deadline of ``ms`` missed, worded as :class:`conformance.host.worker.Worker` words it."""
     return Outcome("late", error={"category": "late", "message": f"no answer within {ms:g} ms"})
 
 

@@ -1,6 +1,6 @@
 """What a bot's worker may hand back, bounded (ruling R34; the roster's bounds are R29's).
 
-The worker (:mod:`conformance.worker`) enforces these before anything crosses into Python, so a
+The worker (:mod:`conformance.host.worker_process`) enforces these before anything crosses into Python, so a
 bot answering or throwing a megabyte costs the suite a few hundred bytes per decision.
 """
 from __future__ import annotations

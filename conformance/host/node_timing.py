@@ -24,7 +24,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from .host import encode_state
+from .worker import encode_state
 from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
 
 SCRIPT = Path(__file__).resolve().parent / "node_timing.js"

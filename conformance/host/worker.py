@@ -1,6 +1,6 @@
 """The parent side of the QuickJS worker: one :class:`Worker` (one process) per seat.
 
-Untrusted JavaScript runs only in a child process (:mod:`conformance.worker`).
+Untrusted JavaScript runs only in a child process (:mod:`conformance.host.worker_process`).
 The parent enforces wall-clock deadlines itself: it waits on the child's stdout
 with a selector and, when an answer is late, SIGKILLs the child's whole process
 group. A worker that was late, ran out of memory, crashed, failed to load or
@@ -68,7 +68,7 @@ from reference.rng import JSBigInt
 
 from .jsvalue import UNDEFINED  # one sentinel for JS undefined across vectors, host and reference
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]
 MAX_UINT32 = 2**32 - 1
 STDERR_TAIL = 2000
 _FATAL = frozenset({"late", "memory", "crash", "malformed"})
@@ -329,7 +329,7 @@ class Worker:
         self._stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "conformance.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, "-m", "conformance.host.worker_process"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
         self.pid = self._proc.pid
         self._finalizer = weakref.finalize(self, kill_group, self._proc)

@@ -1,6 +1,6 @@
 """The QuickJS worker process: runs one bot (or engine) in its own process, on quickjs-ng.
 
-Started by :mod:`conformance.host` as ``python -m conformance.worker``. Untrusted
+Started by :mod:`conformance.host.worker` as ``python -m conformance.host.worker_process``. Untrusted
 JavaScript never runs in the parent: a QuickJS call that hangs inside a C builtin
 (regex, sort), blows the C stack or exhausts memory can only take this process
 down, and the parent kills it by its wall-clock deadline.
@@ -54,7 +54,7 @@ import time
 
 import quickjs
 
-from conformance.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS, bounded
+from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS, bounded
 
 DEFAULT_MEMORY_LIMIT = 256 * 1024 * 1024
 DEFAULT_STACK_LIMIT = 4 * 1024 * 1024
@@ -861,7 +861,7 @@ def _binding_problem() -> str | None:
 def main() -> None:
     problem = _binding_problem()
     if problem:
-        sys.exit(f"conformance.worker: {problem}")
+        sys.exit(f"conformance.host.worker_process: {problem}")
     # fd 1 carries the protocol only: keep a private copy, point fd 1 at stderr.
     out_fd = os.dup(1)
     os.dup2(2, 1)

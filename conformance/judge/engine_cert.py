@@ -1,5 +1,5 @@
 """Certify an engine against the golden vectors (docs/INTERPRETING.md): the smoke tier, the
-per-family judges and the certification verdict. Drivers (:mod:`conformance.engine_drivers`)
+per-family judges and the certification verdict. Drivers (:mod:`conformance.judge.engine_drivers`)
 say what the engine did; this module decides what that means."""
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ from deepdiff import DeepDiff
 
 from reference.cards import CANONICAL_DECK
 
-from . import fresh_vectors, fuzz, schemas, sng3v4_text, vectors
+from conformance.vectors import fresh_vectors, schemas, library as vectors
+from . import fuzz, sng3v4_text
 from .engine_drivers import EngineLoadError, Run
-from .report import Case, Report
-from .repro import failing_game
-from .clauses import CLAUSES
-from .gamespec import GAME_FAMILIES, answer
+from conformance.report.formats import Case, Report
+from conformance.report.repro import failing_game
+from conformance.vectors.clauses import CLAUSES
+from conformance.vectors.gamespec import GAME_FAMILIES, answer
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
 from .trajectory import Plan, legality_views
 

@@ -3,7 +3,7 @@
 Two drivers share one interface (``start() -> dict``, ``run(family, test) -> Run``, ``close()``):
 
 - :class:`QuickJSDriver` loads a JavaScript engine (and an optional adapter script) in a
-  QuickJS worker (:mod:`conformance.host`) and installs a small driver there, so that a whole
+  QuickJS worker (:mod:`conformance.host.worker`) and installs a small driver there, so that a whole
   vector -- a hand script, a tournament, the 2.6M-hand evaluate digest -- is one round trip.
 - :class:`CommandDriver` talks to an engine in any language over the JSON-lines protocol of
   ``docs/engine-protocol.md``.
@@ -11,7 +11,7 @@ Two drivers share one interface (``start() -> dict``, ``run(family, test) -> Run
 Both return the *actual outcome* in the shapes that document defines (``result``), or say the
 engine skipped the vector, or that the run errored (``fatal`` when the engine hung, crashed or
 spoke garbage: the driver then starts a fresh engine for the next vector). Judging is
-:mod:`conformance.engine_cert`'s business.
+:mod:`conformance.judge.engine_cert`'s business.
 """
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import jsvalue
-from .host import Worker, decode as decode_wire
-from .linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
-from .schemas import BASE, registry
+from conformance.host import jsvalue
+from conformance.host.worker import Worker, decode as decode_wire
+from conformance.host.linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
+from conformance.vectors.schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
 # The digest is 2,598,960 evaluate calls inside one request: it gets its own budget.
@@ -83,7 +83,7 @@ def budget_ms(family: str, test: dict, timeout_ms: float) -> float:
 
 # Installed with evalFn after the engine and the adapter have loaded. `__holdemDriver(family,
 # input)` returns the outcome shapes of docs/engine-protocol.md as one string, in the worker's
-# tagged JSON encoding (conformance.host.decode), so that a long game's outcome is not cut at the
+# tagged JSON encoding (conformance.host.worker.decode), so that a long game's outcome is not cut at the
 # worker's limit on transported values; it never throws on the engine's account. Everything the
 # engine returns is copied at once: an engine that later mutates an object it handed out must not
 # change what was recorded.

@@ -1,5 +1,5 @@
 """Differential fuzzing (issue #12, item 6): fresh random tournaments played by the engine and the
-reference with every step compared (conformance.step_judge), within a time budget, reproducible
+reference with every step compared (conformance.judge.step_judge), within a time budget, reproducible
 by seed; the first failing game is shrunk to a short one and printed as a ``hands`` vector.
 
 A fuzz game is a ``hands`` vector whose answers are all ``steps`` (docs/engine-protocol.md): each
@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from reference.cards import CANONICAL_DECK
 from reference.errors import HoldemError
 
-from .gamespec import game, tournament
-from .jsvalue import decode, encode
-from .vectorfile import make_test
+from conformance.vectors.gamespec import game, tournament
+from conformance.host.jsvalue import decode, encode
+from conformance.vectors.vectorfile import make_test
 
 FUZZ_GROUP = "fuzz"  # the report's family row for the fuzz games
 FUZZ_FAMILY = "hands"  # the vector family a fuzz game is (contract-v1)

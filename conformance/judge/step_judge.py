@@ -1,4 +1,4 @@
-"""The step judge: an engine's game trajectory (:mod:`conformance.trajectory`) compared step by
+"""The step judge: an engine's game trajectory (:mod:`conformance.judge.trajectory`) compared step by
 step, every field, with the reference playing the same game (docs/INTERPRETING.md, Step judging).
 
 A failure is the *first divergence*: the hand, the decision index, the field path, the expected
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from reference.rulings import RULINGS, profiles_to_try
 
-from .clauses import CLAUSES
+from conformance.vectors.clauses import CLAUSES
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).

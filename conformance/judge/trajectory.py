@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from reference.errors import HoldemError, IllegalAction, OptionError
 
-from .gamespec import STRATEGIES, answer as decode_answer, tournament
+from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, tournament
 
 # The standings fields every family compares (docs/engine-protocol.md, tournaments).
 STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")

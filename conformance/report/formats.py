@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TextIO
 
-from .outfiles import write_text
+from conformance.outfiles import write_text
 
 STATUSES = ("passed", "failed", "divergent", "skipped")
 
@@ -36,7 +36,7 @@ class Case:
     rulings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    # A failed game's first divergence (conformance.step_judge): the clause it breaks,
+    # A failed game's first divergence (conformance.judge.step_judge): the clause it breaks,
     # {hand, decision, path, expected, actual, clause}, the later differences counted under it and
     # the answers that led there.
     breaks: str | None = None
@@ -44,8 +44,8 @@ class Case:
     later: int = 0
     answers: list = field(default_factory=list)
     alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
-    vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.fuzz)
-    # A failed vector's input in readable form and its reproduction (conformance.repro).
+    vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
+    # A failed vector's input in readable form and its reproduction (conformance.report.repro).
     input: dict | None = None
     repro: dict | None = None
     trajectory: dict | None = None  # the engine's states up to the divergence (repro.failing_game)

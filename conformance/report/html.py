@@ -19,9 +19,9 @@ from functools import lru_cache
 from html import escape
 
 from . import replayer
-from .clauses import CLAUSES
-from .report import plural
-from .resources import DOCS_DIR
+from conformance.vectors.clauses import CLAUSES
+from .formats import plural
+from conformance.resources import DOCS_DIR
 
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
 SHOWN = 50  # failures and divergences shown; summary.json has them all
@@ -129,7 +129,7 @@ def _extra(case: dict) -> str:
         out.append(_repro(case["repro"]))
     elif case.get("repro"):
         out.append(f"<details><summary>reproduction</summary><pre>{escape(str(case['repro']))}</pre></details>")
-    if case.get("vector"):  # a fuzz game, shrunk (conformance.fuzz)
+    if case.get("vector"):  # a fuzz game, shrunk (conformance.judge.fuzz)
         out.append("<details><summary>the game shrunk: a hands vector</summary><pre>"
                    f"{escape(json.dumps(case['vector'], indent=2, ensure_ascii=False))}</pre></details>")
     game = case.get("trajectory")

@@ -6,9 +6,9 @@ import json
 from html import escape
 from pathlib import Path
 
-from ..html_report import CSS
-from ..outfiles import replace_directory
-from ..runner import CATEGORIES
+from .html import CSS
+from conformance.outfiles import replace_directory
+from conformance.harness.runner import CATEGORIES
 
 
 def _ci(ci: list | None) -> str:

@@ -13,13 +13,13 @@ import json
 import re
 from pathlib import Path
 
-from .bot_cert import state_file, state_file_name
-from .engine_drivers import DRIVER_JS, PROTOCOL_VERSION
-from .gamespec import GAME_FAMILIES
-from .outfiles import write_text
-from .report import Report, printable
-from .runner import ENGINE_PATH
-from .trajectory import expand
+from conformance.bots.bot_cert import state_file, state_file_name
+from conformance.judge.engine_drivers import DRIVER_JS, PROTOCOL_VERSION
+from conformance.vectors.gamespec import GAME_FAMILIES
+from conformance.outfiles import write_text
+from .formats import Report, printable
+from conformance.harness.runner import ENGINE_PATH
+from conformance.judge.trajectory import expand
 
 TRAJECTORY_SHOWN = 30  # decision states of a failing game kept for the replayer, up to the divergence
 REPRO_DIR = "repro"
@@ -195,7 +195,7 @@ def attach(report: Report, subject: dict, tests: dict[str, list[dict]]) -> None:
     for case in report.with_status("failed"):
         if case.id in by_id:
             family, test = by_id[case.id]
-        elif case.vector is not None:  # a fuzz game, shrunk: a hands vector of its own (conformance.fuzz)
+        elif case.vector is not None:  # a fuzz game, shrunk: a hands vector of its own (conformance.judge.fuzz)
             family, test = "hands", case.vector
         else:
             continue

@@ -23,15 +23,15 @@ from reference.pots import build_pots
 from reference.rng import deal_hand, mulberry32, rng
 
 from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
-from .jsvalue import encode
+from conformance.host.jsvalue import encode
 from .vectorfile import make_test
-from .vectorgen import deck as deck_family
-from .vectorgen import equity as equity_family
-from .vectorgen import evaluate as evaluate_family
-from .vectorgen import legality as legality_family
-from .vectorgen import pots as pots_family
-from .vectorgen import rng as rng_family
-from .vectorgen import tournaments as tournaments_family
+from .generators import deck as deck_family
+from .generators import equity as equity_family
+from .generators import evaluate as evaluate_family
+from .generators import legality as legality_family
+from .generators import pots as pots_family
+from .generators import rng as rng_family
+from .generators import tournaments as tournaments_family
 
 # Tests per family and run: enough that echoing memorised answers cannot pass, few enough to
 # add only seconds to a certification.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reference.rng import deal_hand, seed_to_uint32
 from reference.tournament import Tournament
 
-from .jsvalue import decode
+from conformance.host.jsvalue import decode
 
 # Engine-API option names (docs/engine-api.md) -> reference keyword arguments.
 OPTION_NAMES = {

@@ -6,12 +6,12 @@ from collections import Counter
 from pathlib import Path
 
 from . import schemas
-from .resources import VECTOR_DIR
+from conformance.resources import VECTOR_DIR
 from .clauses import CLAUSES
 from .gamespec import GAME_FAMILIES, pin_cards
-from .outfiles import write_text
+from conformance.outfiles import write_text
 from .vectorfile import document, dumps, structural_problems
-from .vectorgen import FAMILIES
+from .generators import FAMILIES
 
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from .resources import SCHEMA_DIR
+from conformance.resources import SCHEMA_DIR
 
 BASE = "https://holdem-conformance.dev/schemas/"
 

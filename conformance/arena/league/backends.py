@@ -1,5 +1,5 @@
 """Where a league's tournaments are played: ``local`` (processes on this machine,
-:func:`conformance.series.run_tasks`) or ``ray`` (Ray tasks: a local Ray instance, or the cluster
+:func:`conformance.arena.series.run_tasks`) or ``ray`` (Ray tasks: a local Ray instance, or the cluster
 at ``--address``). Either way each task carries its bots' sources and options, so a worker needs
 no roster and no checkout; summaries come back as they finish, in any order (the store and the
 standings put them in coordinate order). A worker that dies costs only its task: it is played
@@ -19,8 +19,8 @@ import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..errors import UsageError
-from ..series import TaskLost, Task, play_task, run_tasks
+from conformance.errors import UsageError
+from conformance.arena.series import TaskLost, Task, play_task, run_tasks
 
 BACKENDS = ("local", "ray")
 RAY_RETRIES = 3
@@ -69,7 +69,7 @@ def check_address(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
 
 def _code_modules() -> list[str]:
     """Our packages, shipped to a cluster's workers with each job (they need no checkout)."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     return [str(root / "conformance"), str(root / "reference")]
 
 

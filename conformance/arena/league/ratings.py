@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from ..match import BOOTSTRAP_SEED, CONFIDENCE, MIN_SETS
+from conformance.arena.match import BOOTSTRAP_SEED, CONFIDENCE, MIN_SETS
 
 PRIOR_SHAPE, PRIOR_RATE = 2.0, 1.0
 RESAMPLES = 400

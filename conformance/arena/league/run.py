@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..runner import BotSpec, RunnerOptions
+from conformance.harness.runner import BotSpec, RunnerOptions
 from . import backends
 from .schedule import schedule, sets_for, table_key, tables
 from .standings import build
@@ -17,7 +17,7 @@ def run_league(bots: Mapping[str, BotSpec], table_size: int, tournaments: int, s
                address: str | None = None, on_plan: Callable[[int], None] | None = None,
                on_done: Callable[[dict], None] | None = None) -> dict:
     """Play the tournaments of the league ``store_path`` does not hold yet; the report
-    (:func:`conformance.league.standings.build`). ``on_plan`` hears how many are to be played."""
+    (:func:`conformance.arena.league.standings.build`). ``on_plan`` hears how many are to be played."""
     league = identity(bots.values(), table_size, seed, bot_seed, options)
     all_tables = [table_key(t) for t in tables(bots, table_size)]
     sets = sets_for(tournaments, len(all_tables), table_size)

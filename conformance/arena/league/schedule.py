@@ -1,5 +1,5 @@
 """A league's tournaments: every table (combination of ``table_size`` bots, ids sorted) plays the
-same duplicate-deck sets (:mod:`conformance.series`): set ``j`` of every table deals deck seed
+same duplicate-deck sets (:mod:`conformance.arena.series`): set ``j`` of every table deals deck seed
 ``seed + j`` with botSeed ``botSeed + j``, and its ``k`` tournaments rotate the table's seats
 (rotation 0 seats the table's ids in sorted order). So a tournament is fully determined by
 (seed, bot seed, table, set, rotation), its *coordinates*, and the order of ``--bots`` changes
@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..errors import UsageError
-from ..runner import BotSpec, RunnerOptions
-from ..series import Task, rotation, set_seeds
+from conformance.errors import UsageError
+from conformance.harness.runner import BotSpec, RunnerOptions
+from conformance.arena.series import Task, rotation, set_seeds
 
 
 @dataclass(frozen=True)

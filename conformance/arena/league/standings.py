@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..match import MIN_SETS
-from ..runner import CATEGORIES, percentile
+from conformance.arena.match import MIN_SETS
+from conformance.harness.runner import CATEGORIES, percentile
 from . import ratings
 
 RATING_DIGITS = 4

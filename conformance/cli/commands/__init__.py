@@ -1,1 +1,1 @@
-"""Subcommands of ``holdem-cert``; one module each (see ``conformance.cli``)."""
+"""Subcommands of ``holdem-cert``; one module each (see ``conformance.cli.main``)."""

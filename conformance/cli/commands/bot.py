@@ -3,7 +3,7 @@
 Static lint, loading in the QuickJS worker, a battery of decision states judged by
 the reference's return-value rules, contract violations, determinism, smoke
 tournaments against the house samples and the bot's play-style profile
-(:mod:`conformance.bot_cert`). Exit 0 when certified (warnings included), 1 when
+(:mod:`conformance.bots.bot_cert`). Exit 0 when certified (warnings included), 1 when
 rejected, 2 on a usage or I/O error.
 """
 from __future__ import annotations
@@ -17,13 +17,13 @@ from pathlib import Path
 
 from reference.errors import OptionError
 
-from .. import schemas
-from ..argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
-from ..bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
+from conformance.vectors import schemas
+from conformance.cli.argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
+from conformance.bots.bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
                         rerun_state, state_file, state_file_name)
-from ..errors import UsageError
-from ..outfiles import text_stream
-from ..report import plural
+from conformance.errors import UsageError
+from conformance.outfiles import text_stream
+from conformance.report.formats import plural
 
 NAME = "bot"
 HELP = "certify a bot script: lint, QuickJS battery, determinism, smoke tournaments, profile"

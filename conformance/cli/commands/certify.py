@@ -13,13 +13,13 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from ..argtypes import add_quiet_option, at_least_one, show_progress, uint32
-from ..certify import CertifyOptions, run as run_certify
-from ..engine_choice import add_engine_options, spec_from_args
-from ..errors import UsageError
-from ..outfiles import text_stream, write_text
-from ..report import printable
-from ..resources import default_roster
+from conformance.cli.argtypes import add_quiet_option, at_least_one, show_progress, uint32
+from conformance.cli.certify import CertifyOptions, run as run_certify
+from conformance.cli.engine_choice import add_engine_options, spec_from_args
+from conformance.errors import UsageError
+from conformance.outfiles import text_stream, write_text
+from conformance.report.formats import printable
+from conformance.resources import default_roster
 
 NAME = "certify"
 HELP = "certify the engine, the roster and every rostered bot; play a showcase; write a report directory"

@@ -1,5 +1,5 @@
 """``holdem-cert league``: duplicate-deck tournaments over every table of the chosen bots, played
-by local processes or on Ray, streamed into a SQLite store, rated (:mod:`conformance.league`).
+by local processes or on Ray, streamed into a SQLite store, rated (:mod:`conformance.arena.league`).
 
 A rerun over the same store plays only what it lacks. Exit 0 when the league was played, 2 on a
 usage or I/O error (an unknown bot, a broken roster, Ray absent or unreachable, a store of
@@ -15,16 +15,16 @@ from pathlib import Path
 
 from reference.ruleset import get_ruleset
 
-from ..argtypes import add_quiet_option, at_least_one, show_progress, write_json_report
-from ..errors import UsageError
-from ..league.backends import BACKENDS
-from ..league.report import print_report, write_html
-from ..league.run import run_league
-from ..league.store import read_identity
-from ..outfiles import text_stream
-from ..play import select_bots
-from ..report import progress
-from ..resources import default_roster
+from conformance.cli.argtypes import add_quiet_option, at_least_one, show_progress, write_json_report
+from conformance.errors import UsageError
+from conformance.arena.league.backends import BACKENDS
+from conformance.report.league_page import print_report, write_html
+from conformance.arena.league.run import run_league
+from conformance.arena.league.store import read_identity
+from conformance.outfiles import text_stream
+from conformance.arena.play import select_bots
+from conformance.report.formats import progress
+from conformance.resources import default_roster
 from .match import add_tournament_options, tournament_options
 from .play import add_seed_arguments, bot_ids
 

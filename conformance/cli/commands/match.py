@@ -1,7 +1,7 @@
 """``holdem-cert match --bots a,b,c``: a duplicate-deck series of tournaments (contract v1).
 
 Every set of tournaments deals the same decks with the seats rotated, so each bot plays
-each deck from each seat (:mod:`conformance.match`); mean place and mean final chips per bot
+each deck from each seat (:mod:`conformance.arena.match`); mean place and mean final chips per bot
 come with 95% bootstrap intervals over the sets (none, and a warning, below five sets), and
 the report says about how many tournaments would make the mean-place intervals ``--place-width``
 wide. Tournaments run in ``--jobs`` parallel processes;
@@ -14,14 +14,14 @@ import contextlib
 import sys
 from pathlib import Path
 
-from ..errors import UsageError
-from ..outfiles import text_stream
-from ..match import PLACE_WIDTH, run_match
-from ..play import select_bots
-from ..report import progress
-from ..resources import default_roster
-from ..runner import CATEGORIES, RunnerOptions
-from ..argtypes import add_quiet_option, at_least_one, milliseconds, positive_number, show_progress, write_json_report
+from conformance.errors import UsageError
+from conformance.outfiles import text_stream
+from conformance.arena.match import PLACE_WIDTH, run_match
+from conformance.arena.play import select_bots
+from conformance.report.formats import progress
+from conformance.resources import default_roster
+from conformance.harness.runner import CATEGORIES, RunnerOptions
+from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, positive_number, show_progress, write_json_report
 from .play import add_seed_arguments, bot_ids, drawn_seeds
 
 NAME = "match"

@@ -9,7 +9,7 @@ import argparse
 import json
 from collections import Counter
 
-from ..phh import MISMATCHED, UNSUPPORTED, replay_paths
+from conformance.arena.phh import MISMATCHED, UNSUPPORTED, replay_paths
 
 NAME = "phh"
 HELP = "Replay PHH hand histories through the reference engine and compare final stacks"

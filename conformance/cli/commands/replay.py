@@ -4,7 +4,7 @@ The same bots (refused when a file no longer has its recorded sha256), seeds and
 every decision's deterministic fields are compared (state hash: the deck and the table;
 the answer: the bot and its Math.random stream; the action applied), then the seats and
 standings. A recorded late answer is replayed as late without asking the worker (see
-:mod:`conformance.transcript`). Exit 0 when everything matches, 1 at a divergence (the
+:mod:`conformance.arena.transcript`). Exit 0 when everything matches, 1 at a divergence (the
 first one is printed), 2 on a usage or I/O error or a changed bot.
 """
 from __future__ import annotations
@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from .. import transcript
-from ..argtypes import milliseconds
+from conformance.arena import transcript
+from conformance.cli.argtypes import milliseconds
 
 NAME = "replay"
 HELP = "re-run a transcript of 'holdem-cert play' and confirm it, or report the first divergence"

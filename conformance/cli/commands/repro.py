@@ -1,4 +1,4 @@
-"""``holdem-cert repro FILE.js``: run a failure's reproduction script (conformance.repro) under the
+"""``holdem-cert repro FILE.js``: run a failure's reproduction script (conformance.report.repro) under the
 suite's QuickJS, as ``node FILE.js`` runs it under node: the engine files it names are loaded in a
 worker process, the script replays the vector and prints the expected and actual value at the first
 divergence. Exit 1 while the engine still diverges there, 0 when it no longer does, 2 on a usage
@@ -11,10 +11,10 @@ import json
 import sys
 from pathlib import Path
 
-from ..engine_drivers import read_source
-from ..errors import UsageError
-from ..host import Worker, thrown_text
-from ..repro import ADAPTER_LINE, FILES_LINE
+from conformance.judge.engine_drivers import read_source
+from conformance.errors import UsageError
+from conformance.host.worker import Worker, thrown_text
+from conformance.report.repro import ADAPTER_LINE, FILES_LINE
 
 NAME = "repro"
 HELP = "run a failure's reproduction script (report/repro/ID.js) under the suite's QuickJS"

@@ -10,12 +10,12 @@ import contextlib
 import sys
 from pathlib import Path
 
-from ..argtypes import write_json_report
-from ..errors import UsageError
-from ..outfiles import text_stream
-from ..resources import default_roster
-from ..report import plural
-from ..roster import RosterReport, lint_roster
+from conformance.cli.argtypes import write_json_report
+from conformance.errors import UsageError
+from conformance.outfiles import text_stream
+from conformance.resources import default_roster
+from conformance.report.formats import plural
+from conformance.harness.roster import RosterReport, lint_roster
 
 NAME = "roster"
 HELP = "check bots.json: fields, ids, file paths and byte counts"

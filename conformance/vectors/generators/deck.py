@@ -3,8 +3,8 @@ import math
 
 from reference.rng import MAX_SAFE_INTEGER, deal_hand
 
-from ..jsvalue import encode
-from ..vectorfile import make_test
+from conformance.host.jsvalue import encode
+from conformance.vectors.vectorfile import make_test
 
 NOTES = {
     "Derivation": {"description": "the exact order follows our derivation from rng; any function of the two arguments "

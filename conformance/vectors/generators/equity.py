@@ -6,7 +6,7 @@ from reference.equity import equity, exact_equity
 from reference.errors import EquityError
 from reference.rng import mulberry32
 
-from ..vectorfile import make_test
+from conformance.vectors.vectorfile import make_test
 
 Z = 5.0  # a correct engine fails one such vector with probability about 6e-7
 ITERATIONS = 4000

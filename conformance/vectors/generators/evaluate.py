@@ -5,7 +5,7 @@ from itertools import combinations
 from reference.cards import CANONICAL_DECK
 from reference.evaluator import evaluate, hand_value
 
-from ..vectorfile import make_test
+from conformance.vectors.vectorfile import make_test
 
 NOTES = {
     "Category": {"description": "rank (0..8) of a hand; best must be five input cards of equal value", "clauses": ["helper.evaluate", "rules.best-five"], "ruling": None},

@@ -3,8 +3,8 @@ accepted actions, the history entry and the final chips."""
 from reference.evaluator import hand_value
 from reference.scenario import pinned_deck
 
-from ..gamespec import game, tournament
-from ..vectorfile import make_test
+from conformance.vectors.gamespec import game, tournament
+from conformance.vectors.vectorfile import make_test
 from .showdowns import check_down, showdowns
 
 NOTES = {

@@ -4,9 +4,9 @@ import math
 
 from reference.errors import IllegalAction
 
-from ..gamespec import game, tournament
-from ..jsvalue import UNDEFINED, encode
-from ..vectorfile import make_test
+from conformance.vectors.gamespec import game, tournament
+from conformance.host.jsvalue import UNDEFINED, encode
+from conformance.vectors.vectorfile import make_test
 
 NOTES = {
     "Accepted": {"description": "the answer is legal: the engine applies it and records this action", "clauses": ["return.forms"], "ruling": None},

@@ -1,7 +1,7 @@
 """Family ``pots``: contributions -> merged contribution layers (contract: pots; R7)."""
 from reference.pots import build_pots
 
-from ..vectorfile import make_test
+from conformance.vectors.vectorfile import make_test
 
 NOTES = {
     "Layers": {"description": "one layer per distinct contribution level; eligibility = non-folded contributors reaching it",

@@ -3,8 +3,8 @@ import math
 
 from reference.rng import JSBigInt, rng
 
-from ..jsvalue import encode
-from ..vectorfile import make_test
+from conformance.host.jsvalue import encode
+from conformance.vectors.vectorfile import make_test
 
 OUTPUTS = 8
 NOTES = {

@@ -3,11 +3,11 @@
 Three kinds of test, told apart by their input (docs/INTERPRETING.md, ``runner``):
 
 - ``roster``: a ``bots.json`` object and the files it names -> whether the roster is acceptable
-  and which (entry id, field) pairs are at fault (:func:`conformance.roster.lint_roster`);
+  and which (entry id, field) pairs are at fault (:func:`conformance.harness.roster.lint_roster`);
 - ``source``: one bot script -> whether it loads as a bot in a worker (the export's shape and
-  name, :class:`conformance.host.Worker`) and/or whether a static check must forbid it
-  (:func:`conformance.lint_static.lint_source`; its rule ids are informative);
-- ``game``: a small tournament of tiny inline bots (:func:`conformance.runner.run_tournament`)
+  name, :class:`conformance.host.worker.Worker`) and/or whether a static check must forbid it
+  (:func:`conformance.harness.lint_static.lint_source`; its rule ids are informative);
+- ``game``: a small tournament of tiny inline bots (:func:`conformance.harness.runner.run_tournament`)
   -> per-seat loading, error counts by category and termination, every decision's applied
   action and the standings. Each bot answers at once or never (an endless loop), so the outcome
   does not depend on the machine; wall times are measurements and never appear in a vector.
@@ -19,11 +19,11 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..host import Worker
-from ..lint_static import lint_source
-from ..roster import HOUSE_LAB, HOUSE_PHRASE, lint_roster
-from ..runner import CATEGORIES, BotSpec, RunnerOptions, bundled_engine, run_tournament
-from ..vectorfile import make_test
+from conformance.host.worker import Worker
+from conformance.harness.lint_static import lint_source
+from conformance.harness.roster import HOUSE_LAB, HOUSE_PHRASE, lint_roster
+from conformance.harness.runner import CATEGORIES, BotSpec, RunnerOptions, bundled_engine, run_tournament
+from conformance.vectors.vectorfile import make_test
 
 NOTES = {
     "RosterValid": {"description": "a roster that satisfies the Submission section: it must be accepted",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from reference.evaluator import NAMES, hand_value
 from reference.scenario import pinned_deck
 
-from ..gamespec import caller, game, tournament
+from conformance.vectors.gamespec import caller, game, tournament
 
 SLUG = {"High card": "high-card", "One pair": "one-pair", "Two pair": "two-pair", "Three of a kind": "trips",
         "Straight": "straight", "Flush": "flush", "Full house": "full-house", "Four of a kind": "quads",

@@ -4,8 +4,8 @@ standings (rulings R22-R27)."""
 from reference.errors import OptionError
 from reference.scenario import pinned_deck
 
-from ..gamespec import STRATEGIES, game, tournament
-from ..vectorfile import make_test
+from conformance.vectors.gamespec import STRATEGIES, game, tournament
+from conformance.vectors.vectorfile import make_test
 from .tournaments import log_entry
 
 V4 = "holdem-sng-3-v4"

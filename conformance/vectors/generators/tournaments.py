@@ -1,7 +1,7 @@
 """Family ``tournaments``: seeds and deterministic seat strategies -> the per-hand log (positions,
 level, actions, results, eliminations) and the final standings."""
-from ..gamespec import STRATEGIES, game, tournament
-from ..vectorfile import make_test
+from conformance.vectors.gamespec import STRATEGIES, game, tournament
+from conformance.vectors.vectorfile import make_test
 from .hands import merged_odd_chips_matter
 
 NOTES = {
