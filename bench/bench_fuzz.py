@@ -1,4 +1,4 @@
-"""Differential fuzzing's speed (conformance/fuzz.py): fuzz games per second for the bundled engine
+"""Differential fuzzing's speed (conformance/judge/fuzz.py): fuzz games per second for the bundled engine
 (QuickJS) and the reference adapter (``--cmd``), side by side with the time the reference alone
 takes to generate the same games (their share of the cost). Medians of repeats of the same
 games over one started engine each (loading it is not counted).

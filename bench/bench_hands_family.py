@@ -1,5 +1,5 @@
 """The ``hands`` family's run time through ``holdem-cert engine``'s runner: its showdown vectors
-(``hands.showdown.*``, conformance/vectorgen/showdowns.py) side by side with the other hands
+(``hands.showdown.*``, conformance/vectors/generators/showdowns.py) side by side with the other hands
 vectors, for the bundled engine (QuickJS) and the reference adapter (``--cmd``). Medians of
 repeats over one started engine each (loading it is not counted).
 

@@ -9,7 +9,7 @@ items (``holdem/smoke::smoke.load`` ...); ``-k`` selects among them as usual. A 
 shows its clauses and diff; a divergent one passes and is listed at the end; a vector the engine
 does not support is skipped. When the smoke tier fails the session stops there. Without
 ``--holdem-engine`` or ``--holdem-cmd`` the plugin does nothing. The engine is chosen as
-``holdem-cert engine`` chooses it (conformance/engine_choice.py). Registered as the ``pytest11`` entry point
+``holdem-cert engine`` chooses it (conformance/cli/engine_choice.py). Registered as the ``pytest11`` entry point
 ``holdem_conformance``.
 """
 from __future__ import annotations

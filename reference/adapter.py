@@ -232,7 +232,7 @@ def run_hands(i: dict) -> dict:
         game = create(i["game"])
     except HoldemError as exc:
         return {**out, "error": failure("create", exc)}
-    if "steps" in i:  # fuzz games (conformance/fuzz.py): answers through submit, timeouts
+    if "steps" in i:  # fuzz games (conformance/judge/fuzz.py): answers through submit, timeouts
         out["steps"] = []
         for k, step in enumerate(i["steps"]):
             if game.decision_state() is None:

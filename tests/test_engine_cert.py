@@ -95,7 +95,7 @@ def test_reference_adapter_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "ref.json").read_text())
     assert report["certified"] is True and report["verdict"].startswith("CERTIFIED: ")
-    # Every family, then the fuzz games (conformance/fuzz.py), all passed.
+    # Every family, then the fuzz games (conformance/judge/fuzz.py), all passed.
     assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*CONTRACT, "fuzz"]
     games = report["engine"]["fuzz"]["games"]
     assert games > 0 and report["families"]["fuzz"] == {"passed": games, "failed": 0, "divergent": 0, "skipped": 0}

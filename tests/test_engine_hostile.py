@@ -342,7 +342,7 @@ def test_kill_group_kills_what_an_exited_child_forked():
 
 def test_a_grandchild_that_calls_setsid_does_not_outlive_the_run(tmp_path, cli):
     """It leaves the engine's process group, so the group kill misses it; the certifier is a child
-    subreaper (conformance/reaper.py), so it becomes ours when the engine dies, and is killed."""
+    subreaper (conformance/host/reaper.py), so it becomes ours when the engine dies, and is killed."""
     pid_file = tmp_path / "grandchild.pid"
     sleeper = tmp_path / "sleeper.py"
     sleeper.write_text(f"import os, time\nos.setsid()\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"

@@ -1,4 +1,4 @@
-"""Fresh vectors (conformance/fresh_vectors.py): generated per run from a seed, in the golden format."""
+"""Fresh vectors (conformance/vectors/fresh_vectors.py): generated per run from a seed, in the golden format."""
 import json
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Bot certification's full-length table (conformance/full_table.py): nine copies of the bot, 300
+"""Bot certification's full-length table (conformance/bots/full_table.py): nine copies of the bot, 300
 hands, decision times per 50 hands, seat names drawn from the run's seed (issue #19)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Differential fuzzing (conformance/fuzz.py, issue #12 item 6): random games judged step by step
+"""Differential fuzzing (conformance/judge/fuzz.py, issue #12 item 6): random games judged step by step
 against the reference in both drivers, reproducible by seed; bugs that only fuzzing reaches are
 caught, shrunk, and the shrunk game is a hands vector that fails the mutant and passes the engine."""
 from __future__ import annotations

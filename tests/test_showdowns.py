@@ -1,4 +1,4 @@
-"""Showdown vectors of the ``hands`` family (conformance/vectorgen/showdowns.py, issue #12 item 5).
+"""Showdown vectors of the ``hands`` family (conformance/vectors/generators/showdowns.py, issue #12 item 5).
 
 The committed vectors are judged here against pokerkit's hand evaluator, an oracle independent of
 the reference: every live hand's `hand` name and every award (pots layered by contribution,

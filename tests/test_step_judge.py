@@ -1,4 +1,4 @@
-"""The step judge (conformance/step_judge.py): every step of a game compared with the reference;
+"""The step judge (conformance/judge/step_judge.py): every step of a game compared with the reference;
 a failure is the first divergence, naming the clause it breaks (issue #12)."""
 import copy
 

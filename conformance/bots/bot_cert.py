@@ -111,7 +111,7 @@ class CertOptions:
     vector_states: int | None = None  # None: every vector state; N: the first N
     smoke_seats: tuple[int, ...] = (2, 6, 9)
     smoke_max_hands: int = 60
-    full_table_hands: int = full_table.HANDS  # the nine-copy full-length table (conformance/full_table.py); 0: none
+    full_table_hands: int = full_table.HANDS  # the nine-copy full-length table (conformance/bots/full_table.py); 0: none
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     node: bool = True  # also time in node (V8) when it is installed (bot_timing)
     house_roster: Path = HOUSE_ROSTER

@@ -47,7 +47,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                        help="run the golden vectors only (an engine that memorised them would then pass)")
     parser.add_argument("--fuzz-seconds", type=seconds, default=fuzz.DEFAULT_SECONDS, metavar="S",
                         help=f"differential fuzzing after the vectors: random games judged step by step for S "
-                             f"seconds (default {fuzz.DEFAULT_SECONDS:g}; 0: none; conformance/fuzz.py)")
+                             f"seconds (default {fuzz.DEFAULT_SECONDS:g}; 0: none; conformance/judge/fuzz.py)")
     parser.add_argument("--fuzz-games", type=games_count, metavar="N",
                         help="play exactly the first N fuzz games instead of a time budget (a rerun of a "
                              "report's game count reproduces it)")
@@ -110,7 +110,7 @@ class EngineUnderTest:
     subject: dict  # how the report describes it
     tests: dict[str, list[dict]]  # family -> golden vectors, then fresh tests
     js_source: str | None  # preludes, engine and adapter as one script; None for a --cmd engine
-    fuzz: fuzz.FuzzPlan | None = None  # differential fuzzing after the vectors (conformance/fuzz.py)
+    fuzz: fuzz.FuzzPlan | None = None  # differential fuzzing after the vectors (conformance/judge/fuzz.py)
 
 
 def check(spec: EngineSpec) -> None:

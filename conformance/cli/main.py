@@ -1,6 +1,6 @@
 """``holdem-cert``: the command-line entry point.
 
-Each subcommand is a module in ``conformance/commands/`` defining ``NAME``, ``HELP``,
+Each subcommand is a module in ``conformance/cli/commands/`` defining ``NAME``, ``HELP``,
 ``configure(parser)`` and ``run(args) -> int``; they are discovered, so adding a
 command touches no shared file. Exit codes: 0 success, 1 a verdict of failure,
 2 usage or I/O error (printed without a traceback).

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * Timing a bot in V8, the engine of the browsers the arena runs in (conformance/node_timing.py).
+ * Timing a bot in V8, the engine of the browsers the arena runs in (conformance/host/node_timing.py).
  *
  * Run as `node node_timing.js` by the Python parent, which kills this whole process group at its own
  * wall-clock deadline: this process is only trusted to measure. The main thread speaks JSON lines on
@@ -87,7 +87,7 @@ function main() {
   process.stdin.on('end', () => chain.then(() => process.exit(0)));
 }
 
-// ---- the bot's thread: the contract's worker environment, as conformance/worker.py builds it ----
+// ---- the bot's thread: the contract's worker environment, as conformance/host/worker_process.py builds it ----
 function bot() {
   const vm = require('vm');
   const port = parentPort;

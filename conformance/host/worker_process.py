@@ -87,7 +87,7 @@ BOOTSTRAP = r"""
       ownPropertyKeys = Reflect.ownKeys, hasOwn = Object.hasOwn, sameValue = Object.is;
   var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
   var MAX_DEPTH = 32, MAX_NODES = 100000, MAX_VIOLATIONS = 100;
-  // R34 (conformance/bounds.py): what a bot says crosses to Python bounded and as Unicode text. A
+  // R34 (conformance/host/bounds.py): what a bot says crosses to Python bounded and as Unicode text. A
   // string in an answer longer than MAX_ANSWER_CHARS is not read ("toolong"); a message, name or
   // description longer than MAX_TEXT_CHARS (an exported name: MAX_NAME_CHARS) is cut.
 

@@ -328,7 +328,7 @@ function () {
     const out = { decisions: [], again: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
-    // Optional steps first (fuzz games, conformance/fuzz.py): answers through submit, timeouts.
+    // Optional steps first (fuzz games, conformance/judge/fuzz.py): answers through submit, timeouts.
     if (i.steps !== undefined) {
       out.steps = [];
       for (let k = 0; k < i.steps.length; k++) {

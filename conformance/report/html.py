@@ -2,12 +2,12 @@
 and the hand replayer's plain JavaScript are all inside it).
 
 ``render(summary)`` takes the JSON summary that ``holdem-cert certify`` writes (see
-``conformance/certify.py``) and returns the page: the engine's families with coloured counts,
+``conformance/cli/certify.py``) and returns the page: the engine's families with coloured counts,
 every failure with its message, clauses (with their summaries), diff and, where the summary has
 them, its input and reproduction; divergences with their rulings; the roster's problems; every
 bot with its verdict, reasons and play-style profile; and the showcase tournament: a chart of
 chips over hands (every seat its own colour, ticked axes), who was not seated and why, and the
-hand replayer (conformance/replayer.py). Everything is escaped; the output depends only on the
+hand replayer (conformance/report/replayer.py). Everything is escaped; the output depends only on the
 summary. Readable from 480 px wide up: wide tables scroll inside their box, never the page.
 """
 from __future__ import annotations

@@ -147,7 +147,7 @@ MUTANTS = [
         "replace": "for (const o of survivors) if (o < s) above++;",
     },
     # The showdown of a game (settleShowdown -> valueOf, which evaluate() does not use); only the
-    # hands family's showdown vectors (conformance/vectorgen/showdowns.py) reach these cases.
+    # hands family's showdown vectors (conformance/vectors/generators/showdowns.py) reach these cases.
     {
         "name": "showdown-trips-before-straight",
         "description": "Rules (best five): in a game showdown, trips that also hold a straight rank as trips",
@@ -409,7 +409,7 @@ BLIND_SPOT_MUTANTS = [
     },
 ]
 
-# Bugs only differential fuzzing (conformance/fuzz.py) catches: the golden vectors and the fresh
+# Bugs only differential fuzzing (conformance/judge/fuzz.py) catches: the golden vectors and the fresh
 # tests of contract-v1 never reach them (no contract-v1 timeout, no one-chip blind). Each must fail
 # a fuzz game at ``breaks``; tests/test_fuzz.py shrinks it and replays the shrunk vector.
 FUZZ_MUTANTS = [

@@ -1,4 +1,4 @@
-"""``holdem-cert certify``: the main job (see conformance/certify.py).
+"""``holdem-cert certify``: the main job (see conformance/cli/certify.py).
 
 Takes every engine option of ``holdem-cert engine`` (the same definitions). Prints one line per
 result as it is known, then where the report is and the verdict. Exit 0 certified, 1 not
