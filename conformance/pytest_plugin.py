@@ -137,7 +137,7 @@ class HoldemSession:
     def smoke_cases(self) -> dict:
         """Load the engine and run the smoke tier, once."""
         from conformance.judge.engine_cert import start
-        from conformance.report.formats import Case
+        from conformance.judge.verdicts import Case
 
         if self.smoke is not None:
             return self.smoke

@@ -1,12 +1,10 @@
-"""The decision ``state`` object (contract, Decision state): a fresh plain dict per decision."""
+"""The decision ``state`` object (contract, Decision state): a fresh plain dict per decision.
+
+Its functions read a :class:`reference.tournament.Tournament` ``t``, which calls them; this module
+does not import it, so the two modules do not import each other (issue #16)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .hand import STREETS
-
-if TYPE_CHECKING:
-    from .tournament import Tournament
 
 HISTORY_LIMIT = 20
 # R15: an eliminated seat's (folded, allIn) under each option (ours: "folded").
@@ -14,10 +12,10 @@ OUT_SEAT_FLAGS = {"folded": (True, False), "all-in": (False, True), "folded-and-
                   "neither": (False, False)}
 
 
-def decision_state(t: "Tournament", history: bool = True) -> dict:
+def decision_state(t, history: bool = True) -> dict:
     """The state for the seat to act. ``history=False`` leaves ``"history": None`` in its place,
     for a caller that takes the entries from ``t.history`` itself (the arena runner sends each
-    finished hand once, see ``conformance.host.StateWire``)."""
+    finished hand once, see ``conformance.host.worker.StateWire``)."""
     hand = t.hand
     assert hand is not None and hand.to_act is not None
     s = hand.to_act
@@ -61,7 +59,7 @@ def decision_state(t: "Tournament", history: bool = True) -> dict:
     }
 
 
-def _seat(t: "Tournament", i: int) -> dict:
+def _seat(t, i: int) -> dict:
     hand = t.hand
     assert hand is not None
     if not hand.in_hand[i]:  # eliminated before this hand (R15)

@@ -16,6 +16,7 @@ from .hand import STREETS, Hand, complete_deck
 from .rng import deal_hand, rng, seed_to_uint32
 from .ruleset import RULESETS, Ruleset, get_ruleset
 from .rulings import as_profile
+from .state import decision_state
 
 _OPTION_NAMES = {
     "starting_stack": "starting_stack",
@@ -118,8 +119,6 @@ class Tournament:
         """
         if self.over:
             return None
-        from .state import decision_state
-
         return decision_state(self, history)
 
     def act(self, answer: object) -> dict:

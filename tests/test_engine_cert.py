@@ -21,7 +21,7 @@ from conformance.cli.main import main
 from conformance.judge.engine_cert import (FAMILIES, RULESETS, certify, compare, conclude, judge, load_tests, same,
                                      sng3v4_problem)
 from conformance.judge.engine_drivers import QuickJSDriver, Run
-from conformance.report.formats import Case, Report
+from conformance.judge.verdicts import Case, Report
 from reference import adapter
 from cli_helpers import vectors_run
 

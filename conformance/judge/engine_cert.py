@@ -19,12 +19,11 @@ from reference.cards import CANONICAL_DECK
 from conformance.vectors import fresh_vectors, schemas, library as vectors
 from . import fuzz, sng3v4_text
 from .engine_drivers import EngineLoadError, Run
-from conformance.report.formats import Case, Report
-from conformance.report.repro import failing_game
+from .verdicts import Case, Report
 from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
-from .trajectory import Plan, legality_views
+from .trajectory import Plan, failing_game, legality_views
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).

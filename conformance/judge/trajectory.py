@@ -23,6 +23,7 @@ from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, to
 
 # The standings fields every family compares (docs/engine-protocol.md, tournaments).
 STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
+TRAJECTORY_SHOWN = 30  # decision states of a failing game kept for the replayer, up to the divergence
 LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
 
 
@@ -147,3 +148,30 @@ def legality_views(spec: dict, prefix: list, answer: object) -> dict:
     else:
         view["act"] = {"action": act}
     return view
+
+
+def divergence_offset(family: str, vector_input: dict) -> int:
+    """The index of the first recorded decision (sng3v4 steps come first, step_judge)."""
+    return len(vector_input.get("steps") or ()) if family == "sng3v4" else 0
+
+
+def failing_game(family: str, vector_input: dict, outcome: object, first: dict | None) -> dict | None:
+    """The engine's decision states up to and including the first divergence (the last
+    TRAJECTORY_SHOWN of them), for the replayer: ``{"states", "step", "decision"}`` where ``step``
+    is the divergent state's index in ``states`` (None: the divergence comes after the last one,
+    at the end of the game) and ``decision`` the first state's decision index."""
+    if family not in ("hands", "tournaments", "sng3v4") or first is None or not isinstance(outcome, dict):
+        return None
+    outcome = expand(outcome)
+    offset = divergence_offset(family, vector_input)
+    steps = outcome.get("steps") if isinstance(outcome.get("steps"), list) else []
+    decisions = outcome.get("decisions") if isinstance(outcome.get("decisions"), list) else []
+    numbered = [(k, o.get("state")) for k, o in enumerate(steps) if isinstance(o, dict)]
+    numbered += [(offset + k, state) for k, state in enumerate(decisions)]
+    at = first.get("decision")
+    numbered = [(k, state) for k, state in numbered if isinstance(state, dict) and (at is None or k <= at)]
+    numbered = numbered[-TRAJECTORY_SHOWN:]
+    if not numbered:
+        return None
+    step = len(numbered) - 1 if at is not None and numbered[-1][0] == at else None
+    return {"states": [state for _, state in numbered], "step": step, "decision": numbered[0][0]}

@@ -17,11 +17,11 @@ from conformance.bots.bot_cert import state_file, state_file_name
 from conformance.judge.engine_drivers import DRIVER_JS, PROTOCOL_VERSION
 from conformance.vectors.gamespec import GAME_FAMILIES
 from conformance.outfiles import write_text
-from .formats import Report, printable
+from conformance.judge.verdicts import Report
+from .formats import printable
 from conformance.harness.runner import ENGINE_PATH
-from conformance.judge.trajectory import expand
+from conformance.judge.trajectory import divergence_offset
 
-TRAJECTORY_SHOWN = 30  # decision states of a failing game kept for the replayer, up to the divergence
 REPRO_DIR = "repro"
 BUNDLED_NAME = "bundled reference/js/poker-engine.js"  # engine_choice names the bundled engine so
 # The line of a reproduction script naming the files to load, read back by `holdem-cert repro`.
@@ -76,33 +76,6 @@ def readable_input(family: str, vector_input: dict) -> dict:
     return out
 
 
-def _divergence_offset(family: str, vector_input: dict) -> int:
-    """The index of the first recorded decision (sng3v4 steps come first, step_judge)."""
-    return len(vector_input.get("steps") or ()) if family == "sng3v4" else 0
-
-
-def failing_game(family: str, vector_input: dict, outcome: object, first: dict | None) -> dict | None:
-    """The engine's decision states up to and including the first divergence (the last
-    TRAJECTORY_SHOWN of them), for the replayer: ``{"states", "step", "decision"}`` where ``step``
-    is the divergent state's index in ``states`` (None: the divergence comes after the last one,
-    at the end of the game) and ``decision`` the first state's decision index."""
-    if family not in ("hands", "tournaments", "sng3v4") or first is None or not isinstance(outcome, dict):
-        return None
-    outcome = expand(outcome)
-    offset = _divergence_offset(family, vector_input)
-    steps = outcome.get("steps") if isinstance(outcome.get("steps"), list) else []
-    decisions = outcome.get("decisions") if isinstance(outcome.get("decisions"), list) else []
-    numbered = [(k, o.get("state")) for k, o in enumerate(steps) if isinstance(o, dict)]
-    numbered += [(offset + k, state) for k, state in enumerate(decisions)]
-    at = first.get("decision")
-    numbered = [(k, state) for k, state in numbered if isinstance(state, dict) and (at is None or k <= at)]
-    numbered = numbered[-TRAJECTORY_SHOWN:]
-    if not numbered:
-        return None
-    step = len(numbered) - 1 if at is not None and numbered[-1][0] == at else None
-    return {"states": [state for _, state in numbered], "step": step, "decision": numbered[0][0]}
-
-
 def js_script(files: list[str], has_adapter: bool, family: str, test: dict, first: dict | None, message: str) -> str:
     """The reproduction script of one failed vector (see the module's docstring)."""
     data = json.dumps
@@ -119,7 +92,7 @@ const FAMILY = {data(family)};
 const INPUT = {data(test['input'])};
 const FIRST = {data(first)};
 const EXPECTED = {data(test.get('expected') if first is None else None)};
-const OFFSET = {_divergence_offset(family, test['input'])};
+const OFFSET = {divergence_offset(family, test['input'])};
 
 if (typeof require === 'function') {{  // node: load the engine as scripts, as the suite does
   const fs = require('fs'), vm = require('vm');

@@ -1,0 +1,61 @@
+"""Per-case verdicts and the report that holds them: what the judge (and any later subject) fills
+in; conformance.report.formats writes them as JSON, JUnit and the printed summary."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+STATUSES = ("passed", "failed", "divergent", "skipped")
+
+
+@dataclass
+class Case:
+    """One test's verdict. ``message`` is one line; ``diff`` may span many."""
+
+    id: str
+    group: str
+    status: str
+    clauses: list[str] = field(default_factory=list)
+    message: str = ""
+    diff: str = ""
+    rulings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    # A failed game's first divergence (conformance.judge.step_judge): the clause it breaks,
+    # {hand, decision, path, expected, actual, clause}, the later differences counted under it and
+    # the answers that led there.
+    breaks: str | None = None
+    first: dict | None = None
+    later: int = 0
+    answers: list = field(default_factory=list)
+    alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
+    vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
+    # A failed vector's input in readable form and its reproduction (conformance.report.repro).
+    input: dict | None = None
+    repro: dict | None = None
+    trajectory: dict | None = None  # the engine's states up to the divergence (trajectory.failing_game)
+
+
+@dataclass
+class Report:
+    title: str  # e.g. "holdem-cert engine"
+    subject_key: str  # the JSON key of ``subject`` ("engine")
+    subject: dict
+    groups: list[str]  # in order; every group has a line in the summary, even when empty
+    cases: list[Case] = field(default_factory=list)
+    smoke: list[Case] = field(default_factory=list)
+    certified: bool = False
+    verdict: str = ""
+    # A run restricted to some families (--family): it says what it ran and is never a
+    # certification (issue #12, item 7); ``ok`` says whether what it ran had no failure.
+    partial: bool = False
+    ok: bool = False
+    ruleset: str | None = None  # what the verdict is for, when the subject plays under rulesets
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        out = {g: dict.fromkeys(STATUSES, 0) for g in self.groups}
+        for case in self.cases:
+            out.setdefault(case.group, dict.fromkeys(STATUSES, 0))[case.status] += 1
+        return out
+
+    def with_status(self, status: str) -> list[Case]:
+        return [c for c in self.smoke + self.cases if c.status == status]
