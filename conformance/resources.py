@@ -8,6 +8,7 @@ the like: ``holdem-cert --version`` says where they are.
 """
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 # Copied into the wheel by setup.py, in this order.
@@ -34,3 +35,9 @@ def default_roster() -> Path:
     """``./bots.json`` when the working directory has one, else the bundled house roster."""
     local = Path("bots.json")
     return local if local.is_file() else HOUSE_ROSTER
+
+
+def javascript(package: str, name: str) -> str:
+    """The JavaScript file ``name`` kept beside the modules of ``package`` (a ``.js`` file, so that
+    JavaScript tools can check it; packaged by pyproject's package-data)."""
+    return files(package).joinpath(name).read_text(encoding="utf-8")

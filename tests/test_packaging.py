@@ -51,6 +51,13 @@ def test_the_wheel_carries_the_data(wheel):
     assert "bots.json" in DATA_ITEMS and not any("__pycache__" in n for n in names if n.startswith("conformance/_data"))
 
 
+def test_the_wheel_carries_every_javascript_file(wheel):
+    """The .js files the modules load beside themselves (issue #16) are in the wheel."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {p.relative_to(ROOT).as_posix() for p in (ROOT / "conformance").rglob("*.js")}
+    assert len(expected) >= 6 and expected <= names, sorted(expected - names)
+
+
 def test_the_wheel_requires_quickjs_ng_not_quickjs(wheel):
     """Both PyPI packages install the module `quickjs`; the worker needs quickjs-ng's (ES2024)."""
     archive = zipfile.ZipFile(wheel)

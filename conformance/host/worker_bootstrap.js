@@ -1,0 +1,535 @@
+// The worker's bootstrap: conformance/host/worker_process.py evaluates it before the bot's script.
+(function (botSeed, scriptLines, MAX_ANSWER_CHARS, MAX_TEXT_CHARS, MAX_NAME_CHARS) {
+  'use strict';
+  var G = globalThis;
+  // Intrinsics captured before untrusted code runs: later patches of the
+  // globals by a script must not change what we transport.
+  var apply = Reflect.apply, ownKeys = Object.keys, isArray = Array.isArray,
+      defineProperty = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf, createObject = Object.create,
+      jsonParse = JSON.parse, jsonQuote = JSON.stringify, imul = Math.imul,
+      split = String.prototype.split, join = Array.prototype.join, regexpExec = RegExp.prototype.exec,
+      ErrorCtor = Error, InternalErrorCtor = InternalError, SyntaxErrorCtor = SyntaxError,
+      StringCtor = String, BigIntCtor = BigInt, evalIntrinsic = G.eval,
+      symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
+      bigintToString = BigInt.prototype.toString, stringSlice = String.prototype.slice,
+      toWellFormed = String.prototype.toWellFormed, ownDescriptor = Object.getOwnPropertyDescriptor,
+      ownPropertyKeys = Reflect.ownKeys, hasOwn = Object.hasOwn, sameValue = Object.is;
+  var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+  var MAX_DEPTH = 32, MAX_NODES = 100000, MAX_VIOLATIONS = 100;
+  // R34 (conformance/host/bounds.py): what a bot says crosses to Python bounded and as Unicode text. A
+  // string in an answer longer than MAX_ANSWER_CHARS is not read ("toolong"); a message, name or
+  // description longer than MAX_TEXT_CHARS (an exported name: MAX_NAME_CHARS) is cut.
+
+  // ---- violations -------------------------------------------------------
+  var violations = [], droppedViolations = 0;
+  function violation(kind, detail, extra) {
+    if (violations.length < MAX_VIOLATIONS) {
+      violations[violations.length] = '{"kind":' + jsonQuote(kind) + ',"detail":' + jsonQuote(detail) + (extra || '') + '}';
+    } else {
+      droppedViolations++;
+    }
+    var e = new ErrorCtor('contract violation: ' + detail);
+    defineProperty(e, 'name', {value: 'ContractViolation', writable: true, configurable: true});
+    return e;
+  }
+  function drainViolations() {
+    if (watching) checkGlobals();
+    if (violations.length === 0) return '';
+    if (droppedViolations > 0) {
+      violations[violations.length] = '{"kind":"dropped","detail":' +
+        jsonQuote(droppedViolations + ' further violations not listed') + '}';
+    }
+    var text = ',"violations":[';
+    for (var i = 0; i < violations.length; i++) text += (i ? ',' : '') + violations[i];
+    violations = []; droppedViolations = 0;
+    return text + ']';
+  }
+
+  // A lone UTF-16 surrogate becomes U+FFFD (as TextEncoder does): Python's str cannot encode it.
+  function wellFormed(s) { return apply(toWellFormed, s, []); }
+  // JSON text of a string from the bot, at most `max` characters of it.
+  function bounded(s, max) {
+    if (s.length <= max) return jsonQuote(wellFormed(s));
+    return jsonQuote(wellFormed(apply(stringSlice, s, [0, max])) + '\u2026 (' + (s.length - max) + ' more characters)');
+  }
+
+  // ---- guards: dynamic code, clocks, timers -------------------------------
+  function setHidden(obj, key, value) {
+    defineProperty(obj, key, {value: value, writable: true, enumerable: false, configurable: true});
+  }
+  function guardConstructor(proto, label) {
+    var guard = function () { throw violation('Function', label + ' constructor'); };
+    defineProperty(guard, 'name', {value: label, configurable: true});
+    guard.prototype = proto;       // keeps `f instanceof Function` working
+    setHidden(proto, 'constructor', guard);
+    return guard;
+  }
+  setHidden(G, 'Function', guardConstructor(Function.prototype, 'Function'));
+  guardConstructor(getPrototypeOf(async function () {}), 'AsyncFunction');
+  guardConstructor(getPrototypeOf(function* () {}), 'GeneratorFunction');
+  guardConstructor(getPrototypeOf(async function* () {}), 'AsyncGeneratorFunction');
+  var evalGuard = function (code) { throw violation('eval', 'eval of a ' + typeof code); };
+  defineProperty(evalGuard, 'name', {value: 'eval', configurable: true});
+  setHidden(G, 'eval', evalGuard);
+  function timer(name) {
+    return function (handler) {
+      if (typeof handler === 'string') throw violation('eval', name + ' with a string argument');
+      throw violation('timer', name + ' (no timers in the worker)');
+    };
+  }
+  setHidden(G, 'setTimeout', timer('setTimeout'));
+  setHidden(G, 'setInterval', timer('setInterval'));
+  var DateGuard = function Date() { throw violation('Date', new.target ? 'new Date()' : 'Date()'); };
+  DateGuard.now = function now() { throw violation('Date', 'Date.now()'); };
+  DateGuard.parse = function parse() { throw violation('Date', 'Date.parse()'); };
+  DateGuard.UTC = function UTC() { throw violation('Date', 'Date.UTC()'); };
+  DateGuard.prototype = Date.prototype;
+  setHidden(Date.prototype, 'constructor', DateGuard);
+  setHidden(G, 'Date', DateGuard);
+  delete G.performance;            // quickjs-ng's clock: absent, as in the contract's environment
+
+  // ---- the contract's worker environment, in the contract's order ----------
+  setHidden(G, 'window', G);
+  setHidden(G, 'self', G);
+  var noop = function () {};
+  var console = {};
+  var methods = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table', 'assert'];
+  for (var m = 0; m < methods.length; m++) console[methods[m]] = noop;
+  setHidden(G, 'console', console);
+  var a = botSeed >>> 0;           // mulberry32, one persistent stream per worker
+  setHidden(Math, 'random', function random() {
+    a = (a + 0x6D2B79F5) | 0;
+    var t = imul(a ^ (a >>> 15), 1 | a);
+    t = (t + imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  });
+  var initialExports = {};
+  setHidden(G, 'module', {exports: initialExports});
+  setHidden(G, 'exports', initialExports);
+  // A classic worker's messaging: the harness's handler, and a postMessage a bot must not use.
+  setHidden(G, 'onmessage', function onmessage() {});
+  var postMessageGuard = function () { throw violation('message', 'postMessage (a bot sends no protocol messages)'); };
+  defineProperty(postMessageGuard, 'name', {value: 'postMessage', configurable: true});
+  setHidden(G, 'postMessage', postMessageGuard);
+
+  // ---- worker globals, watched by identity (R35) ---------------------------------
+  // "Do not ... overwrite worker globals." Every own property of the global object and of the
+  // namespaces below is captured here (after the engine loads, before the bot), out of the bot's
+  // reach, and compared -- same value, same getter and setter, by Object.is -- after loading and
+  // after every decision, so no patched toString, computed name or alias can hide a change.
+  // `exports` is captured after loading: `exports = module.exports = f` is the CommonJS idiom.
+  var watched = [], watchedLabels = [], reported = createObject(null), watching = false;
+  function watch(obj, label) {
+    watchedLabels[watchedLabels.length] = label;
+    var keys = ownPropertyKeys(obj);
+    for (var i = 0; i < keys.length; i++) {
+      var k = keys[i];
+      if (obj === G && k === 'exports') continue;
+      watchKey(obj, k, (obj === G ? '' : label + '.') + (typeof k === 'symbol' ? '[' + StringCtor(k) + ']' : k));
+    }
+  }
+  function watchKey(obj, key, name) {
+    var d = ownDescriptor(obj, key);
+    if (d === undefined) return;
+    var data = hasOwn(d, 'value');
+    watched[watched.length] = {obj: obj, key: key, name: name, data: data,
+                               value: data ? d.value : undefined, get: data ? undefined : d.get,
+                               set: data ? undefined : d.set};
+  }
+  function watchGlobals() {
+    watch(G, 'globalThis');
+    var namespaces = [[Math, 'Math'], [JSON, 'JSON'], [Reflect, 'Reflect'], [Object, 'Object'],
+                      [console, 'console'], [Function.prototype, 'Function.prototype']];
+    var pe = ownDescriptor(G, 'PokerEngine');
+    if (pe === undefined) {
+      try { pe = {value: evalIntrinsic("typeof PokerEngine === 'undefined' ? undefined : PokerEngine")}; } catch (e) {}
+    }
+    if (pe !== undefined && pe.value !== null && (typeof pe.value === 'object' || typeof pe.value === 'function')) {
+      namespaces[namespaces.length] = [pe.value, 'PokerEngine'];
+    }
+    for (var i = 0; i < namespaces.length; i++) watch(namespaces[i][0], namespaces[i][1]);
+  }
+  function watchedField() {
+    var text = ',"watched":[';
+    for (var i = 0; i < watchedLabels.length; i++) text += (i ? ',' : '') + jsonQuote(watchedLabels[i]);
+    return text + ']';
+  }
+  function checkGlobals() {
+    for (var i = 0; i < watched.length; i++) {
+      var w = watched[i];
+      if (reported[w.name] === true) continue;
+      var d = ownDescriptor(w.obj, w.key), same;
+      if (d === undefined) same = false;
+      else if (w.data) same = hasOwn(d, 'value') && sameValue(d.value, w.value);
+      else same = !hasOwn(d, 'value') && d.get === w.get && d.set === w.set;
+      if (!same) {
+        reported[w.name] = true;
+        violation('global', w.name + (d === undefined ? ' was deleted' : ' was overwritten') +
+                  ' (worker globals must not be overwritten)', ',"global":' + jsonQuote(w.name));
+      }
+    }
+  }
+
+  // ---- the tagged value encoding -------------------------------------------
+  var UNDEFINED = '{"$":"undefined"}', OBJECT = '{"$":"object"}', ARRAY = '{"$":"array"}',
+      PROMISE = '{"$":"promise"}';
+  function number(x) {
+    if (x !== x) return '{"$":"number","value":"NaN"}';
+    if (x === Infinity) return '{"$":"number","value":"Infinity"}';
+    if (x === -Infinity) return '{"$":"number","value":"-Infinity"}';
+    if (x === 0 && 1 / x < 0) return '{"$":"number","value":"-0"}';
+    return jsonQuote(x);           // a primitive: no toJSON lookup
+  }
+  function functionName(f) {
+    try { var n = f.name; } catch (e) { return 'null'; }
+    return typeof n === 'string' ? bounded(n, MAX_TEXT_CHARS) : 'null';
+  }
+  // JSON text of a non-object, or null for an object.
+  function primitive(v) {
+    switch (typeof v) {
+      case 'string': return jsonQuote(v);  // an answer's: answerPrimitive
+      case 'number': return number(v);
+      case 'boolean': return v ? 'true' : 'false';
+      case 'undefined': return UNDEFINED;
+      case 'bigint': return '{"$":"bigint","value":' + bounded(apply(bigintToString, v, []), MAX_TEXT_CHARS) + '}';
+      case 'symbol':
+        var d = apply(symbolDescription, v, []);
+        return '{"$":"symbol","description":' + (d === undefined ? 'null' : bounded(d, MAX_TEXT_CHARS)) + '}';
+      case 'function': return '{"$":"function","name":' + functionName(v) + '}';
+    }
+    return v === null ? 'null' : null;
+  }
+  function safeIsArray(v) {
+    try { return isArray(v); } catch (e) { return false; }   // a revoked Proxy throws
+  }
+  function opaque(v) {
+    return safeIsArray(v) ? ARRAY : OBJECT;
+  }
+  function readString(obj, key) {
+    try { var v = obj[key]; } catch (e) { return 'null'; }
+    return typeof v === 'string' ? bounded(v, MAX_TEXT_CHARS) : 'null';
+  }
+  // name, message and value of something thrown; never throws itself.
+  function thrown(e) {
+    var p = primitive(e);
+    if (p !== null && typeof e !== 'function') {
+      return '"name":null,"message":' + bounded(StringCtor(e), MAX_TEXT_CHARS) + ',"value":' +
+             (typeof e === 'string' ? bounded(e, MAX_TEXT_CHARS) : p);
+    }
+    return '"name":' + readString(e, 'name') + ',"message":' + readString(e, 'message') +
+           ',"value":' + (p !== null ? p : opaque(e));
+  }
+  function isOutOfMemory(e) {
+    try { return e instanceof InternalErrorCtor && e.message === 'out of memory'; } catch (x) { return false; }
+  }
+  function failure(e, where) {
+    if (isOutOfMemory(e)) return '{"ok":false,"error":{"category":"memory","message":"out of memory"}' + drainViolations() + '}';
+    var at = where === 'act' && primitive(e) === null ? ',"at":' + locate(stackOf(e)) : '';
+    return '{"ok":false,"error":{"category":"throw","where":' + jsonQuote(where) + ',' + thrown(e) + at + '}' +
+           drainViolations() + '}';
+  }
+
+  // ---- where an error was thrown -----------------------------------------------
+  // The first frame of QuickJS's stack that lies in a script: "at decide (<input>:12:5)". The
+  // binding names every script <input>, so worker.py loads the engine below the script's last line
+  // (scriptLines): the line number tells them apart. Native frames (a builtin that threw) are skipped.
+  var FRAME = /^ *at (.+) \(<input>:(\d+):(\d+)\)$/m, MAX_STACK = 20000;
+  function stackOf(e) {
+    try { return e.stack; } catch (x) { return undefined; }
+  }
+  function locate(stack) {
+    if (typeof stack !== 'string') return 'null';
+    var m = apply(regexpExec, FRAME, [apply(stringSlice, stack, [0, MAX_STACK])]);
+    if (m === null) return 'null';
+    var line = +m[2], engine = line > scriptLines, name = m[1];
+    var unnamed = name === '<eval>' || name === '<anonymous>';   // top-level code, an anonymous function
+    return '{"function":' + (unnamed ? 'null' : bounded(name, MAX_TEXT_CHARS)) + ',"source":"' + (engine ? 'engine' : 'script') +
+           '","line":' + (engine ? line - scriptLines : line) + ',"column":' + +m[3] + '}';
+  }
+
+  // An act answer: a string as is; of an object only `then`, `type` and `amount`
+  // are read, each guarded; nested objects are not transported.
+  function answerPrimitive(v) {
+    if (typeof v !== 'string') return primitive(v);
+    return v.length > MAX_ANSWER_CHARS ? '{"$":"toolong","length":' + v.length + '}' : jsonQuote(wellFormed(v));
+  }
+  function encodeAnswer(v, problems) {
+    var p = answerPrimitive(v);
+    if (p !== null) return p;
+    if (safeIsArray(v)) return ARRAY;
+    var then;
+    try { then = v.then; } catch (e) { return throwingField('then', e, problems); }
+    if (typeof then === 'function') return PROMISE;
+    return '{"type":' + field(v, 'type', problems) + ',"amount":' + field(v, 'amount', problems) + '}';
+  }
+  function field(obj, key, problems) {
+    var x;
+    try { x = obj[key]; } catch (e) { return throwingField(key, e, problems); }
+    var p = answerPrimitive(x);
+    return p !== null ? p : opaque(x);
+  }
+  function throwingField(key, e, problems) {
+    if (problems.where === null) { problems.where = 'answer.' + key; problems.error = e; }
+    return '{"$":"throwing",' + thrown(e) + '}';
+  }
+
+  // A call's value, recursively, bounded by depth and node count. Pieces go to
+  // one array joined at the end: repeated `+=` on long strings is quadratic.
+  var out, nodes, TOO_LARGE = {};   // compared by identity: no user code runs
+  function emit(text) { out[out.length] = text; }
+  function encodeDeep(v, depth) {
+    if (++nodes > MAX_NODES) throw TOO_LARGE;
+    var p = primitive(v);
+    if (p !== null) return emit(p);
+    if (depth >= MAX_DEPTH) return emit(opaque(v));
+    var mark = out.length;
+    try {
+      if (isArray(v)) {
+        emit('[');
+        for (var i = 0, n = v.length; i < n; i++) {
+          if (i) emit(',');
+          encodeMember(v, i, depth);
+        }
+        return emit(']');
+      }
+      var then = v.then;
+      if (typeof then === 'function') return emit(PROMISE);
+      var ks = ownKeys(v), escaped = false;
+      emit('{');
+      for (var k = 0; k < ks.length; k++) {
+        if (ks[k] === '$') escaped = true;
+        emit((k ? ',' : '') + jsonQuote(ks[k]) + ':');
+        encodeMember(v, ks[k], depth);
+      }
+      emit('}');
+      if (escaped) { out[mark] = '{"$":"object","value":{'; emit('}'); }
+    } catch (e) {
+      if (e === TOO_LARGE || isOutOfMemory(e)) throw e;
+      out.length = mark;
+      emit('{"$":"throwing",' + thrown(e) + '}');
+    }
+  }
+  function encodeMember(obj, key, depth) {
+    var x;
+    try { x = obj[key]; } catch (e) {
+      if (isOutOfMemory(e)) throw e;
+      return emit('{"$":"throwing",' + thrown(e) + '}');
+    }
+    encodeDeep(x, depth + 1);
+  }
+  function valueResponse(v) {
+    out = []; nodes = 0;
+    var text;
+    try {
+      encodeDeep(v, 0);
+      text = apply(join, out, ['']);
+    } catch (e) {
+      if (e !== TOO_LARGE) throw e;
+      text = '{"$":"truncated","reason":' + jsonQuote('more than ' + MAX_NODES + ' values') + '}';
+    }
+    out = null;
+    return '{"ok":true,"value":' + text + drainViolations() + '}';
+  }
+
+  // ---- requests -------------------------------------------------------------
+  // Arguments use the same tags, so a call can pass NaN, undefined or a bigint.
+  var SPECIAL_NUMBERS = {NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0};
+  function decodeArg(v) {
+    if (v === null || typeof v !== 'object') return v;
+    if (isArray(v)) {
+      for (var i = 0; i < v.length; i++) v[i] = decodeArg(v[i]);
+      return v;
+    }
+    switch (v.$) {
+      case undefined: break;
+      case 'undefined': return undefined;
+      case 'number': return SPECIAL_NUMBERS[v.value];
+      case 'bigint': return BigIntCtor(v.value);
+      case 'object': v = v.value; break;
+      default: throw new ErrorCtor('cannot pass a ' + v.$ + ' tag as an argument');
+    }
+    var ks = ownKeys(v);
+    for (var k = 0; k < ks.length; k++) v[ks[k]] = decodeArg(v[ks[k]]);
+    return v;
+  }
+  var actFn = null, actThis;
+  function shapeError(message) {
+    return '{"ok":false,"error":{"category":"export-shape","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
+  }
+  function describe(v) {
+    return v === null ? 'null' : safeIsArray(v) ? 'an array' : typeof v;
+  }
+  function finish(mode) {
+    if (mode !== 'bot') return '{"ok":true,"name":null,"shape":null' + drainViolations() + '}';
+    watchKey(G, 'exports', 'exports');
+    watching = true;
+    var exported, reassigned;
+    try {
+      exported = G.module.exports;
+      // R28: as in CommonJS, `exports = ...` rebinds the name only; module.exports is what counts.
+      reassigned = exported === initialExports && ownKeys(initialExports).length === 0 && G.exports !== initialExports;
+    } catch (e) { return shapeError('reading module.exports threw'); }
+    if (reassigned) {
+      return shapeError('module.exports is still the empty initial object: `exports = ...` rebinds the name ' +
+                        'only and exports nothing (R28); assign module.exports instead');
+    }
+    if (typeof exported === 'function') {
+      actFn = exported; actThis = undefined;
+      return '{"ok":true,"name":null,"shape":"function"' + watchedField() + drainViolations() + '}';
+    }
+    if (exported === null || typeof exported !== 'object' || safeIsArray(exported)) {
+      return shapeError('module.exports must be a function or an object with a function act, got ' + describe(exported));
+    }
+    var act, name;
+    try { act = exported.act; } catch (e) { return shapeError('reading module.exports.act threw'); }
+    if (typeof act !== 'function') return shapeError('module.exports.act must be a function, got ' + describe(act));
+    try { name = exported.name; } catch (e) { return shapeError('reading module.exports.name threw'); }
+    if (name !== undefined && typeof name !== 'string') {
+      return shapeError('module.exports.name must be a string when present, got ' + describe(name));
+    }
+    actFn = act; actThis = exported;
+    return '{"ok":true,"name":' + (name === undefined ? 'null' : bounded(name, MAX_NAME_CHARS)) + ',"shape":"object"' + watchedField() + drainViolations() + '}';
+  }
+  // ---- the decision history, sent once per hand ------------------------------
+  // The public summary of a finished hand never changes, so the host sends each one once
+  // (newHistory) and then only names the hands a state's history holds (historyHands).
+  // The pristine entries stay here, out of the bot's reach; every decision gets fresh
+  // copies, exactly what JSON.parse of the whole history would give, at about half the cost.
+  var historyCache = createObject(null);
+  var ENTRY_KEYS = 'handNumber,board,showdown,winners', SHOWN_KEYS = 'id,cards,hand', WINNER_KEYS = 'id,amount';
+  function keysAre(v, keys) {
+    return v !== null && typeof v === 'object' && !isArray(v) && apply(join, ownKeys(v), [',']) === keys;
+  }
+  function stringList(v) {
+    if (!isArray(v)) return false;
+    for (var i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+    return true;
+  }
+  // Only the shape copyEntry copies may enter the cache: anything else would be dropped silently.
+  function entryProblem(e) {
+    if (!keysAre(e, ENTRY_KEYS)) return 'a history entry must have exactly the keys ' + ENTRY_KEYS;
+    if (typeof e.handNumber !== 'number' || !stringList(e.board) || !isArray(e.showdown) || !isArray(e.winners)) {
+      return 'history entry ' + e.handNumber + ': bad field types';
+    }
+    for (var i = 0; i < e.showdown.length; i++) {
+      var x = e.showdown[i];
+      if (!keysAre(x, SHOWN_KEYS) || !stringList(x.cards)) return 'history entry ' + e.handNumber + ': bad showdown';
+    }
+    for (var j = 0; j < e.winners.length; j++) {
+      if (!keysAre(e.winners[j], WINNER_KEYS)) return 'history entry ' + e.handNumber + ': bad winners';
+    }
+    return null;
+  }
+  function copyList(a) {
+    var b = [];
+    for (var i = 0; i < a.length; i++) b[i] = a[i];
+    return b;
+  }
+  function copyEntry(e) {
+    var shown = e.showdown, won = e.winners, s = [], w = [], i, x;
+    for (i = 0; i < shown.length; i++) { x = shown[i]; s[i] = {id: x.id, cards: copyList(x.cards), hand: x.hand}; }
+    for (i = 0; i < won.length; i++) { x = won[i]; w[i] = {id: x.id, amount: x.amount}; }
+    return {handNumber: e.handNumber, board: copyList(e.board), showdown: s, winners: w};
+  }
+  // Fills state.history (sent as a placeholder, so the key keeps its place); a problem or null.
+  function fillHistory(req, state) {
+    var added = hasOwn(req, 'newHistory') ? req.newHistory : undefined, hands = req.historyHands, i, e, problem;
+    if (!isArray(added) || !isArray(hands) || state === null || typeof state !== 'object' || !hasOwn(state, 'history')) {
+      return 'act: historyHands needs newHistory and a state with a history placeholder';
+    }
+    for (i = 0; i < added.length; i++) {
+      e = added[i];
+      problem = entryProblem(e);
+      if (problem !== null) return problem;
+      historyCache[e.handNumber] = e;
+    }
+    var history = [], keep = createObject(null);
+    for (i = 0; i < hands.length; i++) {
+      e = historyCache[hands[i]];
+      if (e === undefined) return 'act: history entry ' + hands[i] + ' was never sent';
+      history[i] = copyEntry(e);
+      keep[hands[i]] = true;
+    }
+    var cached = ownKeys(historyCache);
+    for (i = 0; i < cached.length; i++) if (keep[cached[i]] !== true) delete historyCache[cached[i]];
+    state.history = history;
+    return null;
+  }
+  function act(text) {
+    var req = jsonParse(text), state = req.state, answer;
+    if (!hasOwn(req, 'state')) return protocolError('act.state is missing');
+    // Own fields only: a bot may have put getters on Object.prototype.
+    if (hasOwn(req, 'historyHands')) {
+      var problem = fillHistory(req, state);
+      if (problem !== null) return protocolError(problem);
+    }
+    try { answer = apply(actFn, actThis, [state]); } catch (e) { return failure(e, 'act'); }
+    var problems = {where: null, error: undefined};
+    var encoded;
+    try { encoded = encodeAnswer(answer, problems); } catch (e) { return failure(e, 'answer'); }
+    if (problems.where !== null) {
+      return '{"ok":false,"answer":' + encoded + ',"error":{"category":"throw","where":' +
+             jsonQuote(problems.where) + ',' + thrown(problems.error) + '}' + drainViolations() + '}';
+    }
+    return '{"ok":true,"answer":' + encoded + drainViolations() + '}';
+  }
+  // The first name is a global binding, so a script-level `const PokerEngine`
+  // is found too; `this` is the object holding the function (undefined at top).
+  function call(text) {
+    var req = jsonParse(text), parts = apply(split, req.path, ['.']), holder, target, reached = parts[0];
+    if (!apply(regexpExec, IDENTIFIER, [reached])) return pathError(reached + ' is not an identifier');
+    try { target = evalIntrinsic('typeof ' + reached + " === 'undefined' ? undefined : " + reached); } catch (e) {
+      return failure(e, 'path');
+    }
+    for (var i = 1; i < parts.length; i++) {
+      if (target === null || (typeof target !== 'object' && typeof target !== 'function')) {
+        return pathError(reached + ' is ' + describe(target) + ', not an object');
+      }
+      holder = target;
+      reached += '.' + parts[i];
+      try { target = holder[parts[i]]; } catch (e) { return failure(e, 'path'); }
+    }
+    if (typeof target !== 'function') return pathError(reached + ' is ' + describe(target) + ', not a function');
+    var result;
+    var args = decodeArg(req.args);
+    try { result = apply(target, holder, args); } catch (e) { return failure(e, 'call'); }
+    return valueResponse(result);
+  }
+  function protocolError(message) {
+    return '{"ok":false,"error":{"category":"protocol","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
+  }
+  function pathError(message) {
+    return '{"ok":false,"error":{"category":"path","message":' + jsonQuote(message) + '}' + drainViolations() + '}';
+  }
+  function evalFn(text) {
+    var req = jsonParse(text), fn, result;
+    try { fn = evalIntrinsic('(' + req.source + '\n)'); } catch (e) {
+      if (e instanceof SyntaxErrorCtor) {
+        return '{"ok":false,"error":{"category":"syntax","message":' + jsonQuote(StringCtor(e.message)) + '}' + drainViolations() + '}';
+      }
+      return failure(e, 'source');
+    }
+    if (typeof fn !== 'function') return pathError('the source evaluates to ' + describe(fn) + ', not a function');
+    var args = decodeArg(req.args);
+    try { result = apply(fn, undefined, args); } catch (e) { return failure(e, 'call'); }
+    return valueResponse(result);
+  }
+
+  function dispatch(op, text) {
+    switch (op) {
+      case 'act': return act(text);
+      case 'call': return call(text);
+      case 'evalFn': return evalFn(text);
+      case 'finish': return finish(text);
+      case 'locate': return locate(text);
+      case 'drain': return '{' + apply(stringSlice, drainViolations(), [1]) + '}';
+      case 'watch': watchGlobals(); return 'null';
+    }
+    throw new ErrorCtor('unknown op ' + op);
+  }
+  // A long concatenation is a rope in quickjs-ng, a value the binding cannot hand to Python
+  // ("Unknown quickjs tag: -6"); slice(0) returns it as one flat string.
+  return function host(op, text) {
+    return apply(stringSlice, dispatch(op, text), [0]);
+  };
+})

@@ -1,0 +1,432 @@
+// The suite's engine driver (DRIVER_JS, conformance/judge/engine_drivers.py): installs globalThis.__holdemDriver.
+(function () {
+  'use strict';
+  const CARDS = [];
+  for (const s of 'cdhs') for (const r of '23456789TJQKA') CARDS.push(r + s);
+  const MAX_DECISIONS = 100000;
+
+  class Missing { constructor(name) { this.name = name; } }
+  function engine(name) {
+    const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+    if (e === null || (typeof e !== 'object' && typeof e !== 'function') || typeof e[name] !== 'function') {
+      throw new Missing('PokerEngine.' + name);
+    }
+    return e;
+  }
+  function text(v) { try { return String(v); } catch (_) { return '(unprintable)'; } }
+  // Running out of memory or stack is not the engine's answer (an invalid vector would pass as
+  // "threw") and may leave the context unusable: it escapes to the host, which restarts the worker.
+  // quickjs-ng's words: InternalError "out of memory", RangeError "Maximum call stack size exceeded".
+  function exhausted(x) {
+    try {
+      return (x instanceof InternalError && x.message === 'out of memory') ||
+             (x instanceof RangeError && x.message === 'Maximum call stack size exceeded');
+    } catch (_) { return false; }
+  }
+  function describe(x) {
+    if (exhausted(x)) throw x;
+    if (x === null || typeof x !== 'object') return { name: null, message: text(x) };
+    const out = { name: null, message: null };
+    try { if (typeof x.name === 'string') out.name = x.name; } catch (_) {}
+    try { out.message = typeof x.message === 'string' ? x.message : text(x); } catch (_) { out.message = '(unprintable)'; }
+    try { if (typeof x.code === 'string') out.code = x.code; } catch (_) {}
+    try { if (typeof x.field === 'string') out.field = x.field; } catch (_) {}
+    return out;
+  }
+  function failure(at, x) { return Object.assign({ at }, describe(x)); }
+  // Deeper data is recorded as TOO_DEEP (sent as a "truncated" tag): nothing the engine returns may
+  // nest deeper than the parent can decode and judge.
+  const MAX_DEPTH = 32, TOO_DEEP = {};
+  function clone(v, depth) {
+    depth = depth || 0;
+    if (v === null || typeof v !== 'object') return v;
+    if (depth > MAX_DEPTH) return TOO_DEEP;
+    if (Array.isArray(v)) {
+      const a = new Array(v.length);
+      for (let i = 0; i < v.length; i++) a[i] = clone(v[i], depth + 1);
+      return a;
+    }
+    const o = {};
+    for (const k of Object.keys(v)) o[k] = clone(v[k], depth + 1);
+    return o;
+  }
+  function show(v) {
+    if (v === null) return 'null';
+    if (Array.isArray(v)) return 'an array';
+    return typeof v === 'object' ? 'an object' : typeof v === 'string' ? JSON.stringify(v) : text(v);
+  }
+  function mulberry32(seed) {
+    let a = seed | 0;
+    return function random() {
+      a = (a + 0x6D2B79F5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t = (t + Math.imul(t ^ (t >>> 7), t | 61)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  function randomArg(spec) {
+    if (spec.kind === 'mulberry32') return mulberry32(spec.seed);
+    if (spec.kind === 'constant') return () => spec.value;
+    return spec.value;
+  }
+
+  function rng(i) {
+    const e = engine('rng');
+    let r;
+    try { r = e.rng(i.seed); } catch (x) { return { threw: describe(x) }; }
+    if (typeof r !== 'function') return { error: { at: 'rng(seed)', message: 'returned ' + show(r) + ', not a function' } };
+    const values = [];
+    for (let k = 0; k < i.count; k++) {
+      try { values.push(clone(r())); } catch (x) { return { threw: describe(x) }; }
+    }
+    return { values };
+  }
+
+  // A seeded game, then the same game with the engine's own dealHand(seed, n) pinned for its hands.
+  function seededGame(i) {
+    const e = engine('dealHand');
+    const options = i.game.options, decks = {};
+    for (let n = 1; n <= options.maxHands; n++) {
+      try { decks[n] = clone(e.dealHand(options.seed, n)); } catch (x) { return { threw: describe(x) }; }
+    }
+    const out = {};
+    for (const [key, game] of [['seeded', i.game], ['pinned', { seats: i.game.seats, options: Object.assign({}, options, { decks }) }]]) {
+      let g;
+      try { g = create(game); } catch (x) { if (x instanceof Missing) throw x; out[key] = { error: failure('create', x) }; continue; }
+      out[key] = playOut(g, i.strategies, {});
+    }
+    return out;
+  }
+
+  function deck(i) {
+    if (i.game) return seededGame(i);
+    const e = engine('dealHand');
+    try {
+      const first = clone(e.dealHand(i.seed, i.handNumber));
+      return { deck: first, again: clone(e.dealHand(i.seed, i.handNumber)) };
+    } catch (x) { return { threw: describe(x) }; }
+  }
+
+  function digest() {
+    const e = engine('evaluate');
+    const N = 2598960, values = new Array(N), counts = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let n = 0;
+    for (let a = 0; a < 48; a++) for (let b = a + 1; b < 49; b++) for (let c = b + 1; c < 50; c++)
+    for (let d = c + 1; d < 51; d++) for (let f = d + 1; f < 52; f++) {
+      const hand = [CARDS[a], CARDS[b], CARDS[c], CARDS[d], CARDS[f]];
+      let r;
+      try { r = e.evaluate(hand); } catch (x) { return { error: failure('evaluate(' + JSON.stringify(hand) + ')', x) }; }
+      const v = r === null || typeof r !== 'object' ? undefined : r.value;
+      const rank = r === null || typeof r !== 'object' ? undefined : r.rank;
+      if (typeof v !== 'number' || !isFinite(v) || !(rank >= 0 && rank <= 8 && rank % 1 === 0)) {
+        return { error: { at: 'evaluate(' + JSON.stringify(hand) + ')', message:
+          'returned value ' + show(v) + ' and rank ' + show(rank) + ': expected a finite value and a rank 0..8' } };
+      }
+      values[n++] = v;
+      counts[rank]++;
+    }
+    // Classes: the index of each value among the sorted distinct values.
+    const index = new Map();
+    for (let k = 0; k < N; k++) index.set(values[k], 0);
+    const distinct = Array.from(index.keys()).sort((x, y) => x - y);
+    for (let k = 0; k < distinct.length; k++) index.set(distinct[k], k);
+    let h = 0x811C9DC5;
+    for (let k = 0; k < N; k++) h = Math.imul(h ^ index.get(values[k]), 0x01000193);
+    return { hands: n, categoryCounts: counts, distinctValues: distinct.length, classHash: h >>> 0 };
+  }
+
+  function evaluate(i) {
+    if (i.digest === 'five-card') return digest();
+    const e = engine('evaluate');
+    if ('a' in i) {
+      try { return { a: clone(e.evaluate(i.a)), b: clone(e.evaluate(i.b)) }; } catch (x) { return { threw: describe(x) }; }
+    }
+    let r;
+    try { r = clone(e.evaluate(i.cards)); } catch (x) { return { threw: describe(x) }; }
+    let bestValue;
+    try {
+      const again = e.evaluate(r.best);
+      bestValue = again === null || typeof again !== 'object' ? clone(again) : clone(again.value);
+    } catch (x) { bestValue = { threw: describe(x) }; }
+    return { result: r, bestValue };
+  }
+
+  function equity(i) {
+    const e = engine('equity');
+    try { return { equity: clone(e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random))) }; }
+    catch (x) { return { threw: describe(x) }; }
+  }
+
+  function pots(i) {
+    const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+    if (e === null || (typeof e !== 'object' && typeof e !== 'function') || typeof e.buildPots !== 'function') {
+      return { skipped: 'PokerEngine.buildPots is not provided (an optional extension)' };
+    }
+    try { return { pots: clone(e.buildPots(i.contributions)) }; } catch (x) { return { threw: describe(x) }; }
+  }
+
+  function create(spec) { return engine('create').create(spec.seats, spec.options); }
+
+  // A fresh game with the prefix applied, or {error}.
+  function prepared(i) {
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; return { error: failure('create', x) }; }
+    for (let k = 0; k < i.prefix.length; k++) {
+      try { g.act(i.prefix[k]); } catch (x) { return { error: failure('act(prefix[' + k + '])', x) }; }
+    }
+    return { game: g };
+  }
+
+  function legality(i) {
+    const first = prepared(i);
+    if (first.error) return { error: first.error };
+    const g = first.game, out = {};
+    try { out.state = clone(g.state()); } catch (x) { return { error: failure('state()', x) }; }
+    try { out.act = { action: clone(g.act(i.answer)) }; } catch (x) {
+      out.act = { threw: describe(x) };
+      try { out.stateAfter = clone(g.state()); } catch (y) { out.error = failure('state() after the rejected act', y); return out; }
+    }
+    const second = prepared(i);
+    if (second.error) { out.error = second.error; return out; }
+    try { out.submit = clone(second.game.submit(i.answer)); } catch (x) { out.submit = { threw: describe(x) }; }
+    return out;
+  }
+
+  // The runner's edits of a state it received (INTERPRETING.md, hands): every field at every depth
+  // (actions and history entries, seats, pots, you, tournament.blindSchedule) is overwritten and
+  // every list grows; none of it may reach the engine's later states, log, history or standings.
+  function junk(v) { return typeof v === 'number' ? -7 : typeof v === 'boolean' ? !v : 'mutated'; }
+  function mutate(s, newestHistoryOnly) {
+    const seen = new Set();
+    function walk(v, depth) {
+      if (v === null || typeof v !== 'object' || seen.has(v) || depth > MAX_DEPTH) return;
+      seen.add(v);
+      let keys;
+      try { keys = Array.isArray(v) ? Array.from(v.keys()) : Object.keys(v); } catch (x) { if (exhausted(x)) throw x; return; }
+      for (const k of keys) {
+        try {
+          const x = v[k];
+          if (x !== null && typeof x === 'object') walk(x, depth + 1); else v[k] = junk(x);
+        } catch (x) { if (exhausted(x)) throw x; /* frozen or exotic */ }
+      }
+      try { if (Array.isArray(v)) v.push({ handNumber: -1, mutated: true }); else v.mutated = true; }
+      catch (x) { if (exhausted(x)) throw x; }
+    }
+    if (newestHistoryOnly && isObject(s) && Array.isArray(s.history)) {
+      try { for (let k = 0; k < s.history.length - 1; k++) seen.add(s.history[k]); } catch (x) { if (exhausted(x)) throw x; }
+    }
+    walk(s, 0);
+  }
+  // Equality of two recorded (cloned) values.
+  function equal(a, b) {
+    if (a === b) return true;
+    if (typeof a === 'number' && typeof b === 'number') return a !== a && b !== b;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a), kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    for (let k = 0; k < ka.length; k++) if (ka[k] !== kb[k] || !equal(a[ka[k]], b[ka[k]])) return false;
+    return true;
+  }
+
+  function finish(g, out) {
+    try { out.over = clone(g.over); } catch (x) { out.error = out.error || failure('over', x); }
+    try { out.history = clone(g.history()); } catch (x) { out.error = out.error || failure('history()', x); }
+    try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
+    return out;
+  }
+
+  function hands(i) {
+    const out = { decisions: [], again: [], actions: [] };
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    // Optional steps first (fuzz games, conformance/judge/fuzz.py): answers through submit, timeouts.
+    if (i.steps !== undefined) {
+      out.steps = [];
+      for (let k = 0; k < i.steps.length; k++) {
+        const o = step(g, k, i.steps[k]);
+        if (o.error !== undefined && !('state' in o)) { out.error = o.error; return finish(g, out); }
+        out.steps.push(o);
+      }
+    }
+    for (let k = 0; k < i.script.length; k++) {
+      let s;
+      try { s = g.state(); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }
+      if (s === null || typeof s !== 'object') {
+        out.error = { at: 'state() before answer ' + k, message: 'returned ' + show(s) + ' before the script ended' };
+        return finish(g, out);
+      }
+      out.decisions.push(clone(s));
+      mutate(s);
+      try { out.again.push(clone(g.state())); } catch (x) { out.error = failure('second state() before answer ' + k, x); return out; }
+      try { out.actions.push(clone(g.act(i.script[k]))); } catch (x) { out.error = failure('act(answer ' + k + ')', x); return finish(g, out); }
+    }
+    return finish(g, out);
+  }
+
+  const check = s => s.canCheck ? 'check' : null;
+  const caller = s => check(s) || 'call';
+  const checker = s => check(s) || 'fold';
+  const shover = s => s.canAllIn ? 'allin' : caller(s);
+  const minRaiser = s => s.minRaiseTo !== null ? { type: 'raise', amount: Math.min(s.minRaiseTo, s.maxRaiseTo) } : caller(s);
+  const STRATEGIES = {
+    caller, checker, shover, 'min-raiser': minRaiser,
+    cycler: s => [caller, minRaiser, checker, shover][(s.handNumber + s.actions.length) % 4](s),
+  };
+
+  // Play the strategies to the end, then record log() and standings() into `out`. With `out.decisions`
+  // (tournaments), every decision state is recorded before the runner's edits (its history in
+  // `histories`, once per change), each action the engine records, then history() and over.
+  function playOut(g, strategies, out) {
+    let lastHistory = null, lastHand = null;
+    for (let n = 0; ; n++) {
+      let s;
+      try { s = g.state(); } catch (x) { out.error = failure('state() at decision ' + n, x); break; }
+      if (s === null) break;
+      if (n === MAX_DECISIONS) { out.error = { at: 'decision ' + n, message: 'the game did not end within ' + n + ' decisions' }; break; }
+      let answer, seen = s;
+      if (out.decisions) {
+        seen = clone(s);
+        // Every field at every depth; the older history entries at a hand's first decision only
+        // (they were the same objects at every decision of the hand). The next state, log,
+        // history and standings are judged against the reference's: nothing may have leaked.
+        const handStart = !(isObject(seen) && seen.handNumber === lastHand);
+        mutate(s, !handStart);
+        if (isObject(seen)) lastHand = seen.handNumber;
+        if (handStart) {
+          // A second state() after the edits at each hand's first decision; once it differs, the
+          // engine hands out its own objects and the game is not recorded further (it would grow
+          // with every edit).
+          let again;
+          try { again = clone(g.state()); } catch (x) { out.error = failure('second state() at decision ' + n, x); break; }
+          if (!equal(again, seen)) {
+            out.fresh.push({ decision: n, state: again });
+            out.decisions.push(seen);
+            out.error = { at: 'decision ' + n, message: 'not recorded further: a second state() differs from the first after the runner edited it' };
+            break;
+          }
+        }
+        // A history is recorded once, at the first decision that shows it (trajectory.expand).
+        const recorded = isObject(seen) ? Object.assign({}, seen) : seen;
+        if (isObject(seen)) {
+          const h = [Object.prototype.hasOwnProperty.call(seen, 'history'), seen.history];
+          if (lastHistory === null || !equal(h, lastHistory)) {
+            out.histories.push({ decision: n, present: h[0], history: seen.history });
+            lastHistory = h;
+          }
+          delete recorded.history;
+        }
+        out.decisions.push(recorded);
+      }
+      try { answer = STRATEGIES[strategies[seen.you.seat]](seen); } catch (x) {
+        out.error = failure('decision ' + n + ': the strategy of the seat to act could not read the state', x);
+        break;
+      }
+      let action;
+      try { action = g.act(answer); } catch (x) { out.error = failure('act(' + JSON.stringify(answer) + ') at decision ' + n, x); break; }
+      if (out.actions) out.actions.push(clone(action));
+    }
+    try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }
+    try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
+    if (out.decisions) finish(g, out);
+    return out;
+  }
+
+  function tournaments(i) {
+    const out = { decisions: [], histories: [], fresh: [], actions: [] };
+    let g;
+    try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    return playOut(g, i.strategies, out);
+  }
+
+  // holdem-sng-3-v4 (INTERPRETING.md, sng3v4): the steps with virtual time, then the strategies.
+  const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
+  function step(g, k, st) {
+    const where = 'steps[' + k + ']';
+    if (isObject(st) && 'recover' in st) {
+      if (typeof g.recover !== 'function') {
+        return { error: { at: 'recover(' + show(st.recover) + ') at ' + where, message: 'game.recover is not a function' } };
+      }
+      try { g.recover(st.recover); } catch (x) {
+        const d = describe(x);
+        return { refused: d.field === undefined ? null : d.field, seat: st.recover, reason: d.message };
+      }
+      return { recovered: st.recover };
+    }
+    let s;
+    try { s = clone(g.state()); } catch (x) { return { error: failure('state() at ' + where, x) }; }
+    if (!isObject(s)) return { error: { at: 'state() at ' + where, message: 'returned ' + show(s) + ' before the steps ended' } };
+    const timed = isObject(st) && 'atMs' in st;
+    const late = (isObject(st) && Object.keys(st).length === 1 && st.timeout === true) || (timed && st.atMs >= s.timeLimitMs);
+    let r;
+    try { r = late ? g.timeout() : g.submit(timed ? st.answer : st); } catch (x) {
+      return { error: failure((late ? 'timeout()' : 'submit(answer)') + ' at ' + where, x) };
+    }
+    r = clone(r);
+    return isObject(r) ? { state: s, action: r.action, error: r.error } : { state: s, action: r };
+  }
+
+  function sng3v4(i) {
+    const out = { steps: [], decisions: [], histories: [], fresh: [], actions: [] };
+    const options = Object.assign({}, i.game.options, { ruleset: 'holdem-sng-3-v4' });
+    if (i.game.controllers !== undefined) options.controllers = i.game.controllers;
+    let g;
+    try { g = engine('create').create(i.game.seats, options); } catch (x) {
+      if (x instanceof Missing) throw x;
+      out.error = failure('create', x);
+      return out;
+    }
+    for (let k = 0; k < i.steps.length; k++) {
+      const o = step(g, k, i.steps[k]);
+      if (o.error !== undefined && !('state' in o)) { out.error = o.error; return out; }
+      out.steps.push(o);
+    }
+    return playOut(g, i.strategies, out);
+  }
+
+  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, tournaments, sng3v4 };
+  // A JSON.stringify replacer giving the worker's tags for what JSON cannot carry.
+  function wire() {
+    const wrapped = new Set(); // objects with their own '$' key, already wrapped as {$: 'object', value}
+    return function (key, x) {
+      if (x === TOO_DEEP) return { $: 'truncated', reason: 'nested deeper than ' + MAX_DEPTH + ' levels' };
+      switch (typeof x) {
+        case 'number':
+          if (x !== x) return { $: 'number', value: 'NaN' };
+          if (x === Infinity || x === -Infinity) return { $: 'number', value: x > 0 ? 'Infinity' : '-Infinity' };
+          return Object.is(x, -0) ? { $: 'number', value: '-0' } : x;
+        case 'undefined': return { $: 'undefined' };
+        case 'bigint': return { $: 'bigint', value: String(x) };
+        case 'symbol': return { $: 'symbol', description: text(x.description) };
+        case 'function': return { $: 'function', name: text(x.name) };
+        default:
+          if (x !== null && typeof x === 'object' && !Array.isArray(x) && Object.prototype.hasOwnProperty.call(x, '$')
+              && !wrapped.has(x)) {
+            wrapped.add(x);
+            return { $: 'object', value: x };
+          }
+          return x;
+      }
+    };
+  }
+  globalThis.__holdemDriver = function (family, input) {
+    let out;
+    try { out = FAMILIES[family](input); } catch (x) {
+      out = x instanceof Missing ? { missing: x.name } : { error: failure('driver', x) };
+    }
+    let text;
+    try { text = JSON.stringify(out, wire()); } catch (x) {
+      return JSON.stringify({ error: failure('driver: recording the outcome', x) });
+    }
+    return text.length > MAX_ANSWER ? JSON.stringify({ tooLarge: text.length }) : text;
+  };
+
+  const e = typeof PokerEngine === 'undefined' ? undefined : PokerEngine;
+  const probe = { type: e === null ? 'null' : typeof e, version: null, functions: {} };
+  if (e !== null && (typeof e === 'object' || typeof e === 'function')) {
+    for (const name of FUNCTIONS) {
+      try { probe.functions[name] = typeof e[name] === 'function'; } catch (_) { probe.functions[name] = false; }
+    }
+    try { if (typeof e.version === 'string') probe.version = e.version; } catch (_) {}
+  }
+  return probe;
+})
