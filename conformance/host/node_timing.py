@@ -11,7 +11,7 @@ the whole group when node overruns it, bounds what it reads, and caps node's hea
 (``--max-old-space-size``, and the Worker's ``resourceLimits``).
 
 Node is optional: :func:`find_node` is None without it, and the timing verdict then rests on
-QuickJS alone (:mod:`conformance.timing_verdict`).
+QuickJS alone (:mod:`conformance.bots.bot_timing`).
 """
 from __future__ import annotations
 
