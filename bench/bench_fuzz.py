@@ -9,10 +9,10 @@ import statistics
 import sys
 import time
 
+from conformance.harness.runner import bundled_engine
 from conformance.judge import fuzz
 from conformance.judge.engine_cert import start
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
-from conformance.harness.runner import bundled_engine
 
 SEED = 2026
 

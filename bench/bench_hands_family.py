@@ -9,9 +9,9 @@ import statistics
 import sys
 import time
 
+from conformance.harness.runner import bundled_engine
 from conformance.judge.engine_cert import load_tests, start
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
-from conformance.harness.runner import bundled_engine
 
 
 def run_all(runner, tests: list[dict]) -> float:

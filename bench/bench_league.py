@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from conformance.arena.league.run import run_league  # noqa: E402
 from conformance.arena.play import load_roster  # noqa: E402
-from conformance.harness.runner import RunnerOptions  # noqa: E402
 from conformance.arena.series import plan, run_tasks  # noqa: E402
+from conformance.harness.runner import RunnerOptions  # noqa: E402
 
 HOUSE = ("check-fold", "sample-caller", "sample-tight", "equity-bot")
 

@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from conformance.host.worker import HistoryEncoder  # noqa: E402
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament, state_hash  # noqa: E402
+from conformance.host.worker import HistoryEncoder  # noqa: E402
 from reference.state import HISTORY_LIMIT  # noqa: E402
 from reference.tournament import Tournament  # noqa: E402
 

@@ -6,9 +6,9 @@ import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conformance.vectors import fresh_vectors, library as vectors
 from conformance.bots.bot_cert import certify_file
 from conformance.cli.main import main
+from conformance.vectors import fresh_vectors, library as vectors
 
 
 def make_roster(root: Path, sources: dict[str, "Path | str"]) -> Path:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.vectors import library as vectors
 from conformance.bots.bot_cert import (FEATURES, CertOptions, CertReport, _determinism, _Run, battery, certify,
                                   certify_file, generated_states, state_features, vector_states)
 from conformance.cli.main import main
 from conformance.host.worker import Outcome
+from conformance.vectors import library as vectors
 from reference.errors import OptionError
 from reference.tournament import Tournament
 

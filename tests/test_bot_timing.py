@@ -13,8 +13,8 @@ import pytest
 
 from conformance.bots.bot_cert import CertOptions, certify_file
 from conformance.bots.bot_timing import classify
-from conformance.host.node_timing import GRACE_MS, NodeBot, find_node
 from conformance.harness.runner import bundled_engine
+from conformance.host.node_timing import GRACE_MS, NodeBot, find_node
 from reference.tournament import Tournament
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ from pathlib import Path
 from conformance.bots.bot_cert import CertOptions
 from conformance.cli.certify import CertifyOptions, run
 from conformance.cli.engine_choice import EngineSpec
-from conformance.vectors import fresh_vectors
 from conformance.cli.main import main
+from conformance.vectors import fresh_vectors
 from cli_helpers import make_roster, run_cli, vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent

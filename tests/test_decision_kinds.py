@@ -93,8 +93,8 @@ def _names(states) -> list[list[str]]:
 def test_battery_seat_names_and_ids_are_drawn_from_the_seed_and_renamed_everywhere():
     # R36: the names and ids of every battery state come from the botSeed; the kinds, the schema
     # and every place an id appears follow the renaming.
-    from conformance import schemas
-    from conformance.bot_cert import battery
+    from conformance.vectors import schemas
+    from conformance.bots.bot_cert import battery
 
     def drawn(seed: int):
         return battery(CertOptions(bot_seed=seed, vector_states=40, generated_states=5, kind_states=PER_KIND))
@@ -107,7 +107,7 @@ def test_battery_seat_names_and_ids_are_drawn_from_the_seed_and_renamed_everywhe
     fixture = {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "A", "B", "C", "D"}
     assert not fixture & {n for names in _names(first) for n in names}
     assert any(s["id"] != f"s{s['seat'] + 1}" for b in first for s in b.state["seats"])
-    from conformance.bot_cert import KIND_SEED, generated_states, vector_states
+    from conformance.bots.bot_cert import KIND_SEED, generated_states, vector_states
     originals = [b.state for b in vector_states()[:40] + generated_states(5)] + stratified_states(PER_KIND, KIND_SEED)
     assert len(originals) == len(first)
     for b, original in zip(first, originals):

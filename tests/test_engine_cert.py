@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance.vectors import fresh_vectors, schemas, library as vectors
 from conformance.cli.main import main
 from conformance.judge.engine_cert import (FAMILIES, RULESETS, certify, compare, conclude, judge, load_tests, same,
                                      sng3v4_problem)
 from conformance.judge.engine_drivers import QuickJSDriver, Run
 from conformance.judge.verdicts import Case, Report
+from conformance.vectors import fresh_vectors, schemas, library as vectors
 from reference import adapter
 from cli_helpers import vectors_run
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
+from conformance.host.worker import JSValue
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver, Run
-from conformance.host.worker import JSValue
 from cli_helpers import vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent

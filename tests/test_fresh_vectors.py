@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.vectors import fresh_vectors, schemas
 from conformance.judge.engine_cert import certify
 from conformance.judge.engine_drivers import QuickJSDriver
-from conformance.vectors.vectorfile import document
+from conformance.vectors import fresh_vectors, schemas
 from conformance.vectors.library import FAMILIES, load, structural_problems
+from conformance.vectors.vectorfile import document
 
 ENGINE = Path(__file__).resolve().parent.parent / "reference" / "js" / "poker-engine.js"
 

@@ -10,13 +10,13 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from conformance.judge import fuzz
-from conformance.vectors import schemas, library as vectors
 from conformance.cli.main import main
+from conformance.host.jsvalue import decode
+from conformance.judge import fuzz
 from conformance.judge.engine_cert import Runner, certify, load_tests, start
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.vectors import schemas, library as vectors
 from conformance.vectors.gamespec import tournament
-from conformance.host.jsvalue import decode
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import FUZZ_MUTANTS
 

@@ -14,8 +14,8 @@ from conformance.bots.bot_cert import CertOptions, CertReport
 from conformance.cli.certify import CertifyOptions
 from conformance.cli.certify import run as run_certify
 from conformance.cli.engine_choice import EngineSpec
-from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
 from cli_helpers import certify_folder, make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

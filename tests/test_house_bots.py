@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conformance.bots.bot_cert import CertOptions, battery, certify_file
-from conformance.cli.main import main
 from conformance.bots.profile import profile_hands
+from conformance.cli.main import main
 from conformance.harness.roster import lint_roster
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 

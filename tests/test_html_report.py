@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.certify import distinct_colors
+from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 from conformance.report.html import chart_svg, nice_ticks, render
 from conformance.report.replayer import data_island
-from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

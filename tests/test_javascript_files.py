@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.harness.runner import ENGINE_PATH, bundled_engine
 from conformance.host import jsvalue
 from conformance.host.worker import decode
 from conformance.judge.engine_drivers import DRIVER_JS, QuickJSDriver
-from conformance.harness.runner import ENGINE_PATH, bundled_engine
 from conformance.report.repro import REPRO_CHECK_JS
 from conformance.vectors.library import load
 

@@ -13,8 +13,8 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from conformance.vectors.gamespec import tournament
 from conformance.host.jsvalue import UNDEFINED, encode
+from conformance.vectors.gamespec import tournament
 from conformance.vectors.generators.tournaments import log_entry
 from js_vector_runner import JSEngine, JSThrow, run_family
 from reference.cards import CANONICAL_DECK

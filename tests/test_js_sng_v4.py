@@ -15,9 +15,9 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conformance.host.jsvalue import encode
 from conformance.vectors import library as vectors
 from conformance.vectors.gamespec import tournament
-from conformance.host.jsvalue import encode
 from conformance.vectors.generators.tournaments import log_entry
 from js_vector_runner import JSEngine, JSThrow, run_family
 from reference.cards import CANONICAL_DECK

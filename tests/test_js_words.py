@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from conformance.host.worker import JSValue
 from conformance.host.jsvalue import UNDEFINED
+from conformance.host.worker import JSValue
 from reference.actions import js_describe, parse_answer
 from reference.errors import IllegalAction
 

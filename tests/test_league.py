@@ -20,16 +20,16 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cli_helpers import make_roster, run_cli
-from conformance.errors import UsageError
+from conformance.arena import series
 from conformance.arena.league import backends, ratings
 from conformance.arena.league.run import run_league
 from conformance.arena.league.schedule import schedule, sets_for, tables
 from conformance.arena.league.standings import build
 from conformance.arena.league.store import Store, identity, read_identity
 from conformance.arena.play import load_roster
-from conformance.harness.runner import BotSpec, RunnerOptions
-from conformance.arena import series
 from conformance.arena.series import plan, play_task, run_tasks
+from conformance.errors import UsageError
+from conformance.harness.runner import BotSpec, RunnerOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "bots.json"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli.main import main
 from conformance.arena.phh import MATCHED, MISMATCHED, UNSUPPORTED, deck_for, replay_file, replay_paths, seat_layout
+from conformance.cli.main import main
 from reference.hand import Hand
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli.main import main
 from conformance.arena.play import play, select_bots
+from conformance.cli.main import main
 from conformance.harness.runner import CATEGORIES, RunnerOptions, seat_seed
 from reference.rng import mulberry32
 from cli_helpers import make_roster, run_cli

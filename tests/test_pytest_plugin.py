@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from conformance import pytest_plugin
-from conformance.vectors import library as vectors
 from conformance.judge.engine_cert import RULESETS
+from conformance.vectors import library as vectors
 from test_engine_cert import REFERENCE_CMD, pytest_run
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conformance.arena import transcript
-from conformance.cli.main import main
 from conformance.arena.play import play, select_bots
+from conformance.cli.main import main
 from conformance.harness.runner import RunnerOptions
 from cli_helpers import make_roster, run_cli
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.vectors import library as vectors
 from conformance.cli.main import main
+from conformance.judge.trajectory import Plan, ReferenceGame
 from conformance.report.html import render
 from conformance.report.repro import FILES_LINE, readable_input
-from conformance.judge.trajectory import Plan, ReferenceGame
+from conformance.vectors import library as vectors
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = (ROOT / "reference" / "js" / "poker-engine.js").read_text(encoding="utf-8")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.host.worker import JSValue, Outcome, encode_state
-from conformance.host.jsvalue import UNDEFINED
 from conformance.bots.profile import Profile, profile_hands
 from conformance.harness.runner import (BotSpec, RunnerOptions, judge, legal_from_state, percentile, replay_hashes,
                                 run_tournament, seat_seed, state_hash)
+from conformance.host.jsvalue import UNDEFINED
+from conformance.host.worker import JSValue, Outcome, encode_state
 from reference.actions import Legal
 from reference.errors import OptionError
 from reference.rng import fnv1a32, mulberry32

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.vectors import schemas, library as vectors
-from conformance.host.worker import Worker
 from conformance.harness.lint_static import lint_source
 from conformance.harness.roster import lint_roster
 from conformance.harness.runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
+from conformance.host.worker import Worker
+from conformance.vectors import schemas, library as vectors
 
 DOC = vectors.load("runner")
 TESTS = DOC["tests"]

@@ -6,10 +6,10 @@ import pytest
 
 from conformance.judge.engine_cert import RULESETS, certify, judge, load_tests, start
 from conformance.judge.engine_drivers import QuickJSDriver, Run
-from conformance.vectors.gamespec import game, hands_played
 from conformance.judge.step_judge import clause_for, differences
-from conformance.vectors.vectorfile import make_test
+from conformance.vectors.gamespec import game, hands_played
 from conformance.vectors.generators import hands, sng3v4
+from conformance.vectors.vectorfile import make_test
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import BLIND_SPOT_MUTANTS, MUTANTS
 from test_mutants import first_failure

@@ -4,11 +4,11 @@ import shutil
 
 import pytest
 
-from conformance.vectors import schemas, library as vectors
 from conformance.cli.main import main
+from conformance.vectors import schemas, library as vectors
 from conformance.vectors.clauses import CLAUSES
-from conformance.vectors.vectorfile import structural_problems
 from conformance.vectors.generators import FAMILIES
+from conformance.vectors.vectorfile import structural_problems
 from reference.tournament import Tournament
 
 

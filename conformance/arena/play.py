@@ -14,10 +14,10 @@ from pathlib import Path
 from reference.errors import HoldemError
 from reference.ruleset import get_ruleset
 
-from . import transcript
 from conformance.errors import UsageError
 from conformance.harness.roster import lint_roster, parse_roster, read_roster_bytes
 from conformance.harness.runner import BotSpec, DecisionRecord, RunnerOptions, TournamentResult, run_tournament
+from . import transcript
 from .transcript import RecordedBot
 
 

@@ -25,8 +25,8 @@ from multiprocessing.connection import wait
 from reference.errors import OptionError
 
 from conformance.errors import UsageError
-from conformance.host.linepipe import kill_all
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.host.linepipe import kill_all
 
 TASK_RETRIES = 2  # a task whose process dies is run again this many times, then reported lost
 KILL_TASK_ENV = "HOLDEM_CERT_TEST_KILL_TASK"  # tests' fault injection: see _injected_fault

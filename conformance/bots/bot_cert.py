@@ -63,19 +63,19 @@ from reference.rng import deal_hand
 from reference.scenario import pinned_deck
 from reference.tournament import Tournament
 
-from . import full_table
-from conformance.vectors import library as vectors
-from conformance.host.bounds import extend_bounded
-from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
-from conformance.vectors.gamespec import STRATEGIES
-from . import bot_timing
-from conformance.host.worker import Outcome, Worker, thrown_text
-from conformance.host.node_timing import find_node
 from conformance.harness.lint_static import lint_source
 from conformance.harness.roster import lint_roster
-from conformance.resources import HOUSE_ROSTER
 from conformance.harness.runner import (BotSpec, RunnerOptions, answer_json, bundled_engine, check_bot_seed, judge,
                      legal_from_state, replay_hashes, replay_states, run_tournament, timing_summary)
+from conformance.host.bounds import extend_bounded
+from conformance.host.node_timing import find_node
+from conformance.host.worker import Outcome, Worker, thrown_text
+from conformance.resources import HOUSE_ROSTER
+from conformance.vectors import library as vectors
+from conformance.vectors.gamespec import STRATEGIES
+from . import full_table
+from . import bot_timing
+from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
 from .profile import Profile, profile_hands
 
 # The house samples that fill the smoke tables, in seat order after the bot.

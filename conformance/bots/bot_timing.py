@@ -40,8 +40,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conformance.host.worker import Worker
 from conformance.host.node_timing import NodeBot
+from conformance.host.worker import Worker
 
 AT_RISK_FRACTION = 0.5  # a median above this share of the deadline is at risk
 QUICKJS_LATE_FACTOR = 2.0  # QuickJS is late beyond doubt above this many deadlines of CPU time

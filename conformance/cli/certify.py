@@ -16,18 +16,18 @@ from typing import Callable
 
 from reference.errors import HoldemError, OptionError
 
-from conformance.report import formats as engine_report
 from conformance.bots.bot_cert import CertOptions, certify_file
-from conformance.judge.engine_cert import certify as certify_engine
-from .engine_choice import EngineSpec, prepare
-from conformance.report.html import PALETTE, render
-from conformance.outfiles import replace_directory
-from conformance.report.formats import plural
-from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
-from conformance.resources import default_roster
 from conformance.harness.roster import MAX_ENTRIES, Problem, RosterReport, lint_roster, parse_roster, read_roster_bytes, unusable_fields
 from conformance.harness.runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
+from conformance.judge.engine_cert import certify as certify_engine
+from conformance.outfiles import replace_directory
+from conformance.report import formats as engine_report
+from conformance.report.formats import plural
+from conformance.report.html import PALETTE, render
+from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
+from conformance.resources import default_roster
 from conformance.vectors.vectorfile import CONTRACT_VERSION, GENERATOR
+from .engine_choice import EngineSpec, prepare
 
 Say = Callable[[str], None]
 TABLE_SEATS = 9  # contract v1: two to nine seats at the one table

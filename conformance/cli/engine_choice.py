@@ -11,14 +11,14 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.vectors import fresh_vectors
+from conformance.errors import UsageError
+from conformance.harness.runner import bundled_engine
 from conformance.judge import fuzz
-from .argtypes import milliseconds, uint32
 from conformance.judge.engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, load_tests
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, read_source
-from conformance.errors import UsageError
 from conformance.report.repro import BUNDLED_NAME
-from conformance.harness.runner import bundled_engine
+from conformance.vectors import fresh_vectors
+from .argtypes import milliseconds, uint32
 
 DEFAULT_TIMEOUT_MS = 10_000
 

@@ -18,12 +18,12 @@ import threading
 
 from reference.errors import HoldemError
 
-from . import commands
 from conformance.errors import UsageError
 from conformance.host.linepipe import kill_all, live_children, signal_name
 from conformance.host.reaper import become_subreaper, kill_orphans
 from conformance.resources import DOCS_DIR
 from conformance.vectors.vectorfile import GENERATOR
+from . import commands
 
 
 class _Parser(argparse.ArgumentParser):

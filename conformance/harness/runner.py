@@ -67,8 +67,8 @@ from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
 
 from conformance.host.bounds import MAX_ANSWER_CHARS, extend_bounded
-from conformance.host.worker import MAX_UINT32, TAG_INFO, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
 from conformance.host.jsvalue import UNDEFINED
+from conformance.host.worker import MAX_UINT32, TAG_INFO, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_PATH = ROOT / "reference" / "js" / "poker-engine.js"

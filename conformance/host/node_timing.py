@@ -24,8 +24,8 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from .worker import encode_state
 from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
+from .worker import encode_state
 
 SCRIPT = Path(__file__).resolve().parent / "node_timing.js"
 HEAP_MB = 256  # V8 heap of the bot's Worker, as the QuickJS worker's default memory limit

@@ -17,13 +17,13 @@ from deepdiff import DeepDiff
 from reference.cards import CANONICAL_DECK
 
 from conformance.vectors import fresh_vectors, schemas, library as vectors
-from . import fuzz, sng3v4_text
-from .engine_drivers import EngineLoadError, Run
-from .verdicts import Case, Report
 from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
+from . import fuzz, sng3v4_text
+from .engine_drivers import EngineLoadError, Run
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
 from .trajectory import Plan, failing_game, legality_views
+from .verdicts import Case, Report
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).

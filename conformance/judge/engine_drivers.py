@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance.host import jsvalue
-from conformance.host.worker import Worker, decode as decode_wire
 from conformance.host.linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
-from conformance.vectors.schemas import BASE, registry
+from conformance.host.worker import Worker, decode as decode_wire
 from conformance.resources import javascript
+from conformance.vectors.schemas import BASE, registry
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
 # The digest is 2,598,960 evaluate calls inside one request: it gets its own budget.

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from reference.cards import CANONICAL_DECK
 from reference.errors import HoldemError
 
-from conformance.vectors.gamespec import game, tournament
 from conformance.host.jsvalue import decode, encode
+from conformance.vectors.gamespec import game, tournament
 from conformance.vectors.vectorfile import make_test
 
 FUZZ_GROUP = "fuzz"  # the report's family row for the fuzz games

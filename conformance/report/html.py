@@ -18,10 +18,10 @@ import re
 from functools import lru_cache
 from html import escape
 
-from . import replayer
-from conformance.vectors.clauses import CLAUSES
-from .formats import plural
 from conformance.resources import DOCS_DIR
+from conformance.vectors.clauses import CLAUSES
+from . import replayer
+from .formats import plural
 
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
 SHOWN = 50  # failures and divergences shown; summary.json has them all

@@ -6,9 +6,9 @@ import json
 from html import escape
 from pathlib import Path
 
-from .html import CSS
-from conformance.outfiles import replace_directory
 from conformance.harness.runner import CATEGORIES
+from conformance.outfiles import replace_directory
+from .html import CSS
 
 
 def _ci(ci: list | None) -> str:

@@ -14,14 +14,14 @@ import re
 from pathlib import Path
 
 from conformance.bots.bot_cert import state_file, state_file_name
+from conformance.harness.runner import ENGINE_PATH
 from conformance.judge.engine_drivers import DRIVER_JS, PROTOCOL_VERSION
-from conformance.vectors.gamespec import GAME_FAMILIES
+from conformance.judge.trajectory import divergence_offset
+from conformance.judge.verdicts import Report
 from conformance.outfiles import write_text
 from conformance.resources import javascript
-from conformance.judge.verdicts import Report
+from conformance.vectors.gamespec import GAME_FAMILIES
 from .formats import printable
-from conformance.harness.runner import ENGINE_PATH
-from conformance.judge.trajectory import divergence_offset
 
 # The reproduction script's fixed parts before and after the driver (js_script); they are written
 # into every script as they are, so they carry no header of their own.

@@ -22,9 +22,8 @@ from reference.evaluator import evaluate
 from reference.pots import build_pots
 from reference.rng import deal_hand, mulberry32, rng
 
-from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
 from conformance.host.jsvalue import encode
-from .vectorfile import make_test
+from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
 from .generators import deck as deck_family
 from .generators import equity as equity_family
 from .generators import evaluate as evaluate_family
@@ -32,6 +31,7 @@ from .generators import legality as legality_family
 from .generators import pots as pots_family
 from .generators import rng as rng_family
 from .generators import tournaments as tournaments_family
+from .vectorfile import make_test
 
 # Tests per family and run: enough that echoing memorised answers cannot pass, few enough to
 # add only seconds to a certification.

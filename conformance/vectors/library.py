@@ -5,13 +5,13 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from . import schemas
+from conformance.outfiles import write_text
 from conformance.resources import VECTOR_DIR
+from . import schemas
 from .clauses import CLAUSES
 from .gamespec import GAME_FAMILIES, pin_cards
-from conformance.outfiles import write_text
-from .vectorfile import document, dumps, structural_problems
 from .generators import FAMILIES
+from .vectorfile import document, dumps, structural_problems
 
 
 

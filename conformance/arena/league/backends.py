@@ -19,8 +19,8 @@ import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from conformance.errors import UsageError
 from conformance.arena.series import TaskLost, Task, play_task, run_tasks
+from conformance.errors import UsageError
 
 BACKENDS = ("local", "ray")
 RAY_RETRIES = 3

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
+from conformance.arena.series import Task, rotation, set_seeds
 from conformance.errors import UsageError
 from conformance.harness.runner import BotSpec, RunnerOptions
-from conformance.arena.series import Task, rotation, set_seeds
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from conformance.arena.transcript import options_json
 from conformance.errors import UsageError
 from conformance.harness.runner import BotSpec, RunnerOptions, canonical_json
-from conformance.arena.transcript import options_json
 
 FORMAT = "holdem-cert league store 1"
 BUSY_MS = 30_000  # another run writing the same store: wait for its transaction, do not fail

@@ -17,13 +17,13 @@ from pathlib import Path
 
 from reference.errors import OptionError
 
-from conformance.vectors import schemas
-from conformance.cli.argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
 from conformance.bots.bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
                         rerun_state, state_file, state_file_name)
+from conformance.cli.argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
 from conformance.errors import UsageError
 from conformance.outfiles import text_stream
 from conformance.report.formats import plural
+from conformance.vectors import schemas
 
 NAME = "bot"
 HELP = "certify a bot script: lint, QuickJS battery, determinism, smoke tournaments, profile"

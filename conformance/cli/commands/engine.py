@@ -14,12 +14,12 @@ import argparse
 from pathlib import Path
 
 from conformance.cli.argtypes import add_quiet_option, show_progress
-from conformance.judge.engine_cert import certify
 from conformance.cli.engine_choice import add_engine_options, prepare, spec_from_args
 from conformance.errors import UsageError
+from conformance.judge.engine_cert import certify
 from conformance.outfiles import is_stdout, text_stream
-from conformance.report.repro import attach as attach_repro, write_files as write_repro_files
 from conformance.report.formats import print_summary, progress, to_json, write_json, write_junit
+from conformance.report.repro import attach as attach_repro, write_files as write_repro_files
 
 NAME = "engine"
 HELP = "certify a poker engine (JavaScript, or any language via --cmd) against the golden vectors"

@@ -15,15 +15,15 @@ from pathlib import Path
 
 from reference.ruleset import get_ruleset
 
-from conformance.cli.argtypes import add_quiet_option, at_least_one, show_progress, write_json_report
-from conformance.errors import UsageError
 from conformance.arena.league.backends import BACKENDS
-from conformance.report.league_page import print_report, write_html
 from conformance.arena.league.run import run_league
 from conformance.arena.league.store import read_identity
-from conformance.outfiles import text_stream
 from conformance.arena.play import select_bots
+from conformance.cli.argtypes import add_quiet_option, at_least_one, show_progress, write_json_report
+from conformance.errors import UsageError
+from conformance.outfiles import text_stream
 from conformance.report.formats import progress
+from conformance.report.league_page import print_report, write_html
 from conformance.resources import default_roster
 from .match import add_tournament_options, tournament_options
 from .play import add_seed_arguments, bot_ids

@@ -14,14 +14,14 @@ import contextlib
 import sys
 from pathlib import Path
 
-from conformance.errors import UsageError
-from conformance.outfiles import text_stream
 from conformance.arena.match import PLACE_WIDTH, run_match
 from conformance.arena.play import select_bots
+from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, positive_number, show_progress, write_json_report
+from conformance.errors import UsageError
+from conformance.harness.runner import CATEGORIES, RunnerOptions
+from conformance.outfiles import text_stream
 from conformance.report.formats import progress
 from conformance.resources import default_roster
-from conformance.harness.runner import CATEGORIES, RunnerOptions
-from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, positive_number, show_progress, write_json_report
 from .play import add_seed_arguments, bot_ids, drawn_seeds
 
 NAME = "match"

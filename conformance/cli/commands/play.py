@@ -18,11 +18,11 @@ from pathlib import Path
 from reference.ruleset import RULESETS, get_ruleset
 from reference.tournament import Tournament
 
-from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, show_progress, uint32, write_json_report
-from conformance.outfiles import text_stream
 from conformance.arena.play import play, select_bots, standings_json
-from conformance.resources import default_roster
+from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, show_progress, uint32, write_json_report
 from conformance.harness.runner import CATEGORIES, RunnerOptions
+from conformance.outfiles import text_stream
+from conformance.resources import default_roster
 
 NAME = "play"
 HELP = "play one tournament of roster bots as the arena does (worker per seat, deadlines, fallbacks)"

@@ -11,9 +11,9 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.judge.engine_drivers import read_source
 from conformance.errors import UsageError
 from conformance.host.worker import Worker, thrown_text
+from conformance.judge.engine_drivers import read_source
 from conformance.report.repro import ADAPTER_LINE, FILES_LINE
 
 NAME = "repro"

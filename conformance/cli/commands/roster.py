@@ -12,10 +12,10 @@ from pathlib import Path
 
 from conformance.cli.argtypes import write_json_report
 from conformance.errors import UsageError
-from conformance.outfiles import text_stream
-from conformance.resources import default_roster
-from conformance.report.formats import plural
 from conformance.harness.roster import RosterReport, lint_roster
+from conformance.outfiles import text_stream
+from conformance.report.formats import plural
+from conformance.resources import default_roster
 
 NAME = "roster"
 HELP = "check bots.json: fields, ids, file paths and byte counts"

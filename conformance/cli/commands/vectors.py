@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import time
 
-from conformance.vectors.clauses import CLAUSES
 from conformance.errors import UsageError
-from conformance.vectors.generators import FAMILIES
 from conformance.vectors import library as vectors
+from conformance.vectors.clauses import CLAUSES
+from conformance.vectors.generators import FAMILIES
 
 NAME = "vectors"
 HELP = "regenerate, check or show the clause coverage of the golden vectors"

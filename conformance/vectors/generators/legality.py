@@ -4,8 +4,8 @@ import math
 
 from reference.errors import IllegalAction
 
-from conformance.vectors.gamespec import game, tournament
 from conformance.host.jsvalue import UNDEFINED, encode
+from conformance.vectors.gamespec import game, tournament
 from conformance.vectors.vectorfile import make_test
 
 NOTES = {

@@ -19,10 +19,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conformance.host.worker import Worker
 from conformance.harness.lint_static import lint_source
 from conformance.harness.roster import HOUSE_LAB, HOUSE_PHRASE, lint_roster
 from conformance.harness.runner import CATEGORIES, BotSpec, RunnerOptions, bundled_engine, run_tournament
+from conformance.host.worker import Worker
 from conformance.vectors.vectorfile import make_test
 
 NOTES = {
