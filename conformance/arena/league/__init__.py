@@ -6,7 +6,7 @@ local processes or Ray tasks, streamed into a SQLite store, rated from the place
 - :mod:`.backends`: playing tasks in local processes or on Ray.
 - :mod:`.ratings`: Plackett–Luce ratings with bootstrap intervals, head-to-head shares.
 - :mod:`.standings`: the league report computed from the store in a canonical order.
-- :mod:`.report`: the terminal table and the HTML page.
+- :mod:`conformance.report.league_page`: the terminal table and the HTML page (a report, so it lives there).
 
 docs/league.md explains the command and the choices the issue left open (L1–L4 there).
 """
