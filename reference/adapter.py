@@ -21,8 +21,10 @@ from .cards import CANONICAL_DECK
 from .equity import equity
 from .errors import HoldemError, OptionError
 from .evaluator import evaluate, hand_value
+from .hand_api import create_hand, hand_result
 from .pots import build_pots
 from .rng import JSBigInt, deal_hand, mulberry32, rng
+from .state import hand_state
 from .tournament import Tournament
 
 VERSION = "0.1.0"
@@ -335,8 +337,29 @@ def run_sng3v4(i: dict) -> dict:
     return {"steps": [sng3v4_step(game, step) for step in i["steps"]], **play_out(game, i["strategies"], trajectory=True)}
 
 
+def run_hand(i: dict) -> dict:
+    """The hand-level API (docs/engine-protocol.md, hand): before each answer the state, then act."""
+    try:
+        hand = create_hand(i["hand"])
+    except HoldemError as exc:
+        return {"error": failure("createHand", exc)}
+    out: dict = {"decisions": [], "actions": []}
+    for answer in i["script"]:
+        if hand.done:
+            break
+        out["decisions"].append(hand_state(hand))
+        try:
+            out["actions"].append(hand.act(answer))
+        except HoldemError as exc:
+            out["actions"].append({"threw": thrown(exc)})
+            break
+    return {**out, "over": hand.done, "result": hand_result(hand)}
+
+
 FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,
-            "legality": run_legality, "hands": run_hands, "tournaments": run_tournaments, "sng3v4": run_sng3v4}
+            "legality": run_legality, "hands": run_hands, "tournaments": run_tournaments, "sng3v4": run_sng3v4, "hand": run_hand}
+# The conformance profiles it implements (docs/engine-protocol.md, start).
+PROFILES = ["helpers", "hand", "tournament", "sng3v4"]
 
 
 # ---- the protocol ---------------------------------------------------------------------------------
@@ -346,7 +369,7 @@ def answer(request: dict) -> dict | None:
     cmd = request.get("cmd")
     if cmd == "start":
         return {"version": 1, "implementation": {"name": "holdem-reference", "version": VERSION,
-                                                 "language": "python"}}
+                                                 "language": "python"}, "profiles": PROFILES}
     seq = request.get("seq")
     vector = request.get("vector") or {}
     family = vector.get("family")

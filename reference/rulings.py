@@ -18,6 +18,7 @@ from .errors import OptionError
 from .ruleset import CONTRACT_V1, Ruleset, get_ruleset
 
 GAMES = ("legality", "hands", "tournaments", "runner", "sng3v4")  # vector families that play games
+HAND = GAMES + ("hand",)  # rulings a lone hand plays too (the hand family, reference/hand_api.py)
 
 
 @dataclass(frozen=True)
@@ -63,26 +64,26 @@ def _r(id: str, title: str, options: str, families: tuple[str, ...], **ruled_out
 _ALL = (
     _r("R1", "rng seed normalisation", "code-point-fnv1a", ("rng",)),
     _r("R2", "dealHand derivation", "fnv1a-mulberry32-fisher-yates", ("deck",)),
-    _r("R3", "which end of the deck is dealt", "front back", GAMES),
+    _r("R3", "which end of the deck is dealt", "front back", HAND),
     _r("R4", "evaluate value encoding and names", "base-15", ("evaluate",)),
     _r("R5", "evaluate best order and choice", "group-significance", ("evaluate",)),
     _r("R6", "equity arguments and sampling procedure", "partial-fisher-yates", ("equity",)),
     _r("R7", "build_pots: a layer nobody can win", "join-below stand-alone", ("pots",)),
-    _r("R8", "short (all-in) blinds", "actual-blind full-big-blind", GAMES),
-    _r("R9", "the reopening model", "checker-convention checker-reopened", GAMES),
-    _r("R10", "when raising is not permitted", "responder-with-chips responder-above-bet", GAMES),
-    _r("R11", "action order and round closure", "contract-order", GAMES),
-    _r("R12", "uncalled excess", "refund-at-round-close", GAMES),
-    _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order", GAMES),
-    _r("R14", "order of showdown and winners", "seat-index left-of-button", GAMES),
-    _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", GAMES),
+    _r("R8", "short (all-in) blinds", "actual-blind full-big-blind", HAND),
+    _r("R9", "the reopening model", "checker-convention checker-reopened", HAND),
+    _r("R10", "when raising is not permitted", "responder-with-chips responder-above-bet", HAND),
+    _r("R11", "action order and round closure", "contract-order", HAND),
+    _r("R12", "uncalled excess", "refund-at-round-close", HAND),
+    _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order", HAND),
+    _r("R14", "order of showdown and winners", "seat-index left-of-button", HAND),
+    _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", HAND),
     # holdem-sng-3-v4's text: "The button advances clockwise to the next participant with chips" (issue #14).
     _r("R16", "button, blinds and the heads-up transition", "big-blind-advances button-advances", GAMES,
        holdem_sng_3_v4="big-blind-advances"),
     _r("R17", "eliminations and places", "button-relative seat-order", GAMES),
     _r("R18", "blind levels", "by-hand-number", GAMES),
-    _r("R19", "parsing the bot's answer", "strict", GAMES),
-    _r("R20", "actions entries", "chips-added amount-street-total", GAMES),
+    _r("R19", "parsing the bot's answer", "strict", HAND),
+    _r("R20", "actions entries", "chips-added amount-street-total", HAND),
     _r("R21", "per-seat Math.random seeds", "hash-of-seat", ("runner",)),
     _r("R22", "sng3v4: invalid answers", "as-timeout immediate-fallback", ("sng3v4",)),
     _r("R23", "sng3v4: seating and the first button", "seeded-fisher-yates", ("sng3v4",)),

@@ -1,7 +1,7 @@
 """The decision ``state`` object (contract, Decision state): a fresh plain dict per decision.
 
-Its functions read a :class:`reference.tournament.Tournament` ``t``, which calls them; this module
-does not import it, so the two modules do not import each other (issue #16)."""
+Its functions read a :class:`reference.tournament.Tournament` ``t``, which calls them, or a
+:class:`reference.hand.Hand` (``hand_state``: a lone hand's); this module does not import them, so the two modules do not import each other (issue #16)."""
 from __future__ import annotations
 
 from .hand import STREETS
@@ -18,14 +18,33 @@ def decision_state(t, history: bool = True) -> dict:
     finished hand once, see ``conformance.host.worker.StateWire``)."""
     hand = t.hand
     assert hand is not None and hand.to_act is not None
-    s = hand.to_act
-    legal = hand.legal()
     rules = t.ruleset
+    return {
+        **hand_state(hand, t.names),
+        "history": t.public_history(HISTORY_LIMIT) if history else None,
+        "tournament": {
+            "startingStack": rules.starting_stack,
+            "maxHands": rules.max_hands,
+            "handsPerLevel": rules.hands_per_level,
+            "level": t.level(),
+            "blindSchedule": [list(level) for level in rules.blind_schedule],
+        },
+        "timeLimitMs": t.time_limit_ms,
+    }
+
+
+def hand_state(hand, names: "list[str] | None" = None) -> dict:
+    """The hand-level fields of the decision state for the seat to act (docs/engine-api.md,
+    createHand): every field but ``history``, ``tournament`` and ``timeLimitMs``. ``names``: the
+    seats' names (a tournament's); a lone hand has none, and its seats carry no ``name``."""
+    s = hand.to_act
+    assert s is not None
+    legal = hand.legal()
     return {
         "handNumber": hand.hand_number,
         "street": STREETS[hand.street],
         "you": {
-            "id": t.ids[s],
+            "id": hand.ids[s],
             "seat": s,
             "cards": list(hand.hole[s]),
             "stack": hand.stacks[s],
@@ -45,30 +64,20 @@ def decision_state(t, history: bool = True) -> dict:
         "buttonSeat": hand.button,
         "smallBlindSeat": hand.sb_seat,
         "bigBlindSeat": hand.bb_seat,
-        "seats": [_seat(t, i) for i in range(t.n)],
+        "seats": [_seat(hand, i, names) for i in range(hand.n)],
         "actions": [dict(a) for a in hand.actions],
-        "history": t.public_history(HISTORY_LIMIT) if history else None,
-        "tournament": {
-            "startingStack": rules.starting_stack,
-            "maxHands": rules.max_hands,
-            "handsPerLevel": rules.hands_per_level,
-            "level": t.level(),
-            "blindSchedule": [list(level) for level in rules.blind_schedule],
-        },
-        "timeLimitMs": t.time_limit_ms,
     }
 
 
-def _seat(t, i: int) -> dict:
-    hand = t.hand
-    assert hand is not None
-    if not hand.in_hand[i]:  # eliminated before this hand (R15)
-        folded, all_in = OUT_SEAT_FLAGS[t.ruleset.out_seat_flags]
-        return {"id": t.ids[i], "name": t.names[i], "seat": i, "stack": 0, "bet": 0, "total": 0,
+def _seat(hand, i: int, names: "list[str] | None") -> dict:
+    name = {"name": names[i]} if names is not None else {}
+    if not hand.in_hand[i]:  # out before this hand (R15)
+        folded, all_in = OUT_SEAT_FLAGS[hand.ruleset.out_seat_flags]
+        return {"id": hand.ids[i], **name, "seat": i, "stack": 0, "bet": 0, "total": 0,
                 "folded": folded, "allIn": all_in, "out": True}
     return {
-        "id": t.ids[i],
-        "name": t.names[i],
+        "id": hand.ids[i],
+        **name,
         "seat": i,
         "stack": hand.stacks[i],
         "bet": hand.bet[i],

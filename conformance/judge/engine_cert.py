@@ -21,13 +21,14 @@ from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
 from . import fuzz, sng3v4_text
 from .engine_drivers import EngineLoadError, Run
+from .hand_judge import judge_hand
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
 from .trajectory import Plan, failing_game, legality_views
 from .verdicts import Case, Report
 
 # The families docs/INTERPRETING.md defines a runner for, in running order (a new vector family
 # needs a driver and a judge here before it can be certified).
-FAMILIES = ("rng", "deck", "evaluate", "equity", "pots", "legality", "hands", "tournaments", "sng3v4")
+FAMILIES = ("rng", "deck", "evaluate", "equity", "pots", "legality", "hands", "hand", "tournaments", "sng3v4")
 # What certification for a ruleset runs: the ruleset-independent helper families and its games.
 HELPER_FAMILIES = ("rng", "deck", "evaluate", "equity", "pots")
 RULESETS = {
@@ -516,6 +517,11 @@ def _tournaments(test: dict, r: dict) -> Judged:
     return j
 
 
+def _hand(test: dict, r: dict) -> Judged:
+    """A lone hand through the hand-level API, step by step (hand_judge)."""
+    return _game_judged(judge_hand(test["input"], r))
+
+
 NO_DECISIONS = "the engine reported no decisions (an optional extension): judged on its end (log, standings) only"
 
 
@@ -750,7 +756,7 @@ def _sng3v4(test: dict, r: dict) -> Judged:
 
 
 JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
-          "legality": _legality, "hands": _hands, "tournaments": _tournaments, "sng3v4": _sng3v4}
+          "legality": _legality, "hands": _hands, "hand": _hand, "tournaments": _tournaments, "sng3v4": _sng3v4}
 
 
 def _ruleset_refused(r: dict) -> str | None:
@@ -995,13 +1001,19 @@ def start(driver, families: Iterable[str]) -> tuple[list[Case], dict, Runner | N
         info = driver.start()
     except EngineLoadError as exc:
         return [Case("smoke.load", "smoke", "failed", [], f"the engine could not be loaded: {exc}")], {}, None
+    cases, runner = smoke_tier(driver, families)
+    return cases, info, runner
+
+
+def smoke_tier(driver, families: Iterable[str]) -> tuple[list[Case], Runner | None]:
+    """The smoke checks of a loaded engine for ``families``: (cases, a Runner, or None when one failed)."""
     cases = [Case("smoke.load", "smoke", "passed", [], "the engine loaded")]
     runner = Runner(driver)
     for family, test, check in smoke_tests(families):
         cases.append(runner.smoke(family, test, check))
         if cases[-1].status == "failed":
-            return cases, info, None
-    return cases, info, runner
+            return cases, None
+    return cases, runner
 
 
 def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str = DEFAULT_RULESET,

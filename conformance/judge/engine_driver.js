@@ -383,7 +383,26 @@
     return playOut(g, i.strategies, out);
   }
 
-  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, tournaments, sng3v4 };
+  // The hand-level API (INTERPRETING.md, hand): the state before each answer, then act; a refused
+  // answer is recorded as {threw} and ends the script.
+  function hand(i) {
+    const e = engine('createHand');
+    let h;
+    try { h = e.createHand(i.hand); } catch (x) { return { error: failure('createHand', x) }; }
+    const out = { decisions: [], actions: [] };
+    for (let k = 0; k < i.script.length; k++) {
+      let s;
+      try { s = clone(h.state()); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }
+      if (s === null) break;
+      out.decisions.push(s);
+      try { out.actions.push(clone(h.act(i.script[k]))); } catch (x) { out.actions.push({ threw: describe(x) }); break; }
+    }
+    try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }
+    try { out.result = clone(h.result()); } catch (x) { out.error = failure('result()', x); }
+    return out;
+  }
+
+  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, hand, tournaments, sng3v4 };
   // A JSON.stringify replacer giving the worker's tags for what JSON cannot carry.
   function wire() {
     const wrapped = new Set(); // objects with their own '$' key, already wrapped as {$: 'object', value}
@@ -427,6 +446,7 @@
       try { probe.functions[name] = typeof e[name] === 'function'; } catch (_) { probe.functions[name] = false; }
     }
     try { if (typeof e.version === 'string') probe.version = e.version; } catch (_) {}
+    try { if (Array.isArray(e.profiles)) probe.profiles = e.profiles.filter((p) => typeof p === 'string').slice(0, 16); } catch (_) {}
   }
   return probe;
 })

@@ -175,6 +175,8 @@ def clause_for(path: str) -> str:
         return clause_for(".".join(["state"] + rest[1:])) if rest[:1] == ["state"] else "timing.fallback"
     if head == "state()":
         return "rules.end"
+    if head == "result()":  # a lone hand's result (hand_judge): its history entry, or its chips
+        return _record_clause(rest)
     if head in ("history()", "log()"):
         return "state.history" if not rest or rest == ["length"] else _record_clause(rest)
     if head == "standings()":
@@ -515,11 +517,19 @@ def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=
     else failed at the first divergence. ``broken()`` says which rule every ruling keeps the
     trajectory breaks (None: none): then no alternative is tried. ``how``: :func:`replay`'s options."""
     c = replay(spec, trajectory, plan, **how)
+    return verdict(c, family, spec, lambda p: replay({**spec, "rulings": p}, trajectory, plan, stop=True, **how),
+                   broken)
+
+
+def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda: None) -> GameVerdict:
+    """The verdict on a replay ``c`` of a ``family`` vector: passed or divergent on order alone; else
+    divergent when ``replay_under(profile)`` reproduces every step under some documented ruling
+    alternative (:func:`prove`; not tried when ``broken()`` names a rule every ruling keeps); else
+    failed at the first divergence."""
     if c.first is None:
         return _order_only(c)
     problem = broken()
-    proof = None if problem else prove(family, spec, reach(c), lambda p: replay({**spec, "rulings": p}, trajectory,
-                                                                                 plan, stop=True, **how))
+    proof = None if problem else prove(family, spec, reach(c), replay_under)
     if proof is not None:
         profile, used = proof
         return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces every step",

@@ -1076,6 +1076,54 @@
 
   // ---- fresh copies for output -------------------------------------------------
 
+  // The hand-level fields of the decision state for the seat to act (docs/engine-api.md,
+  // createHand); `names`: a tournament's seat names (a lone hand's seats carry none).
+  function handState(hand, names) {
+    const s = hand.toAct;
+    const legal = hand.legal();
+    const hole = hand.hole[s];
+    const seats = new Array(hand.n);
+    for (let i = 0; i < hand.n; i++) {
+      const seat = { id: hand.ids[i] };
+      if (names !== null) seat.name = names[i];
+      seat.seat = i;
+      if (hand.inHand[i]) {
+        seat.stack = hand.stacks[i]; seat.bet = hand.bet[i]; seat.total = hand.total[i];
+        seat.folded = hand.folded[i]; seat.allIn = hand.stacks[i] === 0 && !hand.folded[i]; seat.out = false;
+      } else { // out before this hand (R15)
+        seat.stack = 0; seat.bet = 0; seat.total = 0; seat.folded = true; seat.allIn = false; seat.out = true;
+      }
+      seats[i] = seat;
+    }
+    return {
+      handNumber: hand.handNumber,
+      street: STREETS[hand.street],
+      you: {
+        id: hand.ids[s],
+        seat: s,
+        cards: [CANONICAL_DECK[hole[0]], CANONICAL_DECK[hole[1]]],
+        stack: hand.stacks[s],
+        bet: hand.bet[s],
+        total: hand.total[s],
+      },
+      board: hand.board.map((c) => CANONICAL_DECK[c]),
+      pots: hand.pots(),
+      toCall: legal.toCall,
+      minRaiseTo: legal.minRaiseTo,
+      maxRaiseTo: legal.maxRaiseTo,
+      canCheck: legal.canCheck,
+      canAllIn: legal.canAllIn,
+      currentBet: legal.currentBet,
+      lastFullRaise: legal.lastFullRaise,
+      blinds: [hand.sb, hand.bb],
+      buttonSeat: hand.button,
+      smallBlindSeat: hand.sbSeat,
+      bigBlindSeat: hand.bbSeat,
+      seats,
+      actions: hand.actions.map(copyAction),
+    };
+  }
+
   function copyAction(a) { return { id: a.id, street: a.street, type: a.type, amount: a.amount }; }
   function copyEntry(e) {
     // Plain loops: this runs up to twenty times per decision state.
@@ -1360,58 +1408,21 @@
     // The decision state for the seat to act (contract: Decision state), or null.
     state() {
       if (this.isOver) return null;
-      const hand = this.hand, rules = this.rules;
-      const s = hand.toAct;
-      const legal = hand.legal();
-      const hole = hand.hole[s];
-      const seats = new Array(this.n);
-      for (let i = 0; i < this.n; i++) {
-        seats[i] = hand.inHand[i]
-          ? { id: this.ids[i], name: this.names[i], seat: i, stack: hand.stacks[i], bet: hand.bet[i],
-            total: hand.total[i], folded: hand.folded[i], allIn: hand.stacks[i] === 0 && !hand.folded[i], out: false }
-          // eliminated before this hand (R15)
-          : { id: this.ids[i], name: this.names[i], seat: i, stack: 0, bet: 0, total: 0,
-            folded: true, allIn: false, out: true };
-      }
+      const rules = this.rules;
+      const state = handState(this.hand, this.names);
       const from = Math.max(0, this.entries.length - HISTORY_LIMIT);
       const history = [];
       for (let i = from; i < this.entries.length; i++) history.push(copyEntry(this.entries[i]));
-      return {
-        handNumber: hand.handNumber,
-        street: STREETS[hand.street],
-        you: {
-          id: this.ids[s],
-          seat: s,
-          cards: [CANONICAL_DECK[hole[0]], CANONICAL_DECK[hole[1]]],
-          stack: hand.stacks[s],
-          bet: hand.bet[s],
-          total: hand.total[s],
-        },
-        board: hand.board.map((c) => CANONICAL_DECK[c]),
-        pots: hand.pots(),
-        toCall: legal.toCall,
-        minRaiseTo: legal.minRaiseTo,
-        maxRaiseTo: legal.maxRaiseTo,
-        canCheck: legal.canCheck,
-        canAllIn: legal.canAllIn,
-        currentBet: legal.currentBet,
-        lastFullRaise: legal.lastFullRaise,
-        blinds: [hand.sb, hand.bb],
-        buttonSeat: hand.button,
-        smallBlindSeat: hand.sbSeat,
-        bigBlindSeat: hand.bbSeat,
-        seats,
-        actions: hand.actions.map(copyAction),
-        history,
-        tournament: {
-          startingStack: rules.startingStack,
-          maxHands: rules.maxHands,
-          handsPerLevel: rules.handsPerLevel,
-          level: this.level(this.handNumber),
-          blindSchedule: rules.blindSchedule.map((l) => [l[0], l[1]]),
-        },
-        timeLimitMs: this.timeLimitMs,
+      state.history = history;
+      state.tournament = {
+        startingStack: rules.startingStack,
+        maxHands: rules.maxHands,
+        handsPerLevel: rules.handsPerLevel,
+        level: this.level(this.handNumber),
+        blindSchedule: rules.blindSchedule.map((l) => [l[0], l[1]]),
       };
+      state.timeLimitMs = this.timeLimitMs;
+      return state;
     }
 
     /** Applies an answer in any accepted form; an illegal one throws (code, field) and changes nothing. */
@@ -1528,6 +1539,74 @@
     }
   }
 
+  // ---- one hand on its own (the `hand` profile) ------------------------------------
+
+  const HAND_FIELDS = ['ids', 'stacks', 'button', 'smallBlindSeat', 'bigBlindSeat', 'blinds', 'deck', 'handNumber'];
+
+  // A hand spec checked field by field (reference: reference/hand_api.py and Hand's checks).
+  function validatedHandSpec(spec) {
+    if (!isPlainObject(spec)) throw optionError('spec', `expected an object, got ${show(spec)}`);
+    for (const key of Object.keys(spec)) {
+      if (HAND_FIELDS.indexOf(key) < 0) throw optionError(key, `unknown hand field (known: ${HAND_FIELDS.join(', ')})`);
+    }
+    for (const key of HAND_FIELDS.slice(0, -1)) if (!hasOwn(spec, key)) throw optionError(key, 'missing');
+    const { ids, stacks, blinds } = spec;
+    if (!Array.isArray(ids) || ids.length < 2 || ids.length > 9) {
+      throw optionError('ids', `expected 2 to 9 seat ids, got ${show(ids)}`);
+    }
+    ids.forEach((id, i) => {
+      if (typeof id !== 'string' || id === '' || ids.indexOf(id) < i) {
+        throw optionError(`ids[${i}]`, `expected a distinct non-empty string, got ${show(id)}`);
+      }
+    });
+    const n = ids.length;
+    if (!Array.isArray(stacks) || stacks.length !== n) {
+      throw optionError('stacks', `expected ${n} stacks, one per seat, got ${show(stacks)}`);
+    }
+    stacks.forEach((c, i) => {
+      if (!Number.isSafeInteger(c) || c < 0) throw optionError(`stacks[${i}]`, `expected a non-negative integer, got ${show(c)}`);
+    });
+    if (!Array.isArray(blinds) || blinds.length !== 2 || !isPositiveInt(blinds[0]) || !isPositiveInt(blinds[1]) ||
+        blinds[0] > blinds[1]) {
+      throw optionError('blinds', `expected [small, big] positive integers with small <= big, got ${show(blinds)}`);
+    }
+    let withChips = 0;
+    for (const c of stacks) if (c > 0) withChips++;
+    if (withChips < 2) throw optionError('stacks', 'a hand needs at least two seats with chips');
+    for (const key of ['button', 'smallBlindSeat', 'bigBlindSeat']) {
+      if (!Number.isSafeInteger(spec[key]) || spec[key] < 0 || spec[key] >= n) {
+        throw optionError(key, `seat ${show(spec[key])} does not exist`);
+      }
+    }
+    const sb = spec.smallBlindSeat, bb = spec.bigBlindSeat;
+    if (sb === bb || stacks[sb] === 0 || stacks[bb] === 0) {
+      throw optionError('bigBlindSeat', 'the blinds must be two different seats with chips');
+    }
+    const handNumber = spec.handNumber === undefined ? 1 : spec.handNumber;
+    if (!isPositiveInt(handNumber)) throw optionError('handNumber', `expected a positive integer, got ${show(handNumber)}`);
+    return { ids: ids.slice(), stacks: stacks.slice(), blinds: [blinds[0], blinds[1]], deck: completeDeck(spec.deck, 'deck'),
+      handNumber };
+  }
+
+  /** One hand from given seats, stacks, positions, blinds and pinned cards (docs/engine-api.md, createHand). */
+  function createHand(spec) {
+    const v = validatedHandSpec(spec);
+    const rules = RULESETS['contract-v1'];
+    const hand = new Hand(v.ids, v.stacks, spec.button, spec.smallBlindSeat, spec.bigBlindSeat, v.blinds, v.deck,
+      v.handNumber, rules, new Array(v.ids.length).fill(false));
+    return Object.freeze({
+      get over() { return hand.done; },
+      state: () => (hand.done ? null : handState(hand, null)),
+      act: (answer) => {
+        if (hand.done) throw fieldError(GameOver, 'action', 'the hand is over');
+        const { kind, amount } = parseAnswer(answer, rules.vocabulary);
+        checkLegal(kind, amount, hand.legal());
+        return copyAction(hand.apply(kind, amount));
+      },
+      result: () => (hand.done ? { result: copyEntry(hand.historyEntry()), chips: hand.stacks.slice() } : null),
+    });
+  }
+
   /** A new headless game (docs/engine-api.md); bad seats or options throw naming the field. */
   function create(seats, options) {
     const game = new Game(seats, options);
@@ -1554,6 +1633,9 @@
     rng,
     dealHand,
     create,
+    createHand,
     buildPots,
+    // The conformance profiles implemented (docs/engine-api.md, Profiles).
+    profiles: Object.freeze(['helpers', 'hand', 'tournament', 'sng3v4']),
   });
 });

@@ -371,8 +371,8 @@ BLIND_SPOT_MUTANTS = [
         "description": "Decision state: actions entries are the engine's own objects",
         "family_expected_to_fail": "hands",
         "breaks": "state.fresh",
-        "find": "        actions: hand.actions.map(copyAction),\n        history,",
-        "replace": "        actions: hand.actions,\n        history,",
+        "find": "      actions: hand.actions.map(copyAction),\n    };",
+        "replace": "      actions: hand.actions,\n    };",
     },
     {
         "name": "blind-schedule-shared",

@@ -1,0 +1,125 @@
+"""The ``hand`` family (the hand-level API, docs/engine-api.md, createHand): what the reference does
+with a hand spec and a script, and the step judge on an engine's hand trajectory.
+
+A trajectory is the protocol's result (docs/engine-protocol.md, hand): ``decisions[i]`` (the state
+before answer i), ``actions[i]`` (the record ``act`` returned, or ``{"threw": {...}}``, after which
+the engine stops), ``over`` and ``result`` (``hand.result()``: the history entry and every seat's
+chips). Only the hand-level fields of a state are judged (:data:`HAND_FIELDS`; extra fields such as
+``history`` or ``tournament`` are ignored). The first divergence names the decision, the field, the
+expected and actual values and the clause; a difference the reference reproduces under documented
+ruling alternatives (reference/rulings.py, families ``hand``) is divergent, as for games.
+"""
+from __future__ import annotations
+
+from reference.errors import HoldemError, IllegalAction
+from reference.hand_api import create_hand, hand_result
+from reference.state import hand_state
+
+from conformance.vectors.gamespec import answer as decode_answer
+
+from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, verdict
+from .trajectory import Plan
+
+FAMILY = "hand"
+# The decision state's hand-level fields and a seat's (``name`` is optional and not judged).
+HAND_FIELDS = ("handNumber", "street", "you", "board", "pots", "toCall", "minRaiseTo", "maxRaiseTo", "canCheck",
+               "canAllIn", "currentBet", "lastFullRaise", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat",
+               "seats", "actions")
+SEAT_FIELDS = ("id", "seat", "stack", "bet", "total", "folded", "allIn", "out")
+
+
+def hand_view(state: object) -> object:
+    """An engine's decision state as judged: its hand-level fields only (absent ones stay absent)."""
+    if not isinstance(state, dict):
+        return state
+    view = {k: state[k] for k in HAND_FIELDS if k in state}
+    if isinstance(view.get("seats"), list):
+        view["seats"] = [{k: s[k] for k in SEAT_FIELDS if k in s} if isinstance(s, dict) else s for s in view["seats"]]
+    return view
+
+
+def _action_view(action: object) -> object:
+    """A refused answer as the reference reports it: ``{"threw": code}`` (the code is the contract's)."""
+    if isinstance(action, dict) and isinstance(action.get("threw"), dict):
+        return {"threw": action["threw"].get("code")}
+    return action
+
+
+class ReferenceHand:
+    """The reference playing a hand vector: ``{"hand": spec, "rulings"?: profile}``."""
+
+    def __init__(self, spec: dict) -> None:
+        self.hand = create_hand(spec["hand"], rulings=spec.get("rulings"))
+
+    def state(self) -> dict | None:
+        return None if self.hand.done else hand_state(self.hand)
+
+    def act(self, answer: object) -> dict:
+        try:
+            return self.hand.act(answer)
+        except IllegalAction as exc:
+            return {"threw": exc.code}
+        except HoldemError as exc:  # the hand is over
+            return {"threw": type(exc).__name__}
+
+    def end(self) -> dict:
+        return {"over": self.hand.done, "result()": hand_result(self.hand)}
+
+
+def play(vector_input: dict, rulings=None) -> dict:
+    """What the reference does with a hand vector's input: the protocol's result (actions refused
+    as ``{"threw": {"code", "field"}}``)."""
+    hand = create_hand(vector_input["hand"], rulings=rulings)
+    out: dict = {"decisions": [], "actions": []}
+    for raw in vector_input["script"]:
+        if hand.done:
+            break
+        out["decisions"].append(hand_state(hand))
+        try:
+            out["actions"].append(hand.act(decode_answer(raw)))
+        except IllegalAction as exc:
+            out["actions"].append({"threw": {"code": exc.code, "field": exc.field}})
+            break
+    return {**out, "over": hand.done, "result": hand_result(hand)}
+
+
+def replay(spec: dict, trajectory: dict, *, stop: bool = False) -> Comparison:
+    """Compare every step of an engine's hand ``trajectory`` with the reference playing ``spec``
+    (``{"hand", "script", "rulings"?}``); ``stop``: at the first difference."""
+    out = Comparison(stop=stop)
+    try:
+        _replay(out, spec, trajectory)
+    except _Stop:
+        pass
+    return out
+
+
+def _replay(out: Comparison, spec: dict, trajectory: dict) -> None:
+    ref = ReferenceHand(spec)
+    script = [decode_answer(a) for a in spec["script"]]
+    if "error" in trajectory:  # createHand refused a valid spec
+        out.add(None, 0, "createHand", "a hand", {"error": _thrown(trajectory["error"])}, "state.fields")
+        return
+    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
+    actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
+    seen = {"decisions": [hand_view(s) for s in decisions], "actions": [_action_view(a) for a in actions]}
+    if not _replay_decisions(ref, seen, Plan(tuple(script)), out, 0):
+        return
+    k = out.decisions
+    refused = bool(actions) and isinstance(seen["actions"][-1], dict) and "threw" in seen["actions"][-1]
+    if k < len(script) and not refused and (expected := ref.state()) is not None:
+        out.add(expected["handNumber"], k, "state()", expected, "(not recorded: the engine's hand ended)", "rules.end")
+        return
+    end = ref.end()
+    out.compare(None, None, "over", end["over"], trajectory.get("over"), clause="rules.end")
+    out.compare(None, None, "result()", end["result()"], trajectory.get("result"))
+
+
+def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
+    """The verdict on one engine hand: passed, divergent (only lists whose order is a ruling differ,
+    or the reference under documented ruling alternatives reproduces every step) or failed at the
+    first divergence."""
+    if not isinstance(trajectory, dict):
+        return GameVerdict("failed", f"the result is not an object: {trajectory!r}"[:600])
+    c = replay(spec, trajectory)
+    return verdict(c, FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True))

@@ -1,0 +1,195 @@
+"""Family ``hand``: one hand through the hand-level API (docs/engine-api.md, createHand) -> every
+decision state's hand-level fields, every action, ``over`` and ``hand.result()``.
+
+The hands are those the other game families play, taken out of their games: each hand of the
+``hands`` scenarios and showdowns, of the ``legality`` games (up to the answer judged, refused or
+not), of the ``tournaments`` games (out seats, short blinds, heads-up) and of a few fixed fuzz games
+(odd stacks and answer forms). A hand's spec is its seats, stacks at the start, button, blinds and
+the cards it deals as a pinned prefix (R3: dealt from the front; the rest of the deck is completed
+in canonical order); its script is the answers given in it (a fuzz game's refused answers and
+timeouts become the fallback the game applied: the hand API has no clock). Each vector is checked
+to end as the hand did in its game.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from reference.errors import IllegalAction
+from reference.hand_api import create_hand
+
+from conformance.host.jsvalue import encode
+from conformance.judge import fuzz
+from conformance.judge.hand_judge import play
+
+from ..gamespec import STRATEGIES, answer as decode_answer, tournament
+from ..vectorfile import make_test
+from . import hands, legality, tournaments
+from .hands import merged_odd_chips_matter
+
+NOTES = {
+    "Hand": {"description": "createHand(spec), then state() before each answer of the script and act(answer); every "
+                            "state's hand-level fields, every action, over and result() must match. The spec's deck "
+                            "is dealt from the front (R3), completed with the unused cards in canonical order",
+             "clauses": ["state.fields", "state.you", "state.pots", "state.to-call", "state.min-raise-to",
+                         "state.max-raise-to", "state.can-check", "state.can-allin", "state.last-full-raise",
+                         "state.positions", "state.seats", "state.actions", "state.board", "rules.deal-order",
+                         "rules.burn", "rules.end"], "ruling": "R3"},
+    "ShortBlind": {"description": "a blind is short (all-in): currentBet is the largest blind posted",
+                   "clauses": ["state.to-call"], "ruling": "R8"},
+    "OutSeat": {"description": "a seat with no chips is out of the hand: dealt nothing, shown out in seats",
+                "clauses": ["rules.elimination", "state.seats"], "ruling": "R15"},
+    "Refund": {"description": "an uncalled bet is returned to its owner at the close of a round",
+               "clauses": ["rules.refund"], "ruling": "R12"},
+    "OddChips": {"description": "a pot splits unevenly: odd chips one at a time clockwise from left of the button",
+                 "clauses": ["rules.odd-chips", "rules.split"], "ruling": "R13"},
+    "MergedOddChips": {"description": "odd chips are split per merged pot; per raw layer they would land differently",
+                       "clauses": ["rules.odd-chips"], "ruling": "R13"},
+    "Showdown": {"description": "the hand goes to a showdown: the best five of seven cards, the showdown and winners "
+                                "lists in seat-index order",
+                 "clauses": ["rules.best-five", "rules.showdown-public", "state.history-winners"], "ruling": "R14"},
+    "Refused": {"description": "the script's last answer is not legal: act throws (with the contract's code) and "
+                               "changes nothing; the hand stops there",
+                "clauses": ["return.forms"], "ruling": "R19"},
+    "Unfinished": {"description": "the script ends before the hand: over is false and result() null",
+                   "clauses": ["rules.end"], "ruling": None},
+    "HeadsUp": {"description": "two seats in the hand: the button posts the small blind and acts first preflop",
+                "clauses": ["rules.heads-up-order"], "ruling": None},
+}
+
+FUZZ_SEED, FUZZ_GAMES = 15, 12  # fixed fuzz games (conformance/fuzz.py): game k depends on (seed, k) alone
+HANDS_PER_GAME = 12  # the first hands of each longer game, then those with an out seat up to MAX_HAND
+MAX_HAND = 20
+STOP = object()
+
+
+def _cards_dealt(seats_in_hand: int, board: list) -> int:
+    """Hole cards, then burn + flop, burn + turn, burn + river as far as the board went (R3)."""
+    b = len(board)
+    return 2 * seats_in_hand + b + (b >= 3) + (b >= 4) + (b >= 5)
+
+
+def game_hands(spec: dict, next_answer, keep_refused: bool = False) -> list[tuple[dict, list, dict | None]]:
+    """Play ``spec`` on the reference with ``next_answer(k, state)`` (an answer, fuzz.TIMEOUT, or
+    STOP) and cut it into hands: ``(hand spec, the hand's answers, its game record or None when
+    unfinished)``. A refused answer gets the game's fallback, or with ``keep_refused`` ends the game
+    there (kept as the hand's last answer)."""
+    t = tournament(spec)
+    answers: dict[int, list] = defaultdict(list)
+    k = 0
+    while (state := t.decision_state()) is not None:
+        raw = next_answer(k, state)
+        if raw is STOP:
+            break
+        number, k = state["handNumber"], k + 1
+        if raw == fuzz.TIMEOUT:
+            raw = "check" if state["canCheck"] else "fold"
+        try:
+            t.act(raw)
+        except IllegalAction:
+            if keep_refused:
+                answers[number].append(encode(raw))
+                break
+            raw = "check" if state["canCheck"] else "fold"
+            t.act(raw)
+        answers[number].append(encode(raw))
+    out = []
+    for record in t.hands:
+        n = record["handNumber"]
+        deck = t._deck(n)[:_cards_dealt(sum(1 for c in record["startStacks"] if c > 0), record["history"]["board"])]
+        hand_spec = {"ids": list(t.ids), "stacks": list(record["startStacks"]), "button": record["buttonSeat"],
+                     "smallBlindSeat": record["smallBlindSeat"], "bigBlindSeat": record["bigBlindSeat"],
+                     "blinds": list(record["blinds"]), "deck": deck, "handNumber": n}
+        out.append((hand_spec, answers[n], record))
+    if not t.over:
+        h = t.hand
+        hand_spec = {"ids": list(t.ids), "stacks": list(h.start_stacks), "button": h.button,
+                     "smallBlindSeat": h.sb_seat, "bigBlindSeat": h.bb_seat, "blinds": [h.sb, h.bb],
+                     "deck": list(h.deck[:h.pos]), "handNumber": h.hand_number}
+        out.append((hand_spec, answers[h.hand_number], None))
+    return out
+
+
+def _scripted(script: list):
+    answers = [decode_answer(a) for a in script]
+    return lambda k, state: answers[k] if k < len(answers) else STOP
+
+
+def _strategies(names: list):
+    return lambda k, state: STRATEGIES[names[state["you"]["seat"]]](state)
+
+
+def _flags(vector_input: dict, expected: dict) -> list[str]:
+    spec = vector_input["hand"]
+    hand = create_hand(spec)
+    for a in vector_input["script"]:
+        if hand.done:
+            break
+        try:
+            hand.act(decode_answer(a))
+        except IllegalAction:
+            break
+    flags = ["Hand"]
+    stacks, (sb, bb) = spec["stacks"], spec["blinds"]
+    if stacks[spec["smallBlindSeat"]] < sb or stacks[spec["bigBlindSeat"]] < bb:
+        flags.append("ShortBlind")
+    if 0 in stacks:
+        flags.append("OutSeat")
+    if sum(1 for c in stacks if c > 0) == 2:
+        flags.append("HeadsUp")
+    if any(hand.refunds):
+        flags.append("Refund")
+    if expected["actions"] and "threw" in expected["actions"][-1]:
+        flags.append("Refused")
+    if not hand.done:
+        flags.append("Unfinished")
+    elif hand.showdown:
+        flags.append("Showdown")
+        if any(p["amount"] % len(p["winners"]) for p in hand.pots_awarded):
+            flags.append("OddChips")
+        if merged_odd_chips_matter(hand):
+            flags.append("MergedOddChips")
+    return flags
+
+
+def _sources() -> list[tuple[str, list[str], dict, object, bool]]:
+    """(id stem, clauses, game spec, next_answer, keep_refused) for every game the hands come from."""
+    out = []
+    for t in hands.generate():
+        out.append((t["id"], t["clauses"], t["input"]["game"], _scripted(t["input"]["script"]), False))
+    for t in legality.generate():
+        i = t["input"]
+        out.append((t["id"], t["clauses"], i["game"], _scripted(i["prefix"] + [i["answer"]]), True))
+    for t in tournaments.generate():
+        out.append((t["id"], ["rules.button", "rules.seats"], t["input"]["game"],
+                    _strategies(t["input"]["strategies"]), False))
+    for k in range(FUZZ_GAMES):
+        t = fuzz.generate(FUZZ_SEED, k)
+        steps = [fuzz.TIMEOUT if s == fuzz.TIMEOUT else decode_answer(s) for s in t["input"]["steps"]]
+        out.append((f"fuzz.{FUZZ_SEED}.{k}", ["return.forms"], t["input"]["game"],
+                    lambda j, state, steps=steps: steps[j] if j < len(steps) else STOP, False))
+    return out
+
+
+def generate() -> list[dict]:
+    tests, seen = [], set()
+    for stem, clauses, spec, next_answer, keep_refused in _sources():
+        stem = stem.split(".", 1)[1] if stem.startswith(("hands.", "tournaments.", "legality.")) else stem
+        for k, (hand_spec, script, record) in enumerate(game_hands(spec, next_answer, keep_refused)):
+            number = hand_spec["handNumber"]
+            if number > MAX_HAND or (number > HANDS_PER_GAME and 0 not in hand_spec["stacks"]):
+                continue
+            vector_input = {"hand": hand_spec, "script": script}
+            key = repr(vector_input)
+            if key in seen:
+                continue
+            seen.add(key)
+            expected = play(vector_input)
+            if record is not None and expected["result"]["chips"] != record["endStacks"]:
+                raise AssertionError(f"{stem} hand {record['handNumber']}: the lone hand ends "
+                                     f"{expected['result']['chips']}, the game's {record['endStacks']}")
+            flags = _flags(vector_input, expected)
+            n = sum(1 for c in hand_spec["stacks"] if c > 0)
+            tests.append(make_test(NOTES, f"hand.{stem}.h{hand_spec['handNumber']}",
+                                   f"{n} seats in the hand, {len(script)} answers ({stem}, hand {hand_spec['handNumber']})",
+                                   clauses, vector_input, expected, flags))
+    return tests

@@ -1,0 +1,134 @@
+"""The hand-level API (issue #15): createHand in the bundled engine and the reference adapter, the
+``hand`` vector family and its step judge (conformance/judge/hand_judge.py).
+
+The bundled engine (QuickJS) and the reference (--cmd) pass every hand vector; single-rule mutants of
+the engine fail naming the decision, the field and the clause; an engine following a documented
+ruling alternative (R15) is proven divergent, not failed.
+"""
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.judge.hand_judge import HAND_FIELDS, hand_view, judge_hand, play
+from js_vector_runner import ENGINE_PATH
+from mutants.mutants import MUTANTS
+from reference.errors import HoldemError
+from reference.hand_api import create_hand
+
+SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
+TESTS = load_tests(["hand"])
+BY_NAME = {m["name"]: m for m in MUTANTS}
+SPEC = {"ids": ["a", "b", "c"], "stacks": [100, 0, 200], "button": 0, "smallBlindSeat": 2, "bigBlindSeat": 0,
+        "blinds": [5, 10], "deck": ["Ah", "Kd"]}
+
+
+def _counts(report) -> dict:
+    return report.counts()["hand"]
+
+
+def test_hundreds_of_hand_vectors_cover_the_hand_rules():
+    tests = TESTS["hand"]
+    assert len(tests) >= 300
+    flags = {f for t in tests for f in t["flags"]}
+    assert {"ShortBlind", "OutSeat", "Refund", "OddChips", "Showdown", "Refused", "Unfinished", "HeadsUp"} <= flags
+    assert all(t["rulings"] and "R3" in t["rulings"] for t in tests)
+
+
+@pytest.mark.parametrize("driver", ["quickjs", "cmd"])
+def test_the_bundled_engine_and_the_reference_pass_every_hand_vector(driver):
+    d = (QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name) if driver == "quickjs"
+         else CommandDriver(f"{sys.executable} -m reference.adapter"))
+    c = _counts(certify(d, TESTS, {}))
+    assert c["passed"] == len(TESTS["hand"]) and c["failed"] == c["divergent"] == c["skipped"] == 0
+
+
+MISSING_REFUND = {"name": "refund-missing", "find": "if (top > second) {", "replace": "if (false) {"}
+# mutant -> (the vector that fails first, its decision (None: at the end), the clause it breaks)
+HAND_MUTANTS = {
+    "min-raise-from-raise-to": ("hand.side-pots-three-layers.h1", 1, "state.last-full-raise"),
+    "odd-chip-wrong-seat": ("hand.two-odd-chips-clockwise.h1", None, "rules.odd-chips"),
+    "heads-up-big-blind-acts-first": ("hand.suits-tie-split.h1", 0, "rules.heads-up-order"),
+    "short-all-in-reopens": ("hand.short-all-in-leaves-unacted-free.h1", 5, "state.min-raise-to"),
+    "deal-from-the-button": ("hand.side-pots-three-layers.h1", 0, "rules.deal-order"),
+    "raise-amount-as-additional-chips": ("hand.cumulative-short-raises-reopen.h1", 10, "rules.raise-total"),
+    "refund-missing": ("hand.side-pots-three-layers.h1", None, "state.history-winners"),
+}
+
+
+def _first_failure(source: str):
+    report = certify(QuickJSDriver(source, engine_name="mutant.js"), TESTS, {})
+    return report, next((c for c in report.cases if c.status == "failed"), None)
+
+
+@pytest.mark.parametrize("name", sorted(HAND_MUTANTS))
+def test_a_hand_rule_mutant_fails_naming_the_step_and_clause(name):
+    mutant = MISSING_REFUND if name == MISSING_REFUND["name"] else BY_NAME[name]
+    assert SOURCE.count(mutant["find"]) == 1
+    _, case = _first_failure(SOURCE.replace(mutant["find"], mutant["replace"]))
+    vector, decision, clause = HAND_MUTANTS[name]
+    assert case is not None, name
+    assert (case.id, case.first["decision"], case.breaks) == (vector, decision, clause), case.message
+    assert "first divergence" in case.message and clause in case.message
+
+
+def test_out_seats_shown_all_in_are_proven_divergent_on_r15():
+    find = "seat.folded = true; seat.allIn = false; seat.out = true;"
+    report, case = _first_failure(SOURCE.replace(find, "seat.folded = false; seat.allIn = true; seat.out = true;"))
+    assert case is None
+    c = _counts(report)
+    assert c["divergent"] > 0 and c["failed"] == 0
+    assert {tuple(x.alternative.items()) for x in report.cases if x.status == "divergent"} == {(("R15", "all-in"),)}
+
+
+def test_the_judge_ignores_extra_fields_and_names_a_missing_one():
+    test = next(t for t in TESTS["hand"] if t["expected"]["decisions"])
+    expected = test["expected"]
+    extra = {**expected, "decisions": [{**s, "history": [], "tournament": {}, "timeLimitMs": 1,
+                                       "seats": [{**x, "name": "n"} for x in s["seats"]]} for s in expected["decisions"]]}
+    assert judge_hand(test["input"], extra).status == "passed"
+    lacking = {**expected, "decisions": [{k: v for k, v in s.items() if k != "lastFullRaise"}
+                                         for s in expected["decisions"]]}
+    v = judge_hand(test["input"], lacking)
+    assert v.status == "failed" and v.first.path == "state.lastFullRaise" and v.first.actual == "(missing)"
+    assert set(hand_view(expected["decisions"][0])) == set(HAND_FIELDS)
+
+
+def test_an_engine_stopping_early_or_refusing_a_legal_answer_fails():
+    test = next(t for t in TESTS["hand"] if len(t["expected"]["decisions"]) >= 2 and t["expected"]["over"])
+    e = test["expected"]
+    short = {**e, "decisions": e["decisions"][:1], "actions": e["actions"][:1]}
+    v = judge_hand(test["input"], short)
+    assert v.status == "failed" and v.first.decision == 1 and v.first.path == "state()"
+    refused = {**e, "actions": [{"threw": {"code": "illegal-action"}}] + e["actions"][1:]}
+    v = judge_hand(test["input"], refused)
+    assert v.status == "failed" and v.first.decision == 0 and v.first.path.startswith("action")
+
+
+def test_the_reference_hand_matches_the_bundled_engine_on_a_spec():
+    assert play({"hand": SPEC, "script": ["call", "check"]})["decisions"][0]["seats"][1] == {
+        "id": "b", "seat": 1, "stack": 0, "bet": 0, "total": 0, "folded": True, "allIn": False, "out": True}
+
+
+@pytest.mark.parametrize("bad, field", [
+    ({**SPEC, "ids": ["a"]}, "ids"), ({**SPEC, "ids": ["a", "a", "c"]}, "ids[1]"),
+    ({**SPEC, "stacks": [1, -1, 2]}, "stacks[1]"), ({**SPEC, "button": 3}, "button"),
+    ({**SPEC, "bigBlindSeat": 1}, "bigBlindSeat"), ({**SPEC, "blinds": [10, 5]}, "blinds"),
+    ({**SPEC, "deck": ["Ah", "Ah"]}, "deck[1]"), ({**SPEC, "handNumber": 0}, "handNumber"),
+    ({**SPEC, "seed": 1}, "seed"), ({k: v for k, v in SPEC.items() if k != "deck"}, "deck"),
+])
+def test_a_bad_spec_is_refused_naming_the_field(bad, field):
+    with pytest.raises(HoldemError) as caught:
+        create_hand(bad)
+    assert caught.value.field == field
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = (f"const E = require({json.dumps(str(ENGINE_PATH))});"
+              f"try {{ E.createHand({json.dumps(bad)}); console.log('no error'); }} catch (e) {{ console.log(e.field); }}")
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30)
+    assert out.stdout.strip() == field
