@@ -21,10 +21,9 @@ from .cards import CANONICAL_DECK
 from .equity import equity
 from .errors import HoldemError, OptionError
 from .evaluator import evaluate, hand_value
-from .hand_api import create_hand, hand_result
+from .hand_api import create_hand, play_script
 from .pots import build_pots
 from .rng import JSBigInt, deal_hand, mulberry32, rng
-from .state import hand_state
 from .tournament import Tournament
 
 VERSION = "0.1.0"
@@ -343,17 +342,7 @@ def run_hand(i: dict) -> dict:
         hand = create_hand(i["hand"])
     except HoldemError as exc:
         return {"error": failure("createHand", exc)}
-    out: dict = {"decisions": [], "actions": []}
-    for answer in i["script"]:
-        if hand.done:
-            break
-        out["decisions"].append(hand_state(hand))
-        try:
-            out["actions"].append(hand.act(answer))
-        except HoldemError as exc:
-            out["actions"].append({"threw": thrown(exc)})
-            break
-    return {**out, "over": hand.done, "result": hand_result(hand)}
+    return play_script(hand, i["script"], thrown)
 
 
 FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,

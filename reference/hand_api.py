@@ -8,8 +8,9 @@ order; R15: a stack of 0 is a seat that is out). :func:`hand_result` is ``hand.r
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from .errors import HoldemError, OptionError
 from .hand import Hand
+from .state import hand_state
 
 MIN_SEATS, MAX_SEATS = 2, 9
 SPEC_FIELDS = ("ids", "stacks", "button", "smallBlindSeat", "bigBlindSeat", "blinds", "deck", "handNumber")
@@ -69,10 +70,17 @@ def hand_result(hand: Hand) -> dict | None:
     return {"result": hand.history_entry(), "chips": list(hand.stacks)}
 
 
-def hand_spec(hand: Hand, deck_prefix: int | None = None) -> dict:
-    """The spec that deals ``hand`` again: its seats, stacks at the start, positions, blinds and
-    the first ``deck_prefix`` cards of its deck (all 52 when None)."""
-    deck = hand.deck if hand.ruleset.deal_from == "front" else hand.deck[::-1]
-    return {"ids": list(hand.ids), "stacks": list(hand.start_stacks), "button": hand.button,
-            "smallBlindSeat": hand.sb_seat, "bigBlindSeat": hand.bb_seat, "blinds": [hand.sb, hand.bb],
-            "deck": list(deck[:deck_prefix] if deck_prefix is not None else deck), "handNumber": hand.hand_number}
+def play_script(hand: Hand, answers, refused) -> dict:
+    """The protocol's result for a hand (docs/engine-protocol.md, hand): before each answer the
+    state, then ``act``; a refused answer is recorded as ``{"threw": refused(exc)}`` and ends it."""
+    out: dict = {"decisions": [], "actions": []}
+    for answer in answers:
+        if hand.done:
+            break
+        out["decisions"].append(hand_state(hand))
+        try:
+            out["actions"].append(hand.act(answer))
+        except HoldemError as exc:
+            out["actions"].append({"threw": refused(exc)})
+            break
+    return {**out, "over": hand.done, "result": hand_result(hand)}

@@ -35,6 +35,9 @@ REFERENCE_CMD = f"{sys.executable} -m reference.adapter"
 FAST = ["--timeout-ms", "800"]
 V4 = "holdem-sng-3-v4"
 CONTRACT = RULESETS["contract-v1"]
+# Every family of every profile: the reference and the bundled engine declare all four (issue #15).
+ALL = list(FAMILIES)
+PROFILES = ["helpers", "hand", "tournament", "sng3v4"]
 # The v4 runs leave out evaluate: its vectors and driver are the same under every ruleset (certified
 # by the contract runs) and its five-card digest is what makes a full run slow.
 V4_RUN = [f for f in RULESETS[V4] if f != "evaluate"]
@@ -94,17 +97,19 @@ def test_reference_adapter_certifies_every_family(full_runs):
     code, text = results["reference"]
     assert code == 0, text
     report = json.loads((out / "ref.json").read_text())
-    assert report["certified"] is True and report["verdict"].startswith("CERTIFIED: ")
-    # Every family, then the fuzz games (conformance/judge/fuzz.py), all passed.
-    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*CONTRACT, "fuzz"]
+    assert report["certified"] is True and report["verdict"].startswith(f"CERTIFIED for {', '.join(PROFILES)}: ")
+    # Every family of every profile, then the fuzz games (conformance/judge/fuzz.py), all passed.
+    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*ALL, "fuzz"]
+    assert {p: row["verdict"] for p, row in report["profiles"].items()} == dict.fromkeys(PROFILES, "certified")
+    assert report["engine"]["profiles"] == PROFILES
     games = report["engine"]["fuzz"]["games"]
     assert games > 0 and report["families"]["fuzz"] == {"passed": games, "failed": 0, "divergent": 0, "skipped": 0}
     assert report["engine"]["name"] == "holdem-reference" and report["engine"]["language"] == "python"
-    for family in CONTRACT:
+    for family in ALL:
         assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
                                               "divergent": 0, "skipped": 0}, family
     assert report["failures"] == [] and report["divergences"] == []
-    assert [s["id"] for s in report["smoke"]] == ["smoke.load", "smoke.showdown", "smoke.fold-out"]
+    assert [s["id"] for s in report["smoke"]] == ["smoke.load", "smoke.showdown", "smoke.fold-out", "smoke.lone-hand"]
 
 
 def test_junit_report_parses_and_counts_match(full_runs):
@@ -112,8 +117,8 @@ def test_junit_report_parses_and_counts_match(full_runs):
     root = ET.parse(out / "ref.xml").getroot()
     report = json.loads((out / "ref.json").read_text())
     suites = {s.get("name"): s for s in root.findall("testsuite")}
-    assert list(suites) == ["smoke", *CONTRACT, "fuzz"]
-    for family in CONTRACT:
+    assert list(suites) == ["smoke", *ALL, "fuzz"]
+    for family in ALL:
         cases = suites[family].findall("testcase")
         counts = report["families"][family]
         assert len(cases) == int(suites[family].get("tests")) == sum(counts.values())
@@ -130,6 +135,8 @@ def test_bundled_engine_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "js.json").read_text())
     assert report["certified"] is True and report["engine"]["missing"] == []
+    assert list(report["families"]) == [*ALL, "fuzz"]
+    assert {p: row["verdict"] for p, row in report["profiles"].items()} == dict.fromkeys(PROFILES, "certified")
     assert all(c["failed"] == 0 and c["skipped"] == 0 for c in report["families"].values())
     assert report["families"]["fuzz"]["passed"] == report["engine"]["fuzz"]["games"] > 0
 
@@ -509,7 +516,10 @@ def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path, cli)
     (["x.js", "--timeout-ms", "0"], "must be a positive number of milliseconds"),
     (["x.js", "--ruleset", "holdem-sng-9"], "invalid choice"),
     (["x.js", "--ruleset", V4, "--family", "hands"], "--family hands is not certified under --ruleset holdem-sng-3-v4"),
-    (["x.js", "--family", "sng3v4"], "--family sng3v4 is not certified under --ruleset contract-v1"),
+    # Profiles (issue #15): with no --profile the engine's declaration decides, so any family may be asked for.
+    (["x.js", "--profile", "hand", "--family", "sng3v4"], "--family sng3v4 is not in the profiles asked for (hand: hand)"),
+    (["x.js", "--profile", "poker"], "invalid choice"),
+    (["x.js", "--profile", "hand", "--ruleset", V4], "give --profile or --ruleset, not both"),
 ])
 def test_usage_errors_exit_2(args, message, capsys):
     assert main(["engine", *args]) == 2

@@ -132,3 +132,76 @@ def test_a_bad_spec_is_refused_naming_the_field(bad, field):
               f"try {{ E.createHand({json.dumps(bad)}); console.log('no error'); }} catch (e) {{ console.log(e.field); }}")
     out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=30)
     assert out.stdout.strip() == field
+
+
+def test_a_hand_failure_reproduces_under_node(tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    mutant = BY_NAME["odd-chip-wrong-seat"]
+    engine = tmp_path / "mutant.js"
+    engine.write_text(SOURCE.replace(mutant["find"], mutant["replace"]))
+    root = ENGINE_PATH.parent.parent.parent
+    subprocess.run([sys.executable, "-m", "conformance", "engine", str(engine), "--profile", "hand", "--no-fresh",
+                    "--json", str(tmp_path / "r.json")], cwd=root, capture_output=True, timeout=300)
+    failure = next(f for f in json.loads((tmp_path / "r.json").read_text())["failures"]
+                   if f["id"] == "hand.two-odd-chips-clockwise.h1")
+    out = subprocess.run([node, str(tmp_path / failure["repro"]["file"])], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "result().result.winners[0].amount (breaks rules.odd-chips)" in out.stdout
+    assert "expected (reference): 108" in out.stdout and "actual (this engine): 109" in out.stdout
+
+
+# ---- invariants (hypothesis) -------------------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from reference.cards import CANONICAL_DECK  # noqa: E402
+from reference.state import hand_state  # noqa: E402
+
+
+@st.composite
+def hand_inputs(draw):
+    """A valid hand spec (2-9 seats, some out, short stacks, any positions) and a legal script."""
+    n = draw(st.integers(2, 9))
+    stacks = draw(st.lists(st.one_of(st.just(0), st.integers(1, 40), st.integers(1, 3000)), min_size=n, max_size=n))
+    live = [s for s in range(n) if stacks[s] > 0]
+    if len(live) < 2:
+        stacks[0] = stacks[0] or 500
+        stacks[1] = stacks[1] or 500
+        live = [s for s in range(n) if stacks[s] > 0]
+    sb, bb = draw(st.permutations(live))[:2]
+    small = draw(st.integers(1, 20))
+    spec = {"ids": [f"p{i}" for i in range(n)], "stacks": stacks, "button": draw(st.integers(0, n - 1)),
+            "smallBlindSeat": sb, "bigBlindSeat": bb, "blinds": [small, small * draw(st.integers(1, 3))],
+            "deck": draw(st.permutations(CANONICAL_DECK))[:draw(st.integers(1, 52))]}
+    hand, script = create_hand(spec), []
+    while not hand.done and len(script) < 60:
+        s = hand_state(hand)
+        options = ["check" if s["canCheck"] else "call", "fold"]
+        if s["minRaiseTo"] is not None:
+            low = min(s["minRaiseTo"], s["maxRaiseTo"])
+            options.append({"type": "raise", "amount": draw(st.integers(low, s["maxRaiseTo"]))})
+        if s["canAllIn"]:
+            options.append("allin")
+        script.append(draw(st.sampled_from(options)))
+        hand.act(script[-1])
+    return {"hand": spec, "script": script}
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    driver = QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name)
+    driver.start()
+    yield driver
+    driver.close()
+
+
+@given(hand_inputs())
+def test_any_hand_conserves_chips_and_the_bundled_engine_plays_it_as_the_reference(bundled, vector_input):
+    expected = play(vector_input)
+    assert expected["over"] and sum(expected["result"]["chips"]) == sum(vector_input["hand"]["stacks"])
+    assert all(c == 0 for c, s in zip(expected["result"]["chips"], vector_input["hand"]["stacks"]) if s == 0)
+    run = bundled.run("hand", {"input": vector_input})
+    assert run.kind == "result"
+    verdict = judge_hand(vector_input, run.value)
+    assert verdict.status == "passed", verdict.message

@@ -60,7 +60,7 @@ def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool 
 def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict:
     with engine_report.progress(sum(map(len, chosen.tests.values())), show_progress) as advance:
         engine = certify_engine(chosen.driver, chosen.tests, chosen.subject, ruleset=options.engine.ruleset,
-                                on_case=lambda case: advance(case.group), title="holdem-cert certify",
+                                profiles=options.engine.profiles, on_case=lambda case: advance(case.group), title="holdem-cert certify",
                                 fuzz_plan=chosen.fuzz)
     attach_repro(engine, chosen.subject, chosen.tests)
     say(engine_line(engine))

@@ -18,6 +18,7 @@ from conformance.judge.engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, l
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, read_source
 from conformance.report.repro import BUNDLED_NAME
 from conformance.vectors import fresh_vectors
+from conformance.judge import cert_profiles
 from .argtypes import milliseconds, uint32
 
 DEFAULT_TIMEOUT_MS = 10_000
@@ -35,8 +36,12 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ruleset", choices=list(RULESETS), default=DEFAULT_RULESET, metavar="NAME",
                         help=f"certify for this ruleset (one of {', '.join(RULESETS)}; default {DEFAULT_RULESET}): "
                              + "; ".join(f"{name} runs {', '.join(families)}" for name, families in RULESETS.items()))
+    parser.add_argument("--profile", action="append", choices=list(cert_profiles.PROFILES), metavar="P",
+                        help="certify this conformance profile (repeatable; one of "
+                             f"{', '.join(cert_profiles.PROFILES)}; default: every profile the engine declares, "
+                             "or the --ruleset's for one that declares nothing)")
     parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
-                        help="run only this vector family of the ruleset (repeatable)")
+                        help="run only this vector family of the profiles (repeatable)")
     parser.add_argument("--junit", dest="junit_out", type=Path, metavar="OUT",
                         help="write the JUnit XML report to OUT ('-': standard output)")
     fresh = parser.add_mutually_exclusive_group()
@@ -67,7 +72,8 @@ class EngineSpec:
     adapter: Path | None = None
     preludes: tuple[Path, ...] = ()
     ruleset: str = DEFAULT_RULESET
-    families: tuple[str, ...] = ()  # empty: every family of the ruleset
+    families: tuple[str, ...] = ()  # empty: every family of the profiles
+    profiles: tuple[str, ...] = ()  # empty: what the engine declares (cert_profiles.select)
     fresh_seed: int | None = None  # None: derived from the engine's bytes or the command
     fresh: bool = True
     timeout_ms: float = DEFAULT_TIMEOUT_MS
@@ -99,7 +105,8 @@ def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_defau
     if file is not None and args.cmd is not None or file is None and args.cmd is None and not bundled_default:
         raise UsageError("give either ENGINE.js or --cmd COMMAND (exactly one)")
     return EngineSpec(file=file, cmd=args.cmd, adapter=args.adapter, preludes=tuple(args.prelude),
-                      ruleset=args.ruleset, families=tuple(args.family or ()), fresh_seed=args.fresh_seed,
+                      ruleset=args.ruleset, families=tuple(args.family or ()),
+                      profiles=tuple(dict.fromkeys(args.profile or ())), fresh_seed=args.fresh_seed,
                       fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds,
                       fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed)
 
@@ -113,15 +120,35 @@ class EngineUnderTest:
     fuzz: fuzz.FuzzPlan | None = None  # differential fuzzing after the vectors (conformance/judge/fuzz.py)
 
 
+def candidate_families(spec: EngineSpec) -> list[str]:
+    """Every family the run may need: those of the profiles asked for (of every profile when the
+    engine's declaration decides, of the --ruleset's when it is not contract-v1), --family's when given."""
+    if spec.families:
+        return list(spec.families)
+    if spec.profiles:
+        return cert_profiles.families_of(spec.profiles)
+    if spec.ruleset != DEFAULT_RULESET:
+        return cert_profiles.families_of(cert_profiles.RULESET_PROFILES[spec.ruleset])
+    return cert_profiles.families_of(cert_profiles.PROFILES)
+
+
 def check(spec: EngineSpec) -> None:
     """Options that contradict each other: a usage error naming them."""
     if spec.ruleset not in RULESETS:
         raise UsageError(f"--ruleset: unknown {spec.ruleset!r} (known: {', '.join(RULESETS)})")
-    families = RULESETS[spec.ruleset]
+    if spec.profiles and spec.ruleset != DEFAULT_RULESET:
+        raise UsageError("give --profile or --ruleset, not both (--ruleset holdem-sng-3-v4 is --profile helpers "
+                         "--profile sng3v4)")
+    asked = spec.profiles or (cert_profiles.RULESET_PROFILES[spec.ruleset] if spec.ruleset != DEFAULT_RULESET
+                              else tuple(cert_profiles.PROFILES))
+    families = cert_profiles.families_of(asked)
     other = [f for f in spec.families if f not in families]
-    if other:
+    if other and not spec.profiles:
         raise UsageError(f"--family {other[0]} is not certified under --ruleset {spec.ruleset} "
                          f"(its families: {', '.join(families)})")
+    if other:
+        raise UsageError(f"--family {other[0]} is not in the profiles asked for ({', '.join(asked)}: "
+                         f"{', '.join(families)})")
     if spec.cmd is not None and (spec.adapter or spec.preludes):
         raise UsageError("--adapter and --prelude apply to ENGINE.js, not to --cmd")
 
@@ -130,7 +157,7 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     """The driver, subject and tests of ``spec``. Bad options and unreadable files are usage
     errors naming them (a file that is read but does not load is a verdict, found later)."""
     check(spec)
-    families = RULESETS[spec.ruleset]
+    families = candidate_families(spec)
     if spec.cmd is not None:
         try:
             driver = CommandDriver(spec.cmd, timeout_ms=spec.timeout_ms)
@@ -152,9 +179,9 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
         derived = fresh_vectors.engine_seed(sources, adapter)
         js_source = "\n;\n".join(sources + ([adapter] if adapter else []))
     fresh_seed = None if not spec.fresh else derived if spec.fresh_seed is None else spec.fresh_seed
-    tests = load_tests(spec.families or families, fresh_seed)
+    tests = load_tests(families, fresh_seed)
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     plan = None
-    if fuzz.FUZZ_FAMILY in (spec.families or families) and (spec.fuzz_seconds > 0 or spec.fuzz_games):
+    if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
         plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, spec.fuzz_seconds, spec.fuzz_games)
     return EngineUnderTest(driver, subject, tests, js_source, plan)

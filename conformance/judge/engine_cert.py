@@ -10,7 +10,7 @@ import re
 import reprlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from deepdiff import DeepDiff
 
@@ -19,7 +19,7 @@ from reference.cards import CANONICAL_DECK
 from conformance.vectors import fresh_vectors, schemas, library as vectors
 from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
-from . import fuzz, sng3v4_text
+from . import cert_profiles, fuzz, sng3v4_text
 from .engine_drivers import EngineLoadError, Run
 from .hand_judge import judge_hand
 from .step_judge import ORDER_FREE, Comparison, GameVerdict, describe, edited_path, judge_game, judge_views, same
@@ -840,11 +840,45 @@ SMOKE_HANDS = [
 ]
 
 
+def _smoke_lone_hand(test: dict, r: dict) -> str | None:
+    """A check that a lone hand (the hand-level API) ran to its end and kept every chip."""
+    if "error" in r:
+        return f"the hand stopped {_failure_text(r['error'])}"
+    decisions = r.get("decisions") if isinstance(r.get("decisions"), list) else []
+    for k, state in enumerate(decisions):
+        if problems := schemas.errors("hand-state", state, limit=1):
+            return f"state() before answer {k}: {problems[0]} (schemas/hand-state.schema.json)"
+    actions = r.get("actions") if isinstance(r.get("actions"), list) else []
+    if any(isinstance(a, dict) and "threw" in a for a in actions):
+        return f"act threw {_thrown(next(a['threw'] for a in actions if isinstance(a, dict) and 'threw' in a))}"
+    if r.get("over") is not True:
+        return f"hand.over is {show(r.get('over'))} after the script (check or call to the end)"
+    result = r.get("result")
+    if not isinstance(result, dict) or not isinstance(result.get("chips"), list):
+        return f"hand.result() is {show(result)}: expected {{result, chips}}"
+    if problems := schemas.errors("history-entry", result.get("result"), limit=1):
+        return f"hand.result().result: {problems[0]}"
+    spec = test["input"]["hand"]
+    chips = result["chips"]
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in chips) or sum(chips) != sum(spec["stacks"]):
+        return f"hand.result().chips {show(chips)} do not hold the {sum(spec['stacks'])} chips the hand started with"
+    return None
+
+
+SMOKE_LONE_HAND = ("hand", _smoke_test("lone-hand", ["rules.end", "state.history"],
+                                       "createHand: 3 seats call and check to a showdown",
+                                       {"hand": {"ids": ["s1", "s2", "s3"], "stacks": [1000, 1000, 1000], "button": 0,
+                                                 "smallBlindSeat": 1, "bigBlindSeat": 2, "blinds": [10, 20],
+                                                 "deck": ["Ah", "Kd", "7c", "As", "Kh", "2d"]},
+                                        "script": SHOWDOWN_SCRIPT}), _smoke_lone_hand)
+
+
 def smoke_tests(families: Iterable[str]) -> list[tuple]:
     """The smoke vectors for a selection of families: the two hands when a game family is
-    selected. (dealHand is not among them: only the deck family needs it, and an engine without
-    it is reported there, issue #12.)"""
-    return SMOKE_HANDS if GAME_FAMILIES & set(families) else []
+    selected, the lone hand when the hand family is. (dealHand is not among them: only the deck
+    family needs it, and an engine without it is reported there, issue #12.)"""
+    chosen = set(families)
+    return (SMOKE_HANDS if GAME_FAMILIES & chosen else []) + ([SMOKE_LONE_HAND] if "hand" in chosen else [])
 
 
 def smoke_problem(test: dict, check: Callable[[dict, dict], str | None], run: Run) -> str | None:
@@ -940,26 +974,44 @@ def load_tests(families: Iterable[str], fresh_seed: int | None = None) -> dict[s
     return tests
 
 
-def conclude(report: Report) -> None:
-    """Set ``certified`` and ``verdict`` for the report's ruleset: no failure, no required family of
-    the ruleset skipped entirely (a ruleset the engine does not support is not certified), and no
-    family whose ruleset the engine refused for some games but not for others."""
+def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequence[str] = (),
+             asked: bool = False) -> None:
+    """Set ``certified``, ``verdict`` and the profile matrix (``profiles``, cert_profiles.matrix):
+    each profile in ``run`` (default: the report's ruleset's) is certified when no vector of its
+    families failed, none of its required families was skipped entirely and no family saw its
+    ruleset refused for some games but not others; ``absent`` profiles, and those whose every
+    vector the engine skipped, are not implemented. The report is certified when no profile is
+    "not certified", some profile is certified and, when the profiles were ``asked`` for
+    (--profile, --ruleset), none is "not implemented". A run of some families only (--family) is
+    never a certification."""
     ruleset = report.ruleset or DEFAULT_RULESET
+    asked = asked or run is None
+    run = list(cert_profiles.RULESET_PROFILES[ruleset] if run is None else run)
     scope = "" if ruleset == DEFAULT_RULESET else f" for {ruleset}"
+    counts = report.counts()
     failed_smoke = [c for c in report.smoke if c.status == "failed"]
+    required = set(cert_profiles.families_of(run)) - OPTIONAL
+    refused = Counter(c.group for c in report.cases
+                      if c.status == "skipped" and c.message.startswith(RULESET_NOT_SUPPORTED))
+    problems: dict[str, list[str]] = {}
+    for g, c in counts.items():
+        if c["failed"]:
+            problems.setdefault(g, []).append(f"{c['failed']} failed in {g}")
+        if g in required and sum(c.values()) == c["skipped"]:
+            why = next((case.message for case in report.cases if case.group == g), "it has no vectors")
+            problems.setdefault(g, []).append(f"required family {g} was skipped entirely ({why})")
+        if 0 < refused[g] < sum(c.values()):
+            problems.setdefault(g, []).append(f"{g}: the engine refused the ruleset for {refused[g]} of "
+                                              f"{sum(c.values())} games (it must play all of them or none)")
+    report.profiles = cert_profiles.matrix(counts, run, absent, smoke_failed=bool(failed_smoke), problems=problems,
+                                           fuzz_group=fuzz.FUZZ_GROUP)
+    headline = cert_profiles.headline(report.profiles)
     if failed_smoke:
         report.certified = False
         first = failed_smoke[0]
-        report.verdict = (f"NOT CERTIFIED{scope}: the smoke tier failed ({first.id}), so no vector was run; "
-                          "fix the engine or adapter basics first")
+        report.verdict = (f"NOT CERTIFIED{scope} ({headline}): the smoke tier failed ({first.id}), so no vector "
+                          "was run; fix the engine or adapter basics first")
         return
-    counts = report.counts()
-    required = set(RULESETS[ruleset]) - OPTIONAL
-    failures = {g: c["failed"] for g, c in counts.items() if c["failed"]}
-    unrun = [g for g, c in counts.items() if g in required and sum(c.values()) == c["skipped"]]
-    refused = Counter(c.group for c in report.cases
-                      if c.status == "skipped" and c.message.startswith(RULESET_NOT_SUPPORTED))
-    partly = [g for g, n in refused.items() if n < sum(counts[g].values())]
     totals = Counter()
     for c in counts.values():
         totals.update(c)
@@ -968,22 +1020,32 @@ def conclude(report: Report) -> None:
                      key=lambda item: int(item[0][1:]))
     if follows:  # which documented alternatives the engine was proven to follow
         tally += "; follows " + ", ".join(f"{r} = {o}" for r, o in follows)
-    report.partial = set(report.groups) - {fuzz.FUZZ_GROUP} != set(RULESETS[ruleset])
-    reasons = [f"{n} failed in {g}" for g, n in failures.items()]
-    for g in unrun:
-        why = next((c.message for c in report.cases if c.group == g), "it has no vectors")
-        reasons.append(f"required family {g} was skipped entirely ({why})")
-    reasons += [f"{g}: the engine refused the ruleset for {refused[g]} of {sum(counts[g].values())} games "
-                "(it must play all of them or none)" for g in partly]
+    report.partial = set(report.groups) - {fuzz.FUZZ_GROUP} != set(cert_profiles.families_of(run))
+    # A profile the engine skipped entirely is "not implemented": a problem only when it was asked for.
+    unimplemented = {f for p, row in report.profiles.items() if row["verdict"] == cert_profiles.NOT_IMPLEMENTED
+                     for f in cert_profiles.PROFILES[p]}
+    reasons = [r for g, rs in problems.items() for r in rs
+               if asked or g not in unimplemented or not r.startswith("required family")]
     report.ok = not reasons
-    report.certified = report.ok and not report.partial
-    if report.partial:  # what it ran, never CERTIFIED
+    if report.partial:  # what it ran, never CERTIFIED; the matrix shows only the profiles it touched
+        report.profiles = {p: row for p, row in report.profiles.items()
+                           if row["families"] or row["verdict"] == cert_profiles.NOT_IMPLEMENTED}
         ran = f"a run of the families {', '.join(report.groups)} only{scope}, not a certification"
         report.verdict = (f"NO FAILURES in {ran}: {tally}" if report.ok
                           else f"FAILURES in {ran}: {'; '.join(reasons)} ({tally})")
         return
-    report.verdict = (f"CERTIFIED{scope}: {tally}" if report.certified
-                      else f"NOT CERTIFIED{scope}: {'; '.join(reasons)} ({tally})")
+    verdicts = [row["verdict"] for row in report.profiles.values()]
+    report.certified = (report.ok and cert_profiles.CERTIFIED in verdicts and cert_profiles.NOT_CERTIFIED not in verdicts
+                        and not (asked and cert_profiles.NOT_IMPLEMENTED in verdicts))
+    if report.certified:
+        certified = [p for p, v in zip(report.profiles, verdicts) if v == cert_profiles.CERTIFIED]
+        rest = [p for p, v in zip(report.profiles, verdicts) if v != cert_profiles.CERTIFIED]
+        report.verdict = (f"CERTIFIED{scope} for {', '.join(certified)}"
+                          + (f" (not implemented: {', '.join(rest)})" if rest else "") + f": {tally}")
+        return
+    why = reasons + [f"{p}: {'; '.join(row.get('reasons', []))}" for p, row in report.profiles.items()
+                     if row["verdict"] == cert_profiles.NOT_IMPLEMENTED]
+    report.verdict = f"NOT CERTIFIED{scope} ({headline}): {'; '.join(why)} ({tally})"
 
 
 def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case) -> None:
@@ -1018,19 +1080,39 @@ def smoke_tier(driver, families: Iterable[str]) -> tuple[list[Case], Runner | No
 
 def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str = DEFAULT_RULESET,
             on_case: Callable[[Case], None] = lambda case: None, title: str = "holdem-cert engine",
-            fuzz_plan: "fuzz.FuzzPlan | None" = None) -> Report:
-    """Load the engine, run the smoke tier, then (if it passed) every vector of ``tests``
-    (family -> vectors, as :func:`load_tests` gives them), and conclude for ``ruleset`` (its
-    families in RULESETS are the required ones).
+            fuzz_plan: "fuzz.FuzzPlan | None" = None, profiles: "Sequence[str] | None" = None) -> Report:
+    """Load the engine, choose its profiles (cert_profiles.select: ``profiles`` asked for, else
+    what the engine declares, else ``ruleset``'s), run the smoke tier of their families, then (if
+    it passed) every vector of ``tests`` (family -> vectors, as :func:`load_tests` gives them)
+    except those of profiles the engine does not implement, and conclude per profile.
 
     ``subject`` describes the engine for the report; the driver's own description is merged in.
     The driver is closed at the end.
     """
     if ruleset not in RULESETS:
         raise ValueError(f"ruleset: unknown {ruleset!r} (known: {', '.join(RULESETS)})")
+    unknown = [p for p in profiles or () if p not in cert_profiles.PROFILES]
+    if unknown:
+        raise ValueError(f"profiles: unknown {unknown[0]!r} (known: {', '.join(cert_profiles.PROFILES)})")
     report = Report(title, "engine", dict(subject), list(tests), ruleset=ruleset)
+    run, absent = list(cert_profiles.PROFILES), []
     try:
-        report.smoke, info, runner = start(driver, tests)
+        try:
+            info = driver.start()
+        except EngineLoadError as exc:
+            report.smoke = [Case("smoke.load", "smoke", "failed", [], f"the engine could not be loaded: {exc}")]
+            info, runner = {}, None
+        else:
+            if not profiles and ruleset != DEFAULT_RULESET:  # --ruleset NAME asks for that ruleset's profiles
+                profiles = cert_profiles.RULESET_PROFILES[ruleset]
+            run, absent = cert_profiles.select(profiles, cert_profiles.declared(info.get("profiles")), ruleset)
+            chosen = set(cert_profiles.families_of(run))
+            tests = {f: t for f, t in tests.items() if f in chosen}
+            report.groups = list(tests)
+            info = {**info, "missing": cert_profiles.needed_missing(info.get("missing", []), run)}
+            if report.subject.get("fresh"):  # the fresh tests of the profiles run
+                info["fresh"] = fresh_vectors.summary(report.subject["fresh"]["seed"], tests)
+            report.smoke, runner = smoke_tier(driver, tests)
         report.subject.update(info)
         if runner is not None:
             for family, family_tests in tests.items():
@@ -1038,9 +1120,9 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
                     case = runner.vector(family, test)
                     report.cases.append(case)
                     on_case(case)
-            if fuzz_plan is not None:
+            if fuzz_plan is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in tests:
                 _fuzz(runner, fuzz_plan, report, on_case)
     finally:
         driver.close()
-    conclude(report)
+    conclude(report, run, absent, asked=bool(profiles))
     return report

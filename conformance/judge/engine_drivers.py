@@ -30,7 +30,7 @@ from conformance.host.worker import Worker, decode as decode_wire
 from conformance.resources import javascript
 from conformance.vectors.schemas import BASE, registry
 
-ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create")
+ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create", "createHand")
 # The digest is 2,598,960 evaluate calls inside one request: it gets its own budget.
 DIGEST_FLOOR_MS = 180_000
 DIGEST_FACTOR = 30
@@ -143,6 +143,7 @@ class QuickJSDriver:
         self.info = {
             "name": self.engine_name, "version": probe["version"], "language": self.language,
             "missing": [f"PokerEngine.{n}" for n in ENGINE_FUNCTIONS if not functions.get(n)],
+            **({"profiles": probe["profiles"]} if "profiles" in probe else {}),  # PokerEngine.profiles
         }
         return self.info
 
@@ -242,6 +243,7 @@ class CommandDriver:
         self.info: dict | None = None
         self._proc: subprocess.Popen | None = None
         self._seq = 0
+        self._declared: list | None = None  # the start answer's profiles
         self._start_validator = _validator("startResponse")
         self._run_validator = _validator("runResponse")
 
@@ -249,7 +251,8 @@ class CommandDriver:
     def start(self) -> dict:
         implementation = self._spawn()
         self.info = {"name": implementation["name"], "version": implementation.get("version"),
-                     "language": implementation.get("language"), "command": self.command, "missing": []}
+                     "language": implementation.get("language"), "command": self.command, "missing": [],
+                     **({"profiles": self._declared} if self._declared is not None else {})}
         return self.info
 
     def _spawn(self) -> dict:
@@ -277,6 +280,7 @@ class CommandDriver:
         if problem:
             self._kill()
             raise EngineLoadError(f"bad answer to start: {problem}")
+        self._declared = reply.get("profiles")  # the conformance profiles it implements (None: not said)
         return reply["implementation"]
 
     def run(self, family: str, test: dict) -> Run:

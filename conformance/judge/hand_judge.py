@@ -11,14 +11,13 @@ ruling alternatives (reference/rulings.py, families ``hand``) is divergent, as f
 """
 from __future__ import annotations
 
-from reference.errors import HoldemError, IllegalAction
-from reference.hand_api import create_hand, hand_result
+from reference.hand_api import create_hand, hand_result, play_script
 from reference.state import hand_state
 
 from conformance.vectors.gamespec import answer as decode_answer
 
 from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, verdict
-from .trajectory import Plan
+from .trajectory import Plan, attempt
 
 FAMILY = "hand"
 # The decision state's hand-level fields and a seat's (``name`` is optional and not judged).
@@ -55,12 +54,7 @@ class ReferenceHand:
         return None if self.hand.done else hand_state(self.hand)
 
     def act(self, answer: object) -> dict:
-        try:
-            return self.hand.act(answer)
-        except IllegalAction as exc:
-            return {"threw": exc.code}
-        except HoldemError as exc:  # the hand is over
-            return {"threw": type(exc).__name__}
+        return attempt(self.hand.act, answer)
 
     def end(self) -> dict:
         return {"over": self.hand.done, "result()": hand_result(self.hand)}
@@ -70,17 +64,8 @@ def play(vector_input: dict, rulings=None) -> dict:
     """What the reference does with a hand vector's input: the protocol's result (actions refused
     as ``{"threw": {"code", "field"}}``)."""
     hand = create_hand(vector_input["hand"], rulings=rulings)
-    out: dict = {"decisions": [], "actions": []}
-    for raw in vector_input["script"]:
-        if hand.done:
-            break
-        out["decisions"].append(hand_state(hand))
-        try:
-            out["actions"].append(hand.act(decode_answer(raw)))
-        except IllegalAction as exc:
-            out["actions"].append({"threw": {"code": exc.code, "field": exc.field}})
-            break
-    return {**out, "over": hand.done, "result": hand_result(hand)}
+    return play_script(hand, [decode_answer(a) for a in vector_input["script"]],
+                       lambda exc: {"code": exc.code, "field": exc.field})
 
 
 def replay(spec: dict, trajectory: dict, *, stop: bool = False) -> Comparison:

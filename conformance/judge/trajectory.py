@@ -78,6 +78,17 @@ def standings_view(standings: object, fields: tuple = STANDING_FIELDS) -> object
     return standings
 
 
+def attempt(act, answer: object) -> dict:
+    """``act(answer)``'s action record, or ``{"threw": code}`` when the answer is illegal (the
+    exception's name when the game or hand is over)."""
+    try:
+        return act(answer)
+    except IllegalAction as exc:
+        return {"threw": exc.code}
+    except HoldemError as exc:
+        return {"threw": type(exc).__name__}
+
+
 class ReferenceGame:
     """The reference playing the vector's game step by step (same cards, same answers)."""
 
@@ -89,12 +100,7 @@ class ReferenceGame:
 
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
-        try:
-            return self.t.act(answer)
-        except IllegalAction as exc:
-            return {"threw": exc.code}
-        except HoldemError as exc:  # the game is over
-            return {"threw": type(exc).__name__}
+        return attempt(self.t.act, answer)
 
     def step(self, step: object) -> dict:
         """One holdem-sng-3-v4 step (INTERPRETING.md, sng3v4) as the engine reports it: a recovery

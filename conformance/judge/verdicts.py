@@ -50,6 +50,8 @@ class Report:
     partial: bool = False
     ok: bool = False
     ruleset: str | None = None  # what the verdict is for, when the subject plays under rulesets
+    # Conformance profiles (conformance.judge.cert_profiles): profile -> {verdict, counts, families, reasons?}.
+    profiles: dict | None = None
 
     def counts(self) -> dict[str, dict[str, int]]:
         out = {g: dict.fromkeys(STATUSES, 0) for g in self.groups}

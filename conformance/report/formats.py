@@ -29,6 +29,7 @@ def to_json(report: Report) -> dict:
         "verdict": report.verdict,
         **({"partial": True, "ok": report.ok} if report.partial else {}),
         **({"ruleset": report.ruleset} if report.ruleset is not None else {}),
+        **({"profiles": report.profiles} if report.profiles is not None else {}),
         report.subject_key: report.subject,
         "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],
         "families": report.counts(),
@@ -74,6 +75,11 @@ def to_junit(report: Report) -> ET.Element:
         seconds = sum(c.seconds for c in cases)
         suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(cases)), failures=str(failures),
                               errors="0", skipped=str(skipped), time=f"{seconds:.3f}")
+        profile = _profile_of(report, name)
+        if profile is not None:  # the profile x family matrix (conformance.cert_profiles)
+            props = ET.SubElement(suite, "properties")
+            ET.SubElement(props, "property", name="profile", value=profile)
+            ET.SubElement(props, "property", name="profile-verdict", value=report.profiles[profile]["verdict"])
         for c in cases:
             case = ET.SubElement(suite, "testcase", classname=f"holdem.{name}", name=c.id, time=f"{c.seconds:.3f}")
             if c.status == "failed":
@@ -97,6 +103,11 @@ def to_junit(report: Report) -> ET.Element:
     root.set("errors", "0")
     root.set("time", f"{totals['time']:.3f}")
     return root
+
+
+def _profile_of(report: Report, group: str) -> str | None:
+    """The profile whose row of the matrix counts ``group`` (a family, or the fuzz games)."""
+    return next((p for p, row in (report.profiles or {}).items() if group in row.get("families", {})), None)
 
 
 def write_junit(path: Path, report: Report) -> None:
@@ -126,9 +137,16 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
     counts = report.counts()
     if report.cases:
         width = max(len(g) for g in counts)
-        p(f"{'family':<{width}}  " + "  ".join(f"{s:>9}" for s in STATUSES))
+        p(f"{'family':<{width}}  " + "  ".join(f"{s:>9}" for s in STATUSES)
+          + ("  profile" if report.profiles else ""))
         for group, row in counts.items():
-            p(f"{group:<{width}}  " + "  ".join(f"{row[s]:>9}" for s in STATUSES))
+            p(f"{group:<{width}}  " + "  ".join(f"{row[s]:>9}" for s in STATUSES)
+              + (f"  {_profile_of(report, group) or ''}" if report.profiles else ""))
+    if report.profiles:  # the profile x family matrix's verdict per profile
+        width = max(len("profile"), *(len(name) for name in report.profiles))
+        p(f"{'profile':<{width}}  {'verdict':<15}  " + "  ".join(f"{s:>9}" for s in STATUSES))
+        for name, row in report.profiles.items():
+            p(f"{name:<{width}}  {row['verdict']:<15}  " + "  ".join(f"{row[s]:>9}" for s in STATUSES))
     for c in report.with_status("failed"):
         p(f"\nFAILED {c.id}  [{', '.join(c.clauses)}]")
         p(_indent(c.message))

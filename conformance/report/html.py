@@ -182,6 +182,7 @@ def _engine(engine: dict) -> str:
         f"<h2>Engine {_badge(verdict)}</h2><p class='sub'>{escape(str(name))}</p>"
         f"<p>{escape(str(engine.get('verdict', '')))}</p>"
         + (f"<h3>Smoke tier</h3><ul>{smoke}</ul>" if smoke else "")
+        + _profiles(engine)
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
         + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed", i < OPEN) for i, f in enumerate(failures[:SHOWN]))
@@ -191,6 +192,26 @@ def _engine(engine: dict) -> str:
            + "".join(_case(d, "divergent", i < OPEN) for i, d in enumerate(divergences[:SHOWN])) + _more(SHOWN, len(divergences))
            if divergences else "")
     )
+
+
+def _profiles(engine: dict) -> str:
+    """The profile x family matrix (conformance.cert_profiles): one row per profile, its verdict
+    and counts, then its families' counts."""
+    profiles = engine.get("profiles")
+    if not profiles:
+        return ""
+    rows = []
+    for name, row in profiles.items():
+        kind = {"certified": "ok", "not implemented": "warn"}.get(str(row.get("verdict")), "bad")
+        why = "; ".join(str(r) for r in row.get("reasons", []))
+        rows.append(f"<tr><th>{escape(str(name))}</th><td>{_badge(str(row.get('verdict')), kind)}"
+                    f"{f' <span class=muted>{escape(why)}</span>' if why else ''}</td>"
+                    + "".join(_count(k, row.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
+        for family, counts in row.get("families", {}).items():
+            rows.append(f"<tr><td>&nbsp;&nbsp;{escape(str(family))}</td><td></td>"
+                        + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
+    return ("<h3>Profiles</h3><div class='scroll'><table><tr><th>profile / family</th><th>verdict</th>"
+            + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>")
 
 
 def _roster(roster: dict) -> str:

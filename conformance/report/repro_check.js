@@ -10,7 +10,7 @@ function decision(k) {
 // The engine's value at a divergence path of the step judge (docs/INTERPRETING.md, Step judging).
 function locate(path, at) {
   const k = at === null ? null : at - OFFSET;
-  const head = /^(state\(\)|state|again|action|history\(\)|log\(\)|standings\(\)|over|error|steps)/.exec(path);
+  const head = /^(state\(\)|state|again|action|history\(\)|log\(\)|standings\(\)|result\(\)|over|error|steps)/.exec(path);
   let root, rest = path.slice(head ? head[1].length : 0);
   switch (head && head[1]) {
     case 'state': case 'state()': root = k !== null && k < (outcome.decisions || []).length ? decision(k) : outcome.error || null; break;
@@ -19,6 +19,7 @@ function locate(path, at) {
     case 'history()': root = outcome.history; break;
     case 'log()': root = outcome.log; break;
     case 'standings()': root = outcome.standings; break;
+    case 'result()': root = outcome.result; break;  // a lone hand's result (the hand family)
     case 'over': root = outcome.over; break;
     case 'steps': root = outcome.steps; break;
     default: root = outcome.error;

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_args(args, args.engine)
     chosen = prepare(spec)
     with progress(sum(map(len, chosen.tests.values())), enabled=show_progress(args)) as advance:
-        report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset,
+        report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset, profiles=spec.profiles,
                          on_case=lambda case: advance(case.group), fuzz_plan=chosen.fuzz)
     attach_repro(report, chosen.subject, chosen.tests)
     print_summary(report, text_stream(args.json_out, args.junit_out), describe_subject=describe)
