@@ -1,0 +1,211 @@
+"""The table of implementations: each one certified on the profiles it declares, and the table
+written as JSON, Markdown (docs/implementations.md) and HTML.
+
+Deterministic by construction: the golden vectors only (no fresh tests, whose seed depends on the
+engine's bytes) and a fixed number of fuzz games of a fixed seed (no time budget); no timings.
+The same implementations give the same bytes, so the committed Markdown can be checked fresh.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from html import escape
+
+from reference.rulings import RULINGS
+
+from conformance.judge.cert_profiles import CERTIFIED, NOT_IMPLEMENTED, PROFILES, profile_of
+from conformance.judge.engine_cert import FAMILIES, certify, load_tests
+from conformance.judge.fuzz import FUZZ_FAMILY, FuzzPlan
+from conformance.judge.verdicts import Case, Report
+
+from .registry import REGISTRY, Implementation
+
+FUZZ_SEED = 15  # the fuzz games of every implementation: games 0 .. N-1 of this seed
+FUZZ_GAMES = 20
+TIMEOUT_MS = 10_000
+COUNTS = ("passed", "failed", "divergent", "skipped")
+# Rulings an engine's outcomes can show (those of vector families an engine runs).
+ENGINE_RULINGS = [rid for rid, r in RULINGS.items() if set(r.families) & set(FAMILIES)]
+OURS, NEVER = "ours", "—"
+MESSAGE_SHOWN = 300
+
+
+def certify_all(implementations: Iterable[Implementation] = REGISTRY, *, fuzz_games: int = FUZZ_GAMES,
+                say: Callable[[str], None] = lambda line: None) -> dict:
+    """``{"implementations": [entry, ...]}`` for every implementation, in the registry's order. They
+    are certified side by side (each engine is its own process; the judging shares this one)."""
+    implementations = list(implementations)
+    tests = load_tests(FAMILIES)
+    for implementation in implementations:
+        if implementation.prepare is not None and (note := implementation.prepare()):
+            say(f"{implementation.name}: {note}")
+
+    def one(implementation: Implementation) -> Report:
+        return certify(implementation.driver(TIMEOUT_MS), tests, {"implementation": implementation.name},
+                       fuzz_plan=FuzzPlan(FUZZ_SEED, 0.0, fuzz_games), title="holdem-cert implementations")
+
+    entries = []
+    with ThreadPoolExecutor(max_workers=max(1, len(implementations))) as pool:
+        for implementation, report in zip(implementations, pool.map(one, implementations)):
+            entries.append(entry(implementation, report, tests))
+            say(f"{implementation.name}: {report.verdict}")
+    return {"implementations": entries}
+
+
+def entry(implementation: Implementation, report: Report, tests: dict[str, list[dict]]) -> dict:
+    """One implementation's row: version, language, the verdict and counts per profile, the option
+    it follows per ruling and its findings."""
+    version = implementation.version() if implementation.version else report.subject.get("version")
+    matrix = report.profiles or {}
+    profiles = {p: {"verdict": matrix[p]["verdict"], **{k: matrix[p][k] for k in COUNTS}} if p in matrix
+                else {"verdict": NOT_IMPLEMENTED, **dict.fromkeys(COUNTS, 0)} for p in PROFILES}
+    if any(c.id == "smoke.load" and c.status == "failed" for c in report.smoke):
+        profiles = {p: {**row, "verdict": "not certified"} for p, row in profiles.items()}
+    return {"name": implementation.name, "version": version or "unknown", "language": implementation.language,
+            "profiles": profiles, "rulings": ruling_options(report.cases, tests),
+            "findings": findings(report.smoke + report.cases)}
+
+
+def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str, str]:
+    """Per ruling: "alternative X" when a divergence proved the engine follows option X (or another
+    order, for a list whose order is the ruling), "ours" when a vector resting on it, or of a family
+    whose outcomes it governs (reference/rulings.py), passed; "—" when no such vector was judged."""
+    rests_on = {t["id"]: t["rulings"] for family in tests.values() for t in family}
+    governs = {rid: set(RULINGS[rid].families) for rid in ENGINE_RULINGS}
+    proven: dict[str, set[str]] = {}
+    agreed: set[str] = set()
+    for c in cases:
+        if c.status == "divergent":
+            for rid in c.rulings:
+                option = (c.alternative or {}).get(rid)
+                proven.setdefault(rid, set()).add(option if option else "another order")
+        elif c.status == "passed":
+            family = FUZZ_FAMILY if c.group == "fuzz" else c.group
+            agreed.update(rests_on.get(c.id, ()))
+            agreed.update(rid for rid, families in governs.items() if family in families)
+    return {rid: (f"alternative {', '.join(sorted(proven[rid]))}" if rid in proven else OURS if rid in agreed else NEVER)
+            for rid in ENGINE_RULINGS}
+
+
+def findings(cases: list[Case]) -> list[dict]:
+    """The failures grouped by family and the clause they break, in the report's order: how many,
+    and the first one's id, message and first divergence."""
+    groups: dict[tuple, dict] = {}
+    for c in cases:
+        if c.status != "failed":
+            continue
+        family = FUZZ_FAMILY if c.group == "fuzz" else c.group
+        key = (c.group, c.breaks)
+        if key not in groups:
+            groups[key] = {"profile": profile_of(family) or c.group, "family": c.group, "clause": c.breaks, "count": 0,
+                           "id": c.id, "message": _cut(c.message), **({"first": c.first} if c.first else {})}
+        groups[key]["count"] += 1
+    return list(groups.values())
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MESSAGE_SHOWN else text[:MESSAGE_SHOWN] + " …"
+
+
+def to_json(table: dict) -> str:
+    return json.dumps(table, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---- Markdown ------------------------------------------------------------------------------------
+
+def _cell(row: dict) -> str:
+    if row["verdict"] == NOT_IMPLEMENTED:
+        return "not implemented"
+    counts = ", ".join(f"{row[k]} {k}" for k in COUNTS if row[k] or k == "passed")
+    verdict = row["verdict"] if row["verdict"] == CERTIFIED else f"**{row['verdict']}**"
+    return f"{verdict} ({counts})"
+
+
+def _md(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def profile_table(table: dict) -> str:
+    """The profiles table alone (the README's short version)."""
+    lines = ["| implementation | version | language | " + " | ".join(PROFILES) + " |",
+             "|---|---|---|" + "---|" * len(PROFILES)]
+    for e in table["implementations"]:
+        lines.append(f"| {_md(e['name'])} | {_md(e['version'])} | {_md(e['language'])} | "
+                     + " | ".join(_md(_cell(e["profiles"][p])) for p in PROFILES) + " |")
+    return "\n".join(lines) + "\n"
+
+
+README_BEGIN = "<!-- implementations: begin (holdem-cert implementations --readme README.md) -->\n"
+README_END = "<!-- implementations: end -->"
+
+
+def with_readme_table(readme: str, table: dict) -> str:
+    """``readme`` with the profile table between its markers replaced by ``table``'s (ValueError
+    when the markers are missing)."""
+    start, end = readme.find(README_BEGIN), readme.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"the README has no '{README_BEGIN.strip()}' ... '{README_END}' block")
+    return readme[:start + len(README_BEGIN)] + profile_table(table) + readme[end:]
+
+
+def to_markdown(table: dict, *, fuzz_games: int = FUZZ_GAMES) -> str:
+    impls = table["implementations"]
+    out = ["# Implementations", "",
+           "Generated by `holdem-cert implementations --markdown docs/implementations.md --readme README.md`; do not edit "
+           "(`tests/test_implementations.py` checks that it is fresh). Each implementation is certified on the "
+           "conformance profiles it declares (docs/INTERPRETING.md, Profiles) against every golden vector and "
+           f"{fuzz_games} fixed fuzz games (seed {FUZZ_SEED}), judged step by step; a profile it does not declare "
+           "is \"not implemented\".", "", "## Profiles", "", profile_table(table).rstrip("\n"), "",
+           "## Rulings", "",
+           "The option each implementation follows where the contract is silent (docs/rulings.md): \"ours\" when "
+           "it agrees with the reference on the vectors the ruling governs, \"alternative X\" when the reference "
+           "under option X reproduced it (a proven divergence), \"—\" when none of those vectors was judged.", "",
+           "| ruling | " + " | ".join(_md(e["name"]) for e in impls) + " |",
+           "|---|" + "---|" * len(impls)]
+    for rid in ENGINE_RULINGS:
+        out.append(f"| {rid} {_md(RULINGS[rid].title)} | " + " | ".join(_md(e["rulings"][rid]) for e in impls) + " |")
+    out += ["", "## Findings", ""]
+    for e in impls:
+        out += [f"### {e['name']}", ""]
+        if not e["findings"]:
+            out += ["No findings: every judged vector passed or diverged on a documented ruling.", ""]
+            continue
+        for f in e["findings"]:
+            out.append(f"- **{f['family']}**, {f['clause'] or 'no clause named'}: {f['count']} vector"
+                       f"{'s' if f['count'] > 1 else ''}, first `{f['id']}` — {_md(f['message'])}")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# ---- HTML ----------------------------------------------------------------------------------------
+
+CSS = ("body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}"
+       "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}"
+       ".certified{color:#0a0}.not-certified{color:#c00;font-weight:bold}.not-implemented{color:#888}")
+
+
+def to_html(table: dict) -> str:
+    impls = table["implementations"]
+    head = "".join(f"<th>{escape(p)}</th>" for p in PROFILES)
+    rows = []
+    for e in impls:
+        cells = []
+        for p in PROFILES:
+            row = e["profiles"][p]
+            counts = ", ".join(f"{row[k]} {k}" for k in COUNTS if row[k])
+            cells.append(f"<td class='{row['verdict'].replace(' ', '-')}'>{escape(row['verdict'])}"
+                         f"{f'<br><small>{escape(counts)}</small>' if counts else ''}</td>")
+        rows.append(f"<tr><td>{escape(e['name'])}</td><td>{escape(e['version'])}</td><td>{escape(e['language'])}</td>"
+                    + "".join(cells) + "</tr>")
+    rulings = "".join(f"<tr><td>{rid} {escape(RULINGS[rid].title)}</td>"
+                      + "".join(f"<td>{escape(e['rulings'][rid])}</td>" for e in impls) + "</tr>" for rid in ENGINE_RULINGS)
+    found = "".join(f"<h3>{escape(e['name'])}</h3><ul>" + ("".join(
+        f"<li><b>{escape(f['family'])}</b>, {escape(str(f['clause']))}: {f['count']} vector(s), first "
+        f"<code>{escape(f['id'])}</code> — {escape(f['message'])}</li>" for f in e["findings"]) or "<li>No findings.</li>")
+        + "</ul>" for e in impls)
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>holdem-conformance: implementations</title>"
+            f"<style>{CSS}</style></head><body><h1>Implementations</h1>"
+            f"<table><tr><th>implementation</th><th>version</th><th>language</th>{head}</tr>{''.join(rows)}</table>"
+            "<h2>Rulings</h2><table><tr><th>ruling</th>" + "".join(f"<th>{escape(e['name'])}</th>" for e in impls)
+            + f"</tr>{rulings}</table><h2>Findings</h2>{found}</body></html>\n")
