@@ -14,7 +14,8 @@ import pytest
 
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
-from conformance.judge.hand_judge import HAND_FIELDS, hand_view, judge_hand, play
+from conformance.judge.hand_judge import HAND_FIELDS, hand_view, judge_hand
+from conformance.vectors.gamespec import play_hand as play
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
 from reference.errors import HoldemError

@@ -1,5 +1,5 @@
-"""The ``hand`` family (the hand-level API, docs/engine-api.md, createHand): what the reference does
-with a hand spec and a script, and the step judge on an engine's hand trajectory.
+"""The ``hand`` family (the hand-level API, docs/engine-api.md, createHand): the step judge on an
+engine's hand trajectory (what the reference does with a hand vector is ``gamespec.play_hand``).
 
 A trajectory is the protocol's result (docs/engine-protocol.md, hand): ``decisions[i]`` (the state
 before answer i), ``actions[i]`` (the record ``act`` returned, or ``{"threw": {...}}``, after which
@@ -11,7 +11,7 @@ ruling alternatives (reference/rulings.py, families ``hand``) is divergent, as f
 """
 from __future__ import annotations
 
-from reference.hand_api import create_hand, hand_result, play_script
+from reference.hand_api import create_hand, hand_result
 from reference.state import hand_state
 
 from conformance.vectors.gamespec import answer as decode_answer
@@ -58,14 +58,6 @@ class ReferenceHand:
 
     def end(self) -> dict:
         return {"over": self.hand.done, "result()": hand_result(self.hand)}
-
-
-def play(vector_input: dict, rulings=None) -> dict:
-    """What the reference does with a hand vector's input: the protocol's result (actions refused
-    as ``{"threw": {"code", "field"}}``)."""
-    hand = create_hand(vector_input["hand"], rulings=rulings)
-    return play_script(hand, [decode_answer(a) for a in vector_input["script"]],
-                       lambda exc: {"code": exc.code, "field": exc.field})
 
 
 def replay(spec: dict, trajectory: dict, *, stop: bool = False) -> Comparison:

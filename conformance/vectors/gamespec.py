@@ -2,6 +2,7 @@
 and the deterministic seat strategies used by tournament vectors (see docs/INTERPRETING.md)."""
 from __future__ import annotations
 
+from reference.hand_api import create_hand, play_script
 from reference.rng import deal_hand, seed_to_uint32
 from reference.tournament import Tournament
 
@@ -32,6 +33,15 @@ def tournament(spec: dict) -> Tournament:
             value = {int(k): v for k, v in value.items()}
         options[OPTION_NAMES[key]] = value
     return Tournament(spec["seats"], controllers=spec.get("controllers"), rulings=spec.get("rulings"), **options)
+
+
+def play_hand(vector_input: dict, rulings=None) -> dict:
+    """What the reference does with a ``hand`` vector's input ``{"hand": spec, "script"}`` (a lone
+    hand, docs/engine-api.md, createHand): the protocol's result, a refused answer recorded as
+    ``{"threw": {"code", "field"}}``; ``rulings`` plays documented ruling alternatives."""
+    hand = create_hand(vector_input["hand"], rulings=rulings)
+    return play_script(hand, [answer(a) for a in vector_input["script"]],
+                       lambda exc: {"code": exc.code, "field": exc.field})
 
 
 def game(seats: list[str], rulings: "dict[str, str] | None" = None, **options) -> dict:

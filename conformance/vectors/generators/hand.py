@@ -3,25 +3,23 @@ decision state's hand-level fields, every action, ``over`` and ``hand.result()``
 
 The hands are those the other game families play, taken out of their games: each hand of the
 ``hands`` scenarios and showdowns, of the ``legality`` games (up to the answer judged, refused or
-not), of the ``tournaments`` games (out seats, short blinds, heads-up) and of a few fixed fuzz games
-(odd stacks and answer forms). A hand's spec is its seats, stacks at the start, button, blinds and
+not), of the ``tournaments`` games (out seats, short blinds, heads-up) and of a few random games (uneven
+and one-chip stacks, every legal answer form). A hand's spec is its seats, stacks at the start, button, blinds and
 the cards it deals as a pinned prefix (R3: dealt from the front; the rest of the deck is completed
-in canonical order); its script is the answers given in it (a fuzz game's refused answers and
-timeouts become the fallback the game applied: the hand API has no clock). Each vector is checked
+in canonical order); its script is the answers given in it. Each vector is checked
 to end as the hand did in its game.
 """
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 
 from reference.errors import IllegalAction
 from reference.hand_api import create_hand
 
 from conformance.host.jsvalue import encode
-from conformance.judge import fuzz
-from conformance.judge.hand_judge import play
 
-from ..gamespec import STRATEGIES, answer as decode_answer, tournament
+from ..gamespec import STRATEGIES, answer as decode_answer, game, play_hand, tournament
 from ..vectorfile import make_test
 from . import hands, legality, tournaments
 from .hands import merged_odd_chips_matter
@@ -56,7 +54,7 @@ NOTES = {
                 "clauses": ["rules.heads-up-order"], "ruling": None},
 }
 
-FUZZ_SEED, FUZZ_GAMES = 15, 12  # fixed fuzz games (conformance/fuzz.py): game k depends on (seed, k) alone
+RANDOM_GAMES = 12  # random games of uneven and one-chip stacks, answered in every legal form
 HANDS_PER_GAME = 12  # the first hands of each longer game, then those with an out seat up to MAX_HAND
 MAX_HAND = 20
 STOP = object()
@@ -69,8 +67,8 @@ def _cards_dealt(seats_in_hand: int, board: list) -> int:
 
 
 def game_hands(spec: dict, next_answer, keep_refused: bool = False) -> list[tuple[dict, list, dict | None]]:
-    """Play ``spec`` on the reference with ``next_answer(k, state)`` (an answer, fuzz.TIMEOUT, or
-    STOP) and cut it into hands: ``(hand spec, the hand's answers, its game record or None when
+    """Play ``spec`` on the reference with ``next_answer(k, state)`` (an answer or STOP) and cut it
+    into hands: ``(hand spec, the hand's answers, its game record or None when
     unfinished)``. A refused answer gets the game's fallback, or with ``keep_refused`` ends the game
     there (kept as the hand's last answer)."""
     t = tournament(spec)
@@ -81,8 +79,6 @@ def game_hands(spec: dict, next_answer, keep_refused: bool = False) -> list[tupl
         if raw is STOP:
             break
         number, k = state["handNumber"], k + 1
-        if raw == fuzz.TIMEOUT:
-            raw = "check" if state["canCheck"] else "fold"
         try:
             t.act(raw)
         except IllegalAction:
@@ -116,6 +112,18 @@ def _scripted(script: list):
 
 def _strategies(names: list):
     return lambda k, state: STRATEGIES[names[state["you"]["seat"]]](state)
+
+
+def _any_legal(rnd: random.Random, state: dict) -> object:
+    """A legal answer in any of the contract's forms (strings, objects, extra fields ignored)."""
+    kinds = ["check" if state["canCheck"] else "call", "fold"] + (["allin"] if state["canAllIn"] else [])
+    if state["minRaiseTo"] is not None:  # a stack short of minRaiseTo raises exactly maxRaiseTo
+        low = min(state["minRaiseTo"], state["maxRaiseTo"])
+        kinds.append({"type": "raise", "amount": rnd.choice([low, state["maxRaiseTo"], rnd.randrange(low, state["maxRaiseTo"] + 1)])})
+    kind = rnd.choice(kinds)
+    if isinstance(kind, str) and rnd.random() < 0.3:
+        return {"type": kind, **({"note": "extra fields are ignored"} if rnd.random() < 0.3 else {})}
+    return kind
 
 
 def _flags(vector_input: dict, expected: dict) -> list[str]:
@@ -162,11 +170,16 @@ def _sources() -> list[tuple[str, list[str], dict, object, bool]]:
     for t in tournaments.generate():
         out.append((t["id"], ["rules.button", "rules.seats"], t["input"]["game"],
                     _strategies(t["input"]["strategies"]), False))
-    for k in range(FUZZ_GAMES):
-        t = fuzz.generate(FUZZ_SEED, k)
-        steps = [fuzz.TIMEOUT if s == fuzz.TIMEOUT else decode_answer(s) for s in t["input"]["steps"]]
-        out.append((f"fuzz.{FUZZ_SEED}.{k}", ["return.forms"], t["input"]["game"],
-                    lambda j, state, steps=steps: steps[j] if j < len(steps) else STOP, False))
+    rnd = random.Random("holdem-conformance hand vectors")
+    for k in range(RANDOM_GAMES):
+        n = rnd.randrange(2, 10)
+        stacks = [rnd.choice([1, 2, rnd.randrange(1, 60), rnd.randrange(60, 1500), rnd.randrange(1500, 20000)])
+                  for _ in range(n)]
+        small = rnd.choice([1, 2, 5, 10, 25])
+        spec = game([f"P{i}" for i in range(n)], seed=rnd.randrange(2**32), stacks=stacks, maxHands=rnd.randrange(1, 21),
+                    blindSchedule=[[small, small * rnd.choice([1, 2, 2, 3])]])
+        out.append((f"random.{k}", ["return.forms"], spec, lambda j, state, r=random.Random(k): _any_legal(r, state),
+                    False))
     return out
 
 
@@ -183,7 +196,7 @@ def generate() -> list[dict]:
             if key in seen:
                 continue
             seen.add(key)
-            expected = play(vector_input)
+            expected = play_hand(vector_input)
             if record is not None and expected["result"]["chips"] != record["endStacks"]:
                 raise AssertionError(f"{stem} hand {record['handNumber']}: the lone hand ends "
                                      f"{expected['result']['chips']}, the game's {record['endStacks']}")
