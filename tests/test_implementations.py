@@ -77,7 +77,7 @@ def test_the_html_page_holds_every_implementation(implementations_run):
 
 def test_check_says_stale_or_fresh_without_a_rerun(implementations_run, tmp_path, monkeypatch, capsys):
     table = _table(implementations_run)
-    monkeypatch.setattr("conformance.commands.implementations.certify_all", lambda *a, **k: table)
+    monkeypatch.setattr("conformance.cli.commands.implementations.certify_all", lambda *a, **k: table)
     stale = tmp_path / "implementations.md"
     stale.write_text(DOC.read_text().replace("certified", "certifed", 1))
     assert main(["implementations", "--markdown", str(stale), "--check", "--quiet"]) == 1

@@ -76,7 +76,7 @@ def to_junit(report: Report) -> ET.Element:
         suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(cases)), failures=str(failures),
                               errors="0", skipped=str(skipped), time=f"{seconds:.3f}")
         profile = _profile_of(report, name)
-        if profile is not None:  # the profile x family matrix (conformance.cert_profiles)
+        if profile is not None:  # the profile x family matrix (conformance.judge.cert_profiles)
             props = ET.SubElement(suite, "properties")
             ET.SubElement(props, "property", name="profile", value=profile)
             ET.SubElement(props, "property", name="profile-verdict", value=report.profiles[profile]["verdict"])

@@ -195,7 +195,7 @@ def _engine(engine: dict) -> str:
 
 
 def _profiles(engine: dict) -> str:
-    """The profile x family matrix (conformance.cert_profiles): one row per profile, its verdict
+    """The profile x family matrix (conformance.judge.cert_profiles): one row per profile, its verdict
     and counts, then its families' counts."""
     profiles = engine.get("profiles")
     if not profiles:
