@@ -1030,7 +1030,7 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
     if report.partial:  # what it ran, never CERTIFIED; the matrix shows only the profiles it touched
         report.profiles = {p: row for p, row in report.profiles.items()
                            if row["families"] or row["verdict"] == cert_profiles.NOT_IMPLEMENTED}
-        ran = f"a run of the families {', '.join(report.groups)} only{scope}, not a certification"
+        ran = f"a run of the families {', '.join(report.groups) or '(none)'} only{scope}, not a certification"
         report.verdict = (f"NO FAILURES in {ran}: {tally}" if report.ok
                           else f"FAILURES in {ran}: {'; '.join(reasons)} ({tally})")
         return
