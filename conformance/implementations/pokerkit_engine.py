@@ -34,6 +34,7 @@ from importlib.metadata import version
 from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
 from reference.actions import parse_answer
+from reference.adapter import decode
 from reference.errors import HoldemError
 from reference.hand import STREETS, complete_deck
 from reference.pots import layer_pots
@@ -181,9 +182,9 @@ class PokerkitHand:
                 st.fold()
                 added = 0
             elif kind in ("check", "call"):
-                if (kind == "check") != (owed == 0):
-                    raise Refused("type", f"{kind} is not pokerkit's check_or_call here: it would "
-                                  + (f"call {owed}" if owed else "check"))
+                if (kind == "check") != (owed == 0):  # pokerkit's check_or_call would do the other one
+                    raise Refused("type", f"pokerkit's check_or_call would {'call ' + str(owed) if owed else 'check'} here",
+                                  f"{kind}-not-allowed")
                 added = st.check_or_call().amount
             elif kind == "raise" or bet + stack > max(st.bets):
                 to = bet + stack if kind == "allin" else amount
@@ -192,7 +193,10 @@ class PokerkitHand:
             else:  # an all-in that does not exceed the largest bet is pokerkit's call
                 added = st.check_or_call().amount
         except ValueError as exc:
-            raise Refused("amount" if kind == "raise" else "type", f"pokerkit: {exc}") from None
+            code = _code(kind, str(exc))
+            if code == "amount-below-min" and amount <= max(st.bets):  # the contract names this case apart
+                code = "amount-not-above-current-bet"
+            raise Refused("amount" if kind == "raise" else "type", f"pokerkit: {exc}", code) from None
         record = {"id": self.ids[self.order[k]], "street": street, "type": kind, "amount": added}
         self.actions.append(record)
         self._advance()
@@ -216,6 +220,22 @@ class PokerkitHand:
                 "chips": chips}
 
 
+# pokerkit's reasons for refusing a bet or raise, and the contract's code for the same reason.
+_RAISE_REFUSALS = (("below the minimum", "amount-below-min"), ("above the maximum", "amount-above-max"),
+                   ("cannot raise", "raise-not-allowed"), ("cannot be raised", "raise-not-allowed"),
+                   ("already covered", "raise-not-allowed"), ("no reason to complete", "raise-not-allowed"))
+
+
+def _code(kind: str, message: str) -> str | None:
+    """The contract's code for pokerkit's refusal, when its message names the same reason."""
+    if kind not in ("raise", "allin"):
+        return None  # pokerkit refuses a fold only where the contract has no refusal at all
+    for words, code in _RAISE_REFUSALS:
+        if words in message:
+            return "allin-not-allowed" if kind == "allin" and code == "raise-not-allowed" else code
+    return None
+
+
 def thrown(exc: Exception) -> dict:
     out = {"name": type(exc).__name__, "message": str(exc)}
     field = getattr(exc, "field", None)
@@ -229,16 +249,18 @@ def thrown(exc: Exception) -> dict:
 
 def run_hand(i: dict) -> dict:
     """The ``hand`` family (docs/engine-protocol.md): the state before each answer, then act."""
-    hand = PokerkitHand(i["hand"])
+    try:
+        hand = PokerkitHand(i["hand"])
+    except (HoldemError, ValueError, TypeError, KeyError, IndexError) as exc:  # pokerkit's or the spec's
+        return {"error": {"at": "createHand", **thrown(exc)}}
     out: dict = {"decisions": [], "actions": []}
     for a in i["script"]:
         state = hand.state_view()
         if state is None:
-            out["error"] = {"at": f"state() before answer {len(out['actions'])}", "message": "the hand is over"}
             break
         out["decisions"].append(state)
         try:
-            out["actions"].append(hand.act(a))
+            out["actions"].append(hand.act(decode(a)))
         except Refused as exc:
             out["actions"].append({"threw": thrown(exc)})
             break
