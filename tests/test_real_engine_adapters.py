@@ -78,14 +78,14 @@ def fake_package(root: Path, files: dict[str, str], main: str = "dist/index.js")
 
 def test_commonjs_prelude_runs_each_module_once_resolving_relative_paths(tmp_path):
     package = fake_package(tmp_path, {
-        "dist/index.js": 'exports.table = require("./lib/table"); exports.again = require("./lib/table");',
+        "dist/index.js": 'exports.table = require("./lib/table"); exports.same = exports.table === require("./lib/table");',
         "dist/lib/table.js": 'var c = require("../util/count"); c.n += 1; exports.n = c.n;'
                              'exports.ok = (function () { require("assert")(true, "never"); return 1; })();',
         "dist/util/count.js": "exports.n = 0;",
     })
     ctx = quickjs.Context()
     ctx.eval(poker_ts.PRELUDE.read_text(encoding="utf-8") + "\n;\n" + poker_ts.bundle(package))
-    assert ctx.eval('JSON.stringify(require("poker-ts"))') == '{"table":{"n":1,"ok":1},"again":{"n":1,"ok":1}}'
+    assert ctx.eval('JSON.stringify(require("poker-ts"))') == '{"table":{"n":1,"ok":1},"same":true}'
     message = ctx.eval('try { require("assert")(false, "the reason") } catch (e) { e.name + ": " + e.message }')
     assert message == "AssertionError: the reason"
     assert "no module" in ctx.eval('try { require("./nowhere") } catch (e) { e.message }')
