@@ -103,6 +103,7 @@ _ALL = (
     _r("R34", "a worker's answers and messages: Unicode text, bounded", "bounded", ()),
     _r("R35", "worker globals checked by identity", "identity", ()),
     _r("R36", "bot battery seat names and ids drawn from the botSeed", "drawn", ()),
+    _r("R37", "hand profile: an engine that deals from its own shuffled deck", "cards-by-position", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
