@@ -10,15 +10,15 @@
  *   (new Deck(shuffleAlgorithm)); the adapter replaces the table's deck's `shuffle` with one that
  *   lays the cards out so that poker-ts's own dealing gives every seat and the board the cards
  *   the contract's dealing (R3: one at a time from left of the button, burns) gives from the
- *   pinned deck. The dealing procedure itself is therefore not judged for poker-ts (a finding).
+ *   pinned deck (R36). The dealing procedure itself is therefore not judged for poker-ts (a finding).
  * - the state's numbers are poker-ts's: its largest bet (Dealer.biggestBet: currentBet), its last
  *   raise size (BettingRound.minRaise: lastFullRaise), whether it offers bet/raise (minRaiseTo:
  *   largest bet + last raise size, else null), check (canCheck); pots are the contribution layers
  *   of the seats' totals (the contract's view of what seats[].total and folded already say).
  * - answers: the contract's forms (R19) become poker-ts's actions: raise -> 'bet' when poker-ts
  *   offers bet, else 'raise'; allin -> a bet/raise of the whole stack, or 'call' when the stack
- *   does not exceed the largest bet. poker-ts refuses an illegal action with an AssertionError,
- *   thrown as it is (with the field).
+ *   does not exceed the largest bet. poker-ts's actionTaken checks only a bet's range, so the
+ *   adapter refuses what its legalActions() does not offer; refusals carry the contract's code.
  * - the result: board and hole cards as dealt; winners are the chips each seat gained in
  *   showdown() (poker-ts's own award), chips its seats' totals afterwards; the hands' names are
  *   poker-ts's Hand rankings renamed.
