@@ -1,0 +1,128 @@
+"""Findings: the judge's differences in a real implementation, grouped and explained.
+
+The judge reports each failed vector with the clause of its first divergence, and each divergent
+vector with the rulings whose alternatives reproduce it. ``findings.toml`` holds the hand-written
+explanations (what the engine does, the clause or ruling, a reproduction, bug or not); ``explain``
+assigns every failure and divergence of one implementation to the first finding it fits and counts
+them. A difference no finding explains is listed as such, so a new one is never hidden.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+FINDINGS = Path(__file__).with_name("findings.toml")
+KINDS = ("bug", "ruling", "convention", "adapter")
+UNEXPLAINED = "unexplained"
+
+
+@dataclass(frozen=True)
+class Finding:
+    implementation: str
+    id: str
+    kind: str
+    title: str
+    what: str
+    reproduction: str
+    clauses: tuple[str, ...] = ()  # a failure whose first divergence is at one of these
+    where: str = ""  # ... and whose message matches this pattern (any, when empty)
+    ruling: str = ""  # a divergence proven on this ruling (kind "ruling")
+    vector: str = ""  # a small vector that shows it
+    upstream: str = ""
+
+    def fits_failure(self, failure: dict) -> bool:
+        clauses = failure.get("clause") or []
+        clauses = [clauses] if isinstance(clauses, str) else clauses
+        return any(c in self.clauses for c in clauses) and (
+            not self.where or re.search(self.where, str(failure.get("message", ""))) is not None)
+
+    def fits_divergence(self, divergence: dict) -> bool:
+        return bool(self.ruling) and self.ruling in (divergence.get("rulings") or [])
+
+
+def load(path: Path = FINDINGS) -> list[Finding]:
+    """The findings of ``path``, checked: known kinds, distinct ids per implementation."""
+    with open(path, "rb") as fh:
+        entries = tomllib.load(fh).get("finding", [])
+    out: list[Finding] = []
+    seen = set()
+    for k, entry in enumerate(entries):
+        try:
+            finding = Finding(**{key: tuple(v) if isinstance(v, list) else v for key, v in entry.items()})
+        except TypeError as exc:
+            raise ValueError(f"{path.name}: finding {k + 1}: {exc}") from None
+        if finding.kind not in KINDS:
+            raise ValueError(f"{path.name}: finding {finding.id}: kind {finding.kind!r} is not one of {', '.join(KINDS)}")
+        if (finding.implementation, finding.id) in seen:
+            raise ValueError(f"{path.name}: finding {finding.id} of {finding.implementation} twice")
+        seen.add((finding.implementation, finding.id))
+        out.append(finding)
+    return out
+
+
+def explain(implementation: str, failures: list[dict], divergences: list[dict],
+            findings: list[Finding] | None = None) -> list[dict]:
+    """The findings of ``implementation`` with the vectors they explain (each vector once, to the
+    first finding it fits), the not-judged ones (kind ``adapter``), then what nothing explains."""
+    mine = [f for f in (load() if findings is None else findings) if f.implementation == implementation]
+    groups: dict[str, list[dict]] = {f.id: [] for f in mine}
+    rest: list[dict] = []
+    for item, fits in [(x, "fits_failure") for x in failures] + [(x, "fits_divergence") for x in divergences]:
+        owner = next((f for f in mine if getattr(f, fits)(item)), None)
+        (groups[owner.id] if owner else rest).append(item)
+    out = []
+    for f in mine:
+        hits = groups[f.id]
+        if not hits and f.kind != "adapter":
+            continue  # not seen in this run
+        out.append({"id": f.id, "kind": f.kind, "title": f.title, "clauses": list(f.clauses), "ruling": f.ruling or None,
+                    "vectors": len(hits), "first": _first(hits), "example": f.vector or None, "what": f.what,
+                    "reproduction": f.reproduction, "upstream": f.upstream or None})
+    if rest:
+        out.append({"id": UNEXPLAINED, "kind": UNEXPLAINED, "title": "Differences no finding explains yet",
+                    "clauses": sorted({c for x in rest for c in _clauses(x)}), "ruling": None, "vectors": len(rest),
+                    "first": _first(rest), "example": None, "what": "", "reproduction": "", "upstream": None})
+    return out
+
+
+def _clauses(item: dict) -> list[str]:
+    c = item.get("clause") or []
+    return [c] if isinstance(c, str) else list(c)
+
+
+def _first(items: list[dict]) -> dict | None:
+    if not items:
+        return None
+    x = items[0]
+    return {"id": x.get("id"), "message": x.get("message", "")}
+
+
+def markdown(name: str, explained: list[dict]) -> str:
+    """One implementation's findings as a docs/implementations.md section."""
+    lines = [f"### {name}", ""]
+    if not explained:
+        return "\n".join(lines + ["No differences.", ""])
+    for f in explained:
+        head = f"**{f['title']}** ({f['kind']}"
+        head += f", divergent on {f['ruling']}" if f["ruling"] else ""
+        head += f"; {f['vectors']} vector{'s' * (f['vectors'] != 1)})" if f["kind"] != "adapter" else "; not judged)"
+        lines.append(f"- {head}. " + " ".join(f["what"].split()))
+        if f["clauses"]:
+            lines.append(f"  Clause{'s' * (len(f['clauses']) > 1)}: {', '.join(f'`{c}`' for c in f['clauses'])}.")
+        if f["first"]:
+            lines.append(f"  First divergence: `{f['first']['id']}`: {' '.join(str(f['first']['message']).split())[:300]}")
+        if f["example"]:
+            lines.append(f"  Example: `{f['example']}`.")
+        if f["upstream"]:
+            lines.append(f"  Upstream: {f['upstream']}")
+        if f["reproduction"]:
+            lines += ["", "  ```", *[f"  {line}" for line in f["reproduction"].splitlines()], "  ```"]
+        lines.append("")
+    return "\n".join(lines)
