@@ -337,16 +337,17 @@ class Hand:
         # R13: the merged pots as ``pots`` shows them (alternative: the raw layers). Dead chips always
         # join the layer below here, so that every chip is won (R7's stand-alone layer is for display).
         pots = layer_pots(self.ids, self.total, self.folded, False, settlement == "raw-layers")
-        # R13: odd chips one at a time clockwise from left of the button (alternative: all of them
-        # to the first winner in seat-index order).
+        # R13: odd chips one at a time clockwise from left of the button (alternatives: all of them
+        # to the first winner in seat-index order, or to the first winner clockwise from left of the button).
         odd_order = int if settlement == "first-winner-in-seat-order" else self.order.index
+        whole_remainder = settlement in ("first-winner-in-seat-order", "first-winner-left-of-button")
         for pot in pots:
             contenders = [seat_of[i] for i in pot["eligible"]]
             best = max([values[s] for s in contenders])
             winners = sorted([s for s in contenders if values[s] == best], key=odd_order)
             share, odd = divmod(pot["amount"], len(winners))
             for k, s in enumerate(winners):
-                if odd_order is int:
+                if whole_remainder:
                     won = share + (odd if k == 0 else 0)
                 else:
                     won = share + (1 if k < odd else 0)

@@ -74,7 +74,8 @@ _ALL = (
     _r("R10", "when raising is not permitted", "responder-with-chips responder-above-bet", HAND),
     _r("R11", "action order and round closure", "contract-order", HAND),
     _r("R12", "uncalled excess", "refund-at-round-close", HAND),
-    _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order", HAND),
+    _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order first-winner-left-of-button",
+       HAND),
     _r("R14", "order of showdown and winners", "seat-index left-of-button", HAND),
     _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", HAND),
     # holdem-sng-3-v4's text: "The button advances clockwise to the next participant with chips" (issue #14).

@@ -59,7 +59,8 @@ def test_profiles_to_try_singles_then_pairs_in_a_fixed_order():
     assert got == [{"R8": "full-big-blind"}, {"R16": "button-advances"},
                    {"R8": "full-big-blind", "R16": "button-advances"}]
     assert [dict(p) for p in profiles_to_try(["R13"], max_combined=3)] == [
-        {"R13": "raw-layers"}, {"R13": "first-winner-in-seat-order"}]  # never two options of one ruling
+        {"R13": "raw-layers"}, {"R13": "first-winner-in-seat-order"},
+        {"R13": "first-winner-left-of-button"}]  # never two options of one ruling
     assert list(profiles_to_try(["R1", "R2"])) == []  # nothing playable
     assert [dict(p) for p in profiles_to_try(["R17"], ruleset=V4)] == [{"R17": "button-relative"}]
     assert list(profiles_to_try(["R8", "R9", "R16"], max_combined=1)) == list(profiles_to_try(["R16", "R9", "R8"], 1))
@@ -238,6 +239,8 @@ def test_r13_first_winner_in_seat_order_takes_the_odd_chips():
         return t.hands[0]["endStacks"]
     assert three_winners() == [100, 98, 101, 101]
     assert three_winners({"R13": "first-winner-in-seat-order"}) == [102, 98, 100, 100]
+    # pokerkit's rule (docs/implementations.md): both to the first winner clockwise from left of the button.
+    assert three_winners({"R13": "first-winner-left-of-button"}) == [100, 98, 102, 100]
 
 
 def test_r14_left_of_button_orders_showdown_and_winners_clockwise():
