@@ -31,16 +31,16 @@ class Finding:
     title: str
     what: str
     reproduction: str
+    vectors: tuple[str, ...] = ()  # vectors it explains whatever their symptom; the first shows it
     clauses: tuple[str, ...] = ()  # a failure whose first divergence is at one of these
-    where: str = ""  # ... and whose message matches this pattern (any, when empty)
+    where: str = ""  # a failure whose message matches this pattern (with the clauses: both)
     ruling: str = ""  # a divergence proven on this ruling (kind "ruling")
-    vector: str = ""  # a small vector that shows it
     upstream: str = ""
 
     def fits_failure(self, failure: dict) -> bool:
-        clauses = failure.get("clause") or []
-        clauses = [clauses] if isinstance(clauses, str) else clauses
-        return any(c in self.clauses for c in clauses) and (
+        if not (self.clauses or self.where):
+            return False
+        return (not self.clauses or any(c in self.clauses for c in _clauses(failure))) and (
             not self.where or re.search(self.where, str(failure.get("message", ""))) is not None)
 
     def fits_divergence(self, divergence: dict) -> bool:
@@ -75,7 +75,8 @@ def explain(implementation: str, failures: list[dict], divergences: list[dict],
     groups: dict[str, list[dict]] = {f.id: [] for f in mine}
     rest: list[dict] = []
     for item, fits in [(x, "fits_failure") for x in failures] + [(x, "fits_divergence") for x in divergences]:
-        owner = next((f for f in mine if getattr(f, fits)(item)), None)
+        owner = next((f for f in mine if item.get("id") in f.vectors), None) or next(
+            (f for f in mine if getattr(f, fits)(item)), None)
         (groups[owner.id] if owner else rest).append(item)
     out = []
     for f in mine:
@@ -83,7 +84,7 @@ def explain(implementation: str, failures: list[dict], divergences: list[dict],
         if not hits and f.kind != "adapter":
             continue  # not seen in this run
         out.append({"id": f.id, "kind": f.kind, "title": f.title, "clauses": list(f.clauses), "ruling": f.ruling or None,
-                    "vectors": len(hits), "first": _first(hits), "example": f.vector or None, "what": f.what,
+                    "vectors": len(hits), "first": _first(hits), "example": f.vectors[0] if f.vectors else None, "what": f.what,
                     "reproduction": f.reproduction, "upstream": f.upstream or None})
     if rest:
         out.append({"id": UNEXPLAINED, "kind": UNEXPLAINED, "title": "Differences no finding explains yet",
