@@ -370,14 +370,20 @@ def answer(request: dict) -> dict | None:
         return {"seq": seq, "errored": {"context": traceback.format_exc()}}
 
 
-def main() -> int:
+def serve(respond) -> int:
+    """The protocol's loop: one request per line on stdin, ``respond(request)`` as one line on
+    stdout, until ``stop`` (shared by every ``--cmd`` engine written in Python here)."""
     for line in sys.stdin:
         request = json.loads(line)
         if request.get("cmd") == "stop":
             return 0
-        sys.stdout.write(json.dumps(answer(request), allow_nan=False) + "\n")
+        sys.stdout.write(json.dumps(respond(request), allow_nan=False) + "\n")
         sys.stdout.flush()
     return 0
+
+
+def main() -> int:
+    return serve(answer)
 
 
 if __name__ == "__main__":

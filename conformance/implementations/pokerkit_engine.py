@@ -26,7 +26,6 @@ module only translates:
 """
 from __future__ import annotations
 
-import json
 import sys
 import traceback
 from importlib.metadata import version
@@ -34,7 +33,7 @@ from importlib.metadata import version
 from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
 from reference.actions import parse_answer
-from reference.adapter import decode
+from reference.adapter import decode, serve
 from reference.errors import HoldemError
 from reference.hand import STREETS, complete_deck
 from reference.pots import layer_pots
@@ -285,13 +284,7 @@ def answer(request: dict) -> dict:
 
 
 def main() -> int:
-    for line in sys.stdin:
-        request = json.loads(line)
-        if request.get("cmd") == "stop":
-            return 0
-        sys.stdout.write(json.dumps(answer(request), allow_nan=False) + "\n")
-        sys.stdout.flush()
-    return 0
+    return serve(answer)
 
 
 if __name__ == "__main__":
