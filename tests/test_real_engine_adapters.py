@@ -130,3 +130,34 @@ def test_a_failing_npm_is_unavailable_with_its_message(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(bin_dir))
     with pytest.raises(poker_ts.Unavailable, match="network request failed"):
         poker_ts.install(tmp_path / "cache", log=open(os.devnull, "w"))
+
+
+# ---- findings: every judged difference explained, or listed as unexplained ------------------------
+
+def test_findings_file_is_well_formed():
+    from conformance.clauses import CLAUSES
+    from conformance.implementations import findings
+    from reference.rulings import RULINGS
+    loaded = findings.load()
+    assert {f.implementation for f in loaded} == {"pokerkit", "poker-ts"}
+    for f in loaded:
+        assert set(f.clauses) <= set(CLAUSES), f.id
+        assert f.kind != "ruling" or f.ruling in RULINGS and RULINGS[f.ruling].alternatives(), f.id
+        assert f.what and f.reproduction and f.title, f.id
+
+
+def test_explain_assigns_each_difference_once_and_lists_the_rest():
+    from conformance.implementations.findings import Finding, explain
+    fs = [Finding("e", "a", "bug", "A", "what a", "repro a", vectors=("v.listed",), clauses=("rules.split",)),
+          Finding("e", "b", "convention", "B", "what b", "repro b", clauses=("rules.refund",), where="amount"),
+          Finding("e", "c", "ruling", "C", "what c", "repro c", ruling="R13"),
+          Finding("other", "d", "bug", "D", "what d", "repro d", clauses=("rules.end",))]
+    failures = [{"id": "v.listed", "clause": ["rules.end"], "message": "over"},  # listed: whatever its clause
+                {"id": "v2", "clause": ["rules.refund"], "message": "winners[0].amount expected 1, got 2"},
+                {"id": "v3", "clause": ["rules.end"], "message": "over expected true"}]
+    divergences = [{"id": "v4", "rulings": ["R13"], "message": "under R13"}]
+    out = {f["id"]: f for f in explain("e", failures, divergences, fs)}
+    assert {k: (v["vectors"], v["first"]["id"]) for k, v in out.items()} == {
+        "a": (1, "v.listed"), "b": (1, "v2"), "c": (1, "v4"), "unexplained": (1, "v3")}
+    assert out["unexplained"]["clauses"] == ["rules.end"]
+    assert "d" not in out  # another implementation's
