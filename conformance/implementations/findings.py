@@ -32,16 +32,17 @@ class Finding:
     what: str
     reproduction: str
     vectors: tuple[str, ...] = ()  # vectors it explains whatever their symptom; the first shows it
-    clauses: tuple[str, ...] = ()  # a failure whose first divergence is at one of these
-    where: str = ""  # a failure whose message matches this pattern (with the clauses: both)
+    clauses: tuple[str, ...] = ()  # a failure whose first divergence breaks one of these
+    where: str = ""  # a failure whose message or diff matches this pattern (with the clauses: both)
     ruling: str = ""  # a divergence proven on this ruling (kind "ruling")
     upstream: str = ""
 
     def fits_failure(self, failure: dict) -> bool:
         if not (self.clauses or self.where):
             return False
+        text = f"{failure.get('message', '')}\n{failure.get('diff', '')}"
         return (not self.clauses or any(c in self.clauses for c in _clauses(failure))) and (
-            not self.where or re.search(self.where, str(failure.get("message", ""))) is not None)
+            not self.where or re.search(self.where, text) is not None)
 
     def fits_divergence(self, divergence: dict) -> bool:
         return bool(self.ruling) and self.ruling in (divergence.get("rulings") or [])
@@ -94,7 +95,8 @@ def explain(implementation: str, failures: list[dict], divergences: list[dict],
 
 
 def _clauses(item: dict) -> list[str]:
-    c = item.get("clause") or []
+    """The clause a failure's first divergence breaks (the report's ``breaks``), else its vector's clauses."""
+    c = item.get("breaks") or item.get("clause") or []
     return [c] if isinstance(c, str) else list(c)
 
 
