@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -15,8 +16,11 @@ from pathlib import Path
 import pytest
 import quickjs
 
-from conformance.implementations import poker_ts
+from conformance.engine_cert import certify, load_tests
+from conformance.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.implementations import findings, poker_ts
 from conformance.implementations.pokerkit_engine import run_hand
+from conformance.report import to_json as report_json
 from reference.hand import complete_deck
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +140,6 @@ def test_a_failing_npm_is_unavailable_with_its_message(tmp_path, monkeypatch):
 
 def test_findings_file_is_well_formed():
     from conformance.clauses import CLAUSES
-    from conformance.implementations import findings
     from reference.rulings import RULINGS
     loaded = findings.load()
     assert {f.implementation for f in loaded} == {"pokerkit", "poker-ts"}
@@ -161,3 +164,88 @@ def test_explain_assigns_each_difference_once_and_lists_the_rest():
         "a": (1, "v.listed"), "b": (1, "v2"), "c": (1, "v4"), "unexplained": (1, "v3")}
     assert out["unexplained"]["clauses"] == ["rules.end"]
     assert "d" not in out  # another implementation's
+
+
+# ---- both engines judged on every hand vector -----------------------------------------------------
+
+HAND_TESTS = load_tests(["hand"])
+POKERKIT_CMD = f"{sys.executable} -m conformance.implementations.pokerkit_engine"
+
+
+def pokerkit_variant(patch: str) -> CommandDriver:
+    """The pokerkit adapter with ``patch`` (Python run after import, the module as ``m``) applied."""
+    code = f"import conformance.implementations.pokerkit_engine as m\n{patch}\nm.main()"
+    return CommandDriver(shlex.join([sys.executable, "-c", code]))
+
+
+@pytest.fixture(scope="module")
+def poker_ts_source() -> tuple[str, str]:
+    """poker-ts's bundle with the CommonJS prelude, and the adapter (skipped when it cannot be installed)."""
+    try:
+        engine = poker_ts.engine_file(log=sys.stderr)
+    except poker_ts.Unavailable as exc:
+        pytest.skip(f"poker-ts unavailable: {exc}")
+    source = poker_ts.PRELUDE.read_text(encoding="utf-8") + "\n;\n" + engine.read_text(encoding="utf-8")
+    return source, poker_ts.ADAPTER.read_text(encoding="utf-8")
+
+
+def poker_ts_driver(source: tuple[str, str], adapter_edit=lambda text: text) -> QuickJSDriver:
+    return QuickJSDriver(source[0], engine_name=f"poker-ts-{poker_ts.VERSION}.js", adapter_source=adapter_edit(source[1]))
+
+
+def judged(driver) -> dict:
+    return report_json(certify(driver, HAND_TESTS, {}))
+
+
+def check_explained(name: str, report: dict) -> dict:
+    """Every difference is explained by a finding of ``name``, whose listed vectors do differ."""
+    counts = report["families"]["hand"]
+    assert counts["skipped"] == 0 and sum(counts.values()) == len(HAND_TESTS["hand"]) >= 300
+    explained = {f["id"]: f for f in findings.explain(name, report["failures"], report["divergences"])}
+    assert "unexplained" not in explained, explained.get("unexplained")
+    differing = {x["id"] for x in report["failures"] + report["divergences"]}
+    for f in findings.load():
+        if f.implementation == name:
+            assert set(f.vectors) <= differing, (f.id, set(f.vectors) - differing)
+    return explained
+
+
+def test_pokerkit_on_every_hand_vector_differs_only_as_its_findings_say():
+    report = judged(CommandDriver(POKERKIT_CMD))
+    explained = check_explained("pokerkit", report)
+    # Its rule alternatives are proven divergent (the reference under them reproduces every step).
+    divergent = {r for d in report["divergences"] for r in d["rulings"]}
+    assert {"R9", "R10", "R13"} <= divergent
+    assert report["families"]["hand"]["passed"] >= 200  # the rest of its betting is the contract's
+    assert {"fold-when-check-is-free", "fold-win-award", "lone-solvent-seat-acts"} <= set(explained)
+
+
+def test_poker_ts_on_every_hand_vector_differs_only_as_its_findings_say(poker_ts_source):
+    report = judged(poker_ts_driver(poker_ts_source))
+    explained = check_explained("poker-ts", report)
+    assert {r for d in report["divergences"] for r in d["rulings"]} == {"R8"}
+    assert explained["all-in-winner-loses-the-pot"]["vectors"] >= 1 and explained["quads-kicker"]["vectors"] >= 1
+
+
+def test_an_adapter_that_decides_instead_of_reshaping_is_caught():
+    """Checking where pokerkit refuses the fold would hide pokerkit's own rule: the judge sees the check."""
+    driver = pokerkit_variant("""
+act = m.PokerkitHand.act
+def decide(self, answer):
+    if answer == "fold" and self.state.checking_or_calling_amount == 0:
+        answer = "check"  # the adapter deciding a rule pokerkit does not have
+    return act(self, answer)
+m.PokerkitHand.act = decide""")
+    tests = {"hand": [t for t in HAND_TESTS["hand"] if t["id"] == "hand.fold-when-check-possible.h1"]}
+    case = certify(driver, tests, {}).cases[0]
+    assert case.status == "failed" and "action.type" in case.message
+
+
+def test_a_broken_reshaping_is_caught_at_its_field(poker_ts_source):
+    """An adapter that reports poker-ts's capped raise range as minRaiseTo fails where the contract's is not capped."""
+    broken = poker_ts_driver(poker_ts_source, lambda text: text.replace(
+        "var minRaiseTo = canRaise ? current + lastRaise : null;",
+        "var minRaiseTo = canRaise ? poker.legalActions().chipRange.min : null;"))
+    report = judged(broken)
+    assert any(f["first"]["path"].endswith("minRaiseTo") for f in report["failures"] if f.get("first"))
+    assert any(f["id"] == "unexplained" for f in findings.explain("poker-ts", report["failures"], report["divergences"]))
