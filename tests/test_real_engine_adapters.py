@@ -67,6 +67,15 @@ def test_pokerkit_reports_its_refusals_with_the_contracts_code():
 def test_pokerkit_names_the_field_of_a_spec_it_cannot_read():
     out = run_hand({"hand": {**SPEC, "deck": ["Ah", "Ah"]}, "script": []})
     assert out["error"]["at"] == "createHand" and out["error"]["field"].startswith("deck")
+    out = run_hand({"hand": {k: v for k, v in SPEC.items() if k != "blinds"}, "script": []})
+    assert out["error"]["field"] == "blinds"
+
+
+def test_pokerkit_skips_blinds_it_cannot_place():
+    """pokerkit puts the blinds by position: a spec with them elsewhere is skipped with the reason."""
+    skipped, = protocol({"cmd": "run", "seq": 1, "vector": {"family": "hand", "test": {"input": {
+        "hand": {**SPEC, "smallBlindSeat": 1, "bigBlindSeat": 0}, "script": []}}}})
+    assert "pokerkit puts the button and blinds by position" in skipped["skipped"]["reason"]
 
 
 # ---- poker-ts: the CommonJS prelude and the installer -------------------------------------------

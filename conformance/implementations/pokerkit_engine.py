@@ -36,6 +36,7 @@ from reference.actions import parse_answer
 from reference.adapter import decode, serve
 from reference.errors import HoldemError
 from reference.hand import STREETS, complete_deck
+from reference.hand_api import check_spec
 from reference.pots import layer_pots
 
 NAME = "pokerkit"
@@ -66,6 +67,7 @@ class PokerkitHand:
     """One hand of the hand-level API (docs/engine-api.md) over a pokerkit state."""
 
     def __init__(self, spec: dict):
+        check_spec(spec)  # the API's spec shape (its fields named); pokerkit checks the chips
         self.ids = list(spec["ids"])
         stacks = list(spec["stacks"])
         n = len(self.ids)
@@ -250,7 +252,7 @@ def run_hand(i: dict) -> dict:
     """The ``hand`` family (docs/engine-protocol.md): the state before each answer, then act."""
     try:
         hand = PokerkitHand(i["hand"])
-    except (HoldemError, ValueError, TypeError, KeyError, IndexError) as exc:  # pokerkit's or the spec's
+    except (ValueError, TypeError) as exc:  # the spec's shape (HoldemError names the field) or pokerkit's check
         return {"error": {"at": "createHand", **thrown(exc)}}
     out: dict = {"decisions": [], "actions": []}
     for a in i["script"]:
