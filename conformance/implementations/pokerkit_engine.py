@@ -15,11 +15,13 @@ module only translates:
 - the decision state's fields are pokerkit's numbers renamed: ``toCall`` its calling amount,
   ``currentBet`` its largest bet, ``lastFullRaise`` its minimum raise increment, ``minRaiseTo``
   that increment above the largest bet when pokerkit allows a raise (pokerkit caps it at the
-  stack; the contract does not), ``pots`` the contribution layers of the seats' totals.
+  stack; the contract does not), ``pots`` the contribution layers of the seats' totals (what the
+  judged ``seats[].total`` and ``folded`` already say; pokerkit's own pots hold only collected bets).
 - answers: the contract's answer forms (R19) are read with the contract's parser, then given to
   pokerkit: ``check`` and ``call`` are its ``check_or_call`` when its calling amount is (not) 0,
   ``allin`` a raise to the whole stack, or a call when the stack does not exceed the bet.
-  pokerkit's refusals are thrown as they are (its message).
+  pokerkit's refusals are thrown with its message and, where the message names a contract reason,
+  the contract's code.
 - the result: every live hand is shown at a showdown (the contract makes every live hand public;
   pokerkit leaves showing to the player); ``winners`` are pokerkit's chip pushes, ``chips`` its
   final stacks.
