@@ -258,3 +258,22 @@ def test_a_broken_reshaping_is_caught_at_its_field(poker_ts_source):
     report = judged(broken)
     assert any(f["first"]["path"].endswith("minRaiseTo") for f in report["failures"] if f.get("first"))
     assert any(f["id"] == "unexplained" for f in findings.explain("poker-ts", report["failures"], report["divergences"]))
+
+
+# ---- the table of implementations ---------------------------------------------------------------
+
+def test_the_table_shows_both_engines_on_the_hand_profile_with_every_finding_explained(
+        implementations_run, unavailable_implementations):
+    out, _ = implementations_run
+    rows = {e["name"]: e for e in json.loads((out / "table.json").read_text())["implementations"]}
+    for name in ("pokerkit", "poker-ts"):
+        if name in unavailable_implementations:
+            continue
+        row = rows[name]
+        assert row["profiles"]["hand"]["verdict"] == "not certified" and row["profiles"]["hand"]["passed"] > 100
+        assert {p for p, r in row["profiles"].items() if r["verdict"] == "not implemented"} == {
+            "helpers", "tournament", "sng3v4"}
+        assert all("finding" in f for f in row["findings"]), [f for f in row["findings"] if "finding" not in f]
+        assert sum(f["count"] for f in row["findings"]) == row["profiles"]["hand"]["failed"] + row["profiles"]["hand"]["divergent"]
+    assert rows["pokerkit"]["version"] == version("pokerkit")
+    assert rows["pokerkit"]["rulings"]["R13"] == "alternative first-winner-left-of-button"

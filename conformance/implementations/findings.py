@@ -68,30 +68,46 @@ def load(path: Path = FINDINGS) -> list[Finding]:
     return out
 
 
+def of(implementation: str, findings: list[Finding] | None = None) -> list[Finding]:
+    """The hand-written findings of ``implementation`` (findings.toml), in the file's order."""
+    return [f for f in (load() if findings is None else findings) if f.implementation == implementation]
+
+
+def match(mine: list[Finding], item: dict, divergent: bool = False) -> Finding | None:
+    """The finding that explains one failure (or proven divergence): the first that lists its
+    vector, else the first it fits."""
+    return next((f for f in mine if item.get("id") in f.vectors), None) or next(
+        (f for f in mine if (f.fits_divergence(item) if divergent else f.fits_failure(item))), None)
+
+
 def explain(implementation: str, failures: list[dict], divergences: list[dict],
             findings: list[Finding] | None = None) -> list[dict]:
-    """The findings of ``implementation`` with the vectors they explain (each vector once, to the
-    first finding it fits), the not-judged ones (kind ``adapter``), then what nothing explains."""
-    mine = [f for f in (load() if findings is None else findings) if f.implementation == implementation]
+    """The findings of ``implementation`` with the vectors they explain (each vector once), the
+    not-judged ones (kind ``adapter``), then what nothing explains."""
+    mine = of(implementation, findings)
     groups: dict[str, list[dict]] = {f.id: [] for f in mine}
     rest: list[dict] = []
-    for item, fits in [(x, "fits_failure") for x in failures] + [(x, "fits_divergence") for x in divergences]:
-        owner = next((f for f in mine if item.get("id") in f.vectors), None) or next(
-            (f for f in mine if getattr(f, fits)(item)), None)
+    for item, divergent in [(x, False) for x in failures] + [(x, True) for x in divergences]:
+        owner = match(mine, item, divergent)
         (groups[owner.id] if owner else rest).append(item)
     out = []
     for f in mine:
         hits = groups[f.id]
         if not hits and f.kind != "adapter":
             continue  # not seen in this run
-        out.append({"id": f.id, "kind": f.kind, "title": f.title, "clauses": list(f.clauses), "ruling": f.ruling or None,
-                    "vectors": len(hits), "first": _first(hits), "example": f.vectors[0] if f.vectors else None, "what": f.what,
-                    "reproduction": f.reproduction, "upstream": f.upstream or None})
+        out.append({**described(f), "vectors": len(hits), "first": _first(hits)})
     if rest:
         out.append({"id": UNEXPLAINED, "kind": UNEXPLAINED, "title": "Differences no finding explains yet",
-                    "clauses": sorted({c for x in rest for c in _clauses(x)}), "ruling": None, "vectors": len(rest),
-                    "first": _first(rest), "example": None, "what": "", "reproduction": "", "upstream": None})
+                    "clauses": sorted({c for x in rest for c in _clauses(x)}), "ruling": None, "example": None,
+                    "what": "", "reproduction": "", "upstream": None, "vectors": len(rest), "first": _first(rest)})
     return out
+
+
+def described(f: Finding) -> dict:
+    """A finding as the table's JSON shows it."""
+    return {"id": f.id, "kind": f.kind, "title": f.title, "clauses": list(f.clauses), "ruling": f.ruling or None,
+            "example": f.vectors[0] if f.vectors else None, "what": " ".join(f.what.split()),
+            "reproduction": f.reproduction, "upstream": f.upstream or None}
 
 
 def _clauses(item: dict) -> list[str]:
@@ -105,27 +121,3 @@ def _first(items: list[dict]) -> dict | None:
         return None
     x = items[0]
     return {"id": x.get("id"), "message": x.get("message", "")}
-
-
-def markdown(name: str, explained: list[dict]) -> str:
-    """One implementation's findings as a docs/implementations.md section."""
-    lines = [f"### {name}", ""]
-    if not explained:
-        return "\n".join(lines + ["No differences.", ""])
-    for f in explained:
-        head = f"**{f['title']}** ({f['kind']}"
-        head += f", divergent on {f['ruling']}" if f["ruling"] else ""
-        head += f"; {f['vectors']} vector{'s' * (f['vectors'] != 1)})" if f["kind"] != "adapter" else "; not judged)"
-        lines.append(f"- {head}. " + " ".join(f["what"].split()))
-        if f["clauses"]:
-            lines.append(f"  Clause{'s' * (len(f['clauses']) > 1)}: {', '.join(f'`{c}`' for c in f['clauses'])}.")
-        if f["first"]:
-            lines.append(f"  First divergence: `{f['first']['id']}`: {' '.join(str(f['first']['message']).split())[:300]}")
-        if f["example"]:
-            lines.append(f"  Example: `{f['example']}`.")
-        if f["upstream"]:
-            lines.append(f"  Upstream: {f['upstream']}")
-        if f["reproduction"]:
-            lines += ["", "  ```", *[f"  {line}" for line in f["reproduction"].splitlines()], "  ```"]
-        lines.append("")
-    return "\n".join(lines)

@@ -81,14 +81,25 @@ def bundle(package: Path) -> str:
     return "".join(parts)
 
 
+def bundle_path(cache: Path | None = None) -> Path:
+    return (cache or cache_dir()) / f"{PACKAGE}-{VERSION}.js"
+
+
 def engine_file(cache: Path | None = None, log=sys.stderr) -> Path:
     """The bundled package as ENGINE.js (in the cache), installing and bundling it when needed."""
     package = install(cache, log)
-    out = (cache or cache_dir()) / f"{PACKAGE}-{VERSION}.js"
+    out = bundle_path(cache)
     text = bundle(package)
     if not out.exists() or out.read_text(encoding="utf-8") != text:
         write_text(out, text)
     return out
+
+
+def prepare() -> str | None:
+    """The registry's hook (registry.py): poker-ts installed and bundled; what was done, if anything."""
+    absent = installed_version() != VERSION
+    engine_file(log=open(os.devnull, "w", encoding="utf-8"))
+    return f"installed {PACKAGE} {VERSION} with npm into {cache_dir() / 'npm'} (it was absent)" if absent else None
 
 
 def engine_args(cache: Path | None = None, log=sys.stderr) -> list[str]:

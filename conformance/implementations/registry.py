@@ -17,6 +17,9 @@ from pathlib import Path
 from conformance.harness.runner import bundled_engine
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, read_source
 
+from . import poker_ts
+from .poker_ts import Unavailable  # raised by a ``prepare`` that cannot make its engine available here
+
 
 @dataclass(frozen=True)
 class Implementation:
@@ -53,10 +56,21 @@ def _reference_version() -> str:
     return VERSION
 
 
+def _pokerkit_version() -> str:
+    from importlib.metadata import version
+    return version("pokerkit")
+
+
 REGISTRY: list[Implementation] = [
     Implementation("holdem-conformance bundled engine", "javascript", homepage="reference/js/poker-engine.js"),
     Implementation("holdem-conformance Python reference", "python", command=(sys.executable, "-m", "reference.adapter"),
                    version=_reference_version, homepage="reference/adapter.py"),
+    # Real engines behind adapters that rename and reshape only (docs/adapters.md; findings.toml).
+    Implementation("pokerkit", "python", command=(sys.executable, "-m", "conformance.implementations.pokerkit_engine"),
+                   version=_pokerkit_version, homepage="https://pypi.org/project/pokerkit/"),
+    Implementation("poker-ts", "javascript", engine=poker_ts.bundle_path(), preludes=(poker_ts.PRELUDE,),
+                   adapter=poker_ts.ADAPTER, version=lambda: poker_ts.VERSION, prepare=poker_ts.prepare,
+                   homepage="https://www.npmjs.com/package/poker-ts"),
 ]
 
 

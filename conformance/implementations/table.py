@@ -19,6 +19,8 @@ from conformance.judge.engine_cert import FAMILIES, certify, load_tests
 from conformance.judge.fuzz import FUZZ_FAMILY, FuzzPlan
 from conformance.judge.verdicts import Case, Report
 
+from .findings import Finding, described, match
+from .findings import of as explanations_of
 from .registry import REGISTRY, Implementation
 
 FUZZ_SEED = 15  # the fuzz games of every implementation: games 0 .. N-1 of this seed
@@ -64,7 +66,7 @@ def entry(implementation: Implementation, report: Report, tests: dict[str, list[
         profiles = {p: {**row, "verdict": "not certified"} for p, row in profiles.items()}
     return {"name": implementation.name, "version": version or "unknown", "language": implementation.language,
             "profiles": profiles, "rulings": ruling_options(report.cases, tests),
-            "findings": findings(report.smoke + report.cases)}
+            "findings": findings(report.smoke + report.cases, explanations_of(implementation.name))}
 
 
 def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str, str]:
@@ -88,20 +90,31 @@ def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str,
             for rid in ENGINE_RULINGS}
 
 
-def findings(cases: list[Case]) -> list[dict]:
-    """The failures grouped by family and the clause they break, in the report's order: how many,
-    and the first one's id, message and first divergence."""
+def findings(cases: list[Case], explanations: list[Finding] = ()) -> list[dict]:
+    """The failures grouped in the report's order by the hand-written finding that explains them
+    (``explanations``, findings.toml; proven divergences too), else by family and the clause they
+    break: how many, and the first one's id, message and first divergence. Then the findings that
+    are not judged (kind ``adapter``: what the adapter reshapes)."""
+    explanations = list(explanations)
     groups: dict[tuple, dict] = {}
     for c in cases:
-        if c.status != "failed":
+        if c.status != "failed" and not (c.status == "divergent" and explanations):
             continue
+        item = {"id": c.id, "breaks": c.breaks, "clause": c.clauses, "message": c.message, "diff": c.diff,
+                "rulings": c.rulings}
+        why = match(explanations, item, divergent=c.status == "divergent") if explanations else None
+        if why is None and c.status == "divergent":
+            continue  # shown in the rulings table
         family = FUZZ_FAMILY if c.group == "fuzz" else c.group
-        key = (c.group, c.breaks)
+        key = (c.group, why.id if why else c.breaks, why is not None)
         if key not in groups:
             groups[key] = {"profile": profile_of(family) or c.group, "family": c.group, "clause": c.breaks, "count": 0,
-                           "id": c.id, "message": _cut(c.message), **({"first": c.first} if c.first else {})}
+                           "id": c.id, "message": _cut(c.message), **({"first": c.first} if c.first else {}),
+                           **({"finding": described(why)} if why else {})}
         groups[key]["count"] += 1
-    return list(groups.values())
+    unjudged = [{"profile": None, "family": None, "clause": None, "count": 0, "id": None, "message": "",
+                 "finding": described(f)} for f in explanations if f.kind == "adapter"]
+    return list(groups.values()) + unjudged
 
 
 def _cut(text: str) -> str:
@@ -172,10 +185,27 @@ def to_markdown(table: dict, *, fuzz_games: int = FUZZ_GAMES) -> str:
             out += ["No findings: every judged vector passed or diverged on a documented ruling.", ""]
             continue
         for f in e["findings"]:
-            out.append(f"- **{f['family']}**, {f['clause'] or 'no clause named'}: {f['count']} vector"
-                       f"{'s' if f['count'] > 1 else ''}, first `{f['id']}` — {_md(f['message'])}")
+            out += _explained(f) if "finding" in f else [
+                f"- **{f['family']}**, {f['clause'] or 'no clause named'}: {f['count']} vector"
+                f"{'s' if f['count'] > 1 else ''}, first `{f['id']}` — {_md(f['message'])}"]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _explained(f: dict) -> list[str]:
+    """A finding with its hand-written explanation (findings.toml): what the engine does, bug or
+    not, the clause or ruling, its first divergence and a reproduction in the engine's own API."""
+    why = f["finding"]
+    kind = {"bug": "a bug", "ruling": f"a ruling-level choice, divergent on {why['ruling']}",
+            "convention": "its own rule, which the contract's text rules out",
+            "adapter": "reshaped by the adapter, not judged"}[why["kind"]]
+    lines = [f"- **{_md(why['title'])}** ({kind}" + (f"; {f['count']} vector{'s' * (f['count'] != 1)}, first "
+                                                     f"`{f['id']}`" if f["id"] else "") + f"). {_md(why['what'])}"]
+    if f["id"]:
+        lines.append(f"  First divergence: {_md(f['message'])}")
+    if why["upstream"]:
+        lines.append(f"  Upstream: {why['upstream']}")
+    return lines + ["", "  ```", *[f"  {line}" for line in why["reproduction"].splitlines()], "  ```"]
 
 
 # ---- HTML ----------------------------------------------------------------------------------------
@@ -201,9 +231,11 @@ def to_html(table: dict) -> str:
     rulings = "".join(f"<tr><td>{rid} {escape(RULINGS[rid].title)}</td>"
                       + "".join(f"<td>{escape(e['rulings'][rid])}</td>" for e in impls) + "</tr>" for rid in ENGINE_RULINGS)
     found = "".join(f"<h3>{escape(e['name'])}</h3><ul>" + ("".join(
-        f"<li><b>{escape(f['family'])}</b>, {escape(str(f['clause']))}: {f['count']} vector(s), first "
-        f"<code>{escape(f['id'])}</code> — {escape(f['message'])}</li>" for f in e["findings"]) or "<li>No findings.</li>")
-        + "</ul>" for e in impls)
+        f"<li><b>{escape(f['finding']['title'] if 'finding' in f else str(f['family']))}</b>"
+        f"{' (' + escape(f['finding']['kind']) + ')' if 'finding' in f else ''}, {escape(str(f['clause']))}: "
+        f"{f['count']} vector(s), first <code>{escape(str(f['id']))}</code> — {escape(f['message'])}"
+        f"{'<br>' + escape(f['finding']['what']) if 'finding' in f else ''}</li>" for f in e["findings"])
+        or "<li>No findings.</li>") + "</ul>" for e in impls)
     return ("<!doctype html><html><head><meta charset='utf-8'><title>holdem-conformance: implementations</title>"
             f"<style>{CSS}</style></head><body><h1>Implementations</h1>"
             f"<table><tr><th>implementation</th><th>version</th><th>language</th>{head}</tr>{''.join(rows)}</table>"

@@ -11,6 +11,7 @@ from pathlib import Path
 from conformance.cli.engine_choice import games_count
 from conformance.errors import UsageError
 from conformance.implementations import REGISTRY, certify_all, to_html, to_json, to_markdown
+from conformance.implementations.registry import Unavailable
 from conformance.implementations.table import FUZZ_GAMES, with_readme_table
 from conformance.outfiles import write_text
 
@@ -43,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
     if args.readme is not None and not args.readme.is_file():
         raise UsageError(f"--readme: {args.readme} is not a file")
     chosen = [i for i in REGISTRY if not args.only or i.name in args.only]
-    table = certify_all(chosen, fuzz_games=args.fuzz_games,
-                        say=(lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr)))
+    try:
+        table = certify_all(chosen, fuzz_games=args.fuzz_games,
+                            say=(lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr)))
+    except Unavailable as exc:  # e.g. poker-ts without npm or a network: say so, certify nothing
+        raise UsageError(f"{exc} (leave it out with --only for the others)") from None
     outputs = {}  # file -> the text it must hold
     if args.markdown is not None:
         outputs[args.markdown] = to_markdown(table, fuzz_games=args.fuzz_games)
