@@ -277,3 +277,12 @@ def test_the_table_shows_both_engines_on_the_hand_profile_with_every_finding_exp
         assert sum(f["count"] for f in row["findings"]) == row["profiles"]["hand"]["failed"] + row["profiles"]["hand"]["divergent"]
     assert rows["pokerkit"]["version"] == version("pokerkit")
     assert rows["pokerkit"]["rulings"]["R13"] == "alternative first-winner-left-of-button"
+
+
+def test_the_command_stops_with_the_reason_when_poker_ts_cannot_be_installed(tmp_path, monkeypatch, capsys):
+    from conformance.cli import main
+    monkeypatch.setenv("HOLDEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert main(["implementations", "--only", "poker-ts", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "npm is not on PATH" in err and "--only" in err
