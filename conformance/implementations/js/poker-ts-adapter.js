@@ -10,7 +10,7 @@
  *   (new Deck(shuffleAlgorithm)); the adapter replaces the table's deck's `shuffle` with one that
  *   lays the cards out so that poker-ts's own dealing gives every seat and the board the cards
  *   the contract's dealing (R3: one at a time from left of the button, burns) gives from the
- *   pinned deck (R36). The dealing procedure itself is therefore not judged for poker-ts (a finding).
+ *   pinned deck (R37). The dealing procedure itself is therefore not judged for poker-ts (a finding).
  * - the state's numbers are poker-ts's: its largest bet (Dealer.biggestBet: currentBet), its last
  *   raise size (BettingRound.minRaise: lastFullRaise), whether it offers bet/raise (minRaiseTo:
  *   largest bet + last raise size, else null), check (canCheck); pots are the contribution layers
