@@ -226,7 +226,7 @@ def test_pokerkit_on_every_hand_vector_differs_only_as_its_findings_say():
     divergent = {r for d in report["divergences"] for r in d["rulings"]}
     assert {"R9", "R10", "R13"} <= divergent
     assert report["families"]["hand"]["passed"] >= 200  # the rest of its betting is the contract's
-    assert {"fold-when-check-is-free", "fold-win-award", "lone-solvent-seat-acts"} <= set(explained)
+    assert {"fold-when-check-is-free", "fold-win-award", "equal-blinds-heads-up"} <= set(explained)
 
 
 def test_poker_ts_on_every_hand_vector_differs_only_as_its_findings_say(poker_ts_source):
