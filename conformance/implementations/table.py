@@ -178,7 +178,12 @@ def to_markdown(table: dict, *, fuzz_games: int = FUZZ_GAMES) -> str:
            "|---|" + "---|" * len(impls)]
     for rid in ENGINE_RULINGS:
         out.append(f"| {rid} {_md(RULINGS[rid].title)} | " + " | ".join(_md(e["rulings"][rid]) for e in impls) + " |")
-    out += ["", "## Findings", ""]
+    out += ["", "## Findings", "",
+            "Each implementation's failures (and proven divergences) grouped under the hand-written finding that "
+            "explains them (`conformance/implementations/findings.toml`): what the engine does, whether it is a bug "
+            "there, a ruling-level choice the reference reproduces under a documented alternative, or the engine's "
+            "own rule that the contract's text rules out, its first divergence and a reproduction in the engine's own "
+            "API; a failure no finding explains is listed by family and clause. docs/adapters.md summarises them.", ""]
     for e in impls:
         out += [f"### {e['name']}", ""]
         if not e["findings"]:
