@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 import quickjs
 
-from conformance.engine_cert import certify, load_tests
-from conformance.engine_drivers import CommandDriver, QuickJSDriver
 from conformance.implementations import findings, poker_ts
 from conformance.implementations.pokerkit_engine import run_hand
-from conformance.report import to_json as report_json
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.report.formats import to_json as report_json
 from reference.hand import complete_deck
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,7 +148,7 @@ def test_a_failing_npm_is_unavailable_with_its_message(tmp_path, monkeypatch):
 # ---- findings: every judged difference explained, or listed as unexplained ------------------------
 
 def test_findings_file_is_well_formed():
-    from conformance.clauses import CLAUSES
+    from conformance.vectors.clauses import CLAUSES
     from reference.rulings import RULINGS
     loaded = findings.load()
     assert {f.implementation for f in loaded} == {"pokerkit", "poker-ts"}
@@ -280,7 +280,7 @@ def test_the_table_shows_both_engines_on_the_hand_profile_with_every_finding_exp
 
 
 def test_the_command_stops_with_the_reason_when_poker_ts_cannot_be_installed(tmp_path, monkeypatch, capsys):
-    from conformance.cli import main
+    from conformance.cli.main import main
     monkeypatch.setenv("HOLDEM_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert main(["implementations", "--only", "poker-ts", "--quiet"]) == 2

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..outfiles import write_text
+from conformance.outfiles import write_text
 
 PACKAGE = "poker-ts"
 VERSION = "1.5.0"  # pinned: the findings in docs/implementations.md are about this version
