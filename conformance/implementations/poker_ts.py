@@ -1,9 +1,9 @@
 """poker-ts (npm), run in the QuickJS worker: installing it, and its modules as one classic script.
 
-The worker has no ``require``: ``js/commonjs-prelude.js`` is a small CommonJS loader, and
+The worker has no ``require``: ``poker_ts_prelude.js`` is a small CommonJS loader, and
 ``bundle`` writes the package's ``dist/`` modules as one script for it, each file's text verbatim
 inside ``__commonjsDefine(path, function (exports, require, module) {...})``. Nothing of the
-package is changed. ``js/poker-ts-adapter.js`` maps its Table to ``PokerEngine.createHand``.
+package is changed. ``poker_ts_adapter.js`` maps its Table to ``PokerEngine.createHand``.
 
 The package is installed with ``npm install --prefix CACHE/npm poker-ts@VERSION`` when it is not
 there yet (CACHE: ``$HOLDEM_CACHE``, else ``~/.cache/holdem-conformance``), saying so on stderr.
@@ -21,9 +21,8 @@ from conformance.outfiles import write_text
 
 PACKAGE = "poker-ts"
 VERSION = "1.5.0"  # pinned: the findings in docs/implementations.md are about this version
-JS = Path(__file__).with_name("js")
-PRELUDE = JS / "commonjs-prelude.js"
-ADAPTER = JS / "poker-ts-adapter.js"
+PRELUDE = Path(__file__).with_name("poker_ts_prelude.js")  # the CommonJS loader the worker lacks
+ADAPTER = Path(__file__).with_name("poker_ts_adapter.js")  # PokerEngine.createHand over poker-ts's Table
 INSTALL_SECONDS = 300
 
 
@@ -69,7 +68,7 @@ def install(cache: Path | None = None, log=sys.stderr) -> Path:
 
 
 def bundle(package: Path) -> str:
-    """The package's ``dist/**/*.js`` as one classic script for ``js/commonjs-prelude.js``."""
+    """The package's ``dist/**/*.js`` as one classic script for ``poker_ts_prelude.js``."""
     main = json.loads((package / "package.json").read_text(encoding="utf-8")).get("main", "index.js")
     parts = [f"/* {PACKAGE} {VERSION}: dist/ as one classic script, each module verbatim in a CommonJS wrapper "
              "(conformance/implementations/poker_ts.py) */\n"]
