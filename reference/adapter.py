@@ -337,12 +337,13 @@ def run_sng3v4(i: dict) -> dict:
 
 
 def run_hand(i: dict) -> dict:
-    """The hand-level API (docs/engine-protocol.md, hand): before each answer the state, then act."""
+    """The hand-level API (docs/engine-protocol.md, hand): before each answer the state, the runner's
+    edits of it and a second state (again), then act."""
     try:
         hand = create_hand(i["hand"])
     except HoldemError as exc:
         return {"error": failure("createHand", exc)}
-    return play_script(hand, i["script"], thrown)
+    return play_script(hand, i["script"], thrown, edit=mutate)
 
 
 FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,

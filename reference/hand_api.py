@@ -8,6 +8,8 @@ order; R15: a stack of 0 is a seat that is out). :func:`hand_result` is ``hand.r
 """
 from __future__ import annotations
 
+import copy
+
 from .errors import HoldemError, OptionError
 from .hand import Hand
 from .state import hand_state
@@ -70,14 +72,20 @@ def hand_result(hand: Hand) -> dict | None:
     return {"result": hand.history_entry(), "chips": list(hand.stacks)}
 
 
-def play_script(hand: Hand, answers, refused) -> dict:
+def play_script(hand: Hand, answers, refused, edit=None) -> dict:
     """The protocol's result for a hand (docs/engine-protocol.md, hand): before each answer the
-    state, then ``act``; a refused answer is recorded as ``{"threw": refused(exc)}`` and ends it."""
-    out: dict = {"decisions": [], "actions": []}
+    state, then ``act``; a refused answer is recorded as ``{"threw": refused(exc)}`` and ends it.
+    With ``edit`` (the runner's edits, reference.adapter.mutate) each state handed out is edited,
+    then a second one is recorded in ``again`` (state.fresh)."""
+    out: dict = {"decisions": [], **({"again": []} if edit else {}), "actions": []}
     for answer in answers:
         if hand.done:
             break
-        out["decisions"].append(hand_state(hand))
+        state = hand_state(hand)
+        out["decisions"].append(copy.deepcopy(state) if edit else state)
+        if edit:
+            edit(state)
+            out["again"].append(hand_state(hand))
         try:
             out["actions"].append(hand.act(answer))
         except HoldemError as exc:

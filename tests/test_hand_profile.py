@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.engine_cert import NO_AGAIN, certify, load_tests
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
 from conformance.judge.hand_judge import HAND_FIELDS, hand_view, judge_hand
 from conformance.vectors.gamespec import play_hand as play
@@ -206,3 +206,68 @@ def test_any_hand_conserves_chips_and_the_bundled_engine_plays_it_as_the_referen
     assert run.kind == "result"
     verdict = judge_hand(vector_input, run.value)
     assert verdict.status == "passed", verdict.message
+
+
+# ---- freshness: the runner edits each state; a second state() must not show it (state.fresh) -------
+
+FRESH_TESTS = {"hand": TESTS["hand"][:6]}
+HAND_STATE = "state: () => (hand.done ? null : handState(hand, null)),"
+# mutant -> (find, replace): the engine hands out its own objects
+SHARING_MUTANTS = {
+    "same-state-object": (HAND_STATE, "state: () => (hand.done ? null : (hand.shown && hand.shownAt === hand.actions.length"
+                                      " ? hand.shown : (hand.shownAt = hand.actions.length, hand.shown = handState(hand, null)))),"),
+    "shared-seats": ("const seats = new Array(hand.n);", "const seats = hand.seatsShown || (hand.seatsShown = new Array(hand.n));"),
+    "shared-actions": ("actions: hand.actions.map(copyAction),\n    };", "actions: hand.actions,\n    };"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHARING_MUTANTS))
+def test_an_engine_sharing_its_state_fails_freshness_naming_the_decision_and_path(name):
+    find, replace = SHARING_MUTANTS[name]
+    assert SOURCE.count(find) == 1
+    source = SOURCE.replace(find, replace)
+    # The hand profile: its smoke tier (the lone hand) fails at the first decision, on state.fresh.
+    report = certify(QuickJSDriver(source, engine_name="mutant.js"), FRESH_TESTS, {}, profiles=["hand"])
+    smoke = next(c for c in report.smoke if c.status != "passed")
+    assert (smoke.id, smoke.status, smoke.breaks) == ("smoke.lone-hand", "failed", "state.fresh"), smoke.message
+    assert "second state() before answer 0" in smoke.message
+    assert report.profiles["hand"]["verdict"] == "not certified"
+    # Each hand vector, judged step by step: decision 0, a path under `again`, state.fresh.
+    test = FRESH_TESTS["hand"][0]
+    v = judge_hand(test["input"], QuickJSDriver(source, engine_name="mutant.js").run("hand", test).value)
+    assert (v.status, v.first.decision, v.first.clause) == ("failed", 0, "state.fresh"), v.first
+    assert v.first.path.startswith("again"), v.first
+
+
+def test_the_judge_compares_again_with_the_decision_and_notes_its_absence():
+    test = next(t for t in TESTS["hand"] if len(t["expected"]["decisions"]) >= 2)
+    e = test["expected"]
+    assert judge_hand(test["input"], {**e, "again": e["decisions"]}).status == "passed"
+    leaked = json.loads(json.dumps(e["decisions"]))
+    leaked[1]["seats"][0]["stack"] = -7
+    v = judge_hand(test["input"], {**e, "again": leaked})
+    assert v.status == "failed" and (v.first.decision, v.first.path, v.first.clause) == (1, "again.seats[0].stack", "state.fresh")
+
+
+# The reference over --cmd, its hand results without ``again`` (an optional part of the protocol).
+WITHOUT_AGAIN = """import json, sys
+from reference.adapter import answer
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("cmd") == "stop":
+        break
+    out = answer(request)
+    if isinstance(out.get("result"), dict):
+        out["result"].pop("again", None)
+    print(json.dumps(out), flush=True)
+"""
+
+
+def test_a_cmd_engine_without_again_passes_with_a_note(tmp_path):
+    script = tmp_path / "without_again.py"
+    script.write_text(WITHOUT_AGAIN)
+    report = certify(CommandDriver(f"{sys.executable} {script}"), {"hand": TESTS["hand"][:2]}, {})
+    assert [c.status for c in report.cases] == ["passed", "passed"]
+    assert all(NO_AGAIN in c.notes for c in report.cases), [c.notes for c in report.cases]
+    full = certify(CommandDriver(f"{sys.executable} -m reference.adapter"), {"hand": TESTS["hand"][:2]}, {})
+    assert all(NO_AGAIN not in c.notes for c in full.cases)

@@ -518,11 +518,16 @@ def _tournaments(test: dict, r: dict) -> Judged:
 
 
 def _hand(test: dict, r: dict) -> Judged:
-    """A lone hand through the hand-level API, step by step (hand_judge)."""
-    return _game_judged(judge_hand(test["input"], r))
+    """A lone hand through the hand-level API, step by step (hand_judge); without ``again`` (optional
+    for a --cmd engine, docs/engine-protocol.md) freshness is not judged, with a note."""
+    j = _game_judged(judge_hand(test["input"], r))
+    if isinstance(r, dict) and "decisions" in r and "again" not in r:
+        j.notes.append(NO_AGAIN)
+    return j
 
 
 NO_DECISIONS = "the engine reported no decisions (an optional extension): judged on its end (log, standings) only"
+NO_AGAIN = "the engine reported no second states ('again', an optional extension): freshness (state.fresh) not judged"
 
 
 # ---- sng3v4 (holdem-sng-3-v4) --------------------------------------------------------------------
@@ -798,6 +803,14 @@ def _smoke_test(slug: str, clauses: list[str], comment: str, data: dict) -> dict
             "result": "valid", "input": data}
 
 
+def _leaked(state: object, where: str) -> str | None:
+    """A runner's edit of an earlier state showing in ``state``: the engine hands out its own objects."""
+    if edit := edited_path(state):
+        return (f"{where}: {edit[0]} is {show(edit[1])}, which the runner wrote into an earlier state: the "
+                f"engine hands out its own objects -- breaks state.fresh ({CLAUSES['state.fresh'][1]})")
+    return None
+
+
 def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
     """A check that the hand ran through the game API to its end with ``showdown`` hands shown."""
     def check(test: dict, r: dict) -> str | None:
@@ -805,10 +818,8 @@ def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
             return f"the hand stopped {_failure_text(r['error'])}"
         decisions = r.get("decisions")
         for k, state in enumerate(decisions if isinstance(decisions, list) else []):
-            if edit := edited_path(state):
-                return (f"state() before answer {k}: {edit[0]} is {show(edit[1])}, which the runner wrote into an "
-                        f"earlier state: the engine hands out its own objects -- breaks state.fresh "
-                        f"({CLAUSES['state.fresh'][1]})")
+            if problem := _leaked(state, f"state() before answer {k}"):
+                return problem
             if problem := _state_problem(state, f"state() before answer {k}"):
                 return f"{problem} (schemas/state.schema.json)"
         if r.get("over") is not True:
@@ -845,7 +856,11 @@ def _smoke_lone_hand(test: dict, r: dict) -> str | None:
     if "error" in r:
         return f"the hand stopped {_failure_text(r['error'])}"
     decisions = r.get("decisions") if isinstance(r.get("decisions"), list) else []
+    again = r.get("again") if isinstance(r.get("again"), list) else []
     for k, state in enumerate(decisions):
+        if problem := _leaked(state, f"state() before answer {k}") or (
+                k < len(again) and _leaked(again[k], f"second state() before answer {k}")):
+            return problem
         if problems := schemas.errors("hand-state", state, limit=1):
             return f"state() before answer {k}: {problems[0]} (schemas/hand-state.schema.json)"
     actions = r.get("actions") if isinstance(r.get("actions"), list) else []

@@ -383,18 +383,21 @@
     return playOut(g, i.strategies, out);
   }
 
-  // The hand-level API (INTERPRETING.md, hand): the state before each answer, then act; a refused
-  // answer is recorded as {threw} and ends the script.
+  // The hand-level API (INTERPRETING.md, hand): the state before each answer, the runner's edits
+  // of it and a second state() (as for hands: nothing may leak), then act; a refused answer is
+  // recorded as {threw} and ends the script.
   function hand(i) {
     const e = engine('createHand');
     let h;
     try { h = e.createHand(i.hand); } catch (x) { return { error: failure('createHand', x) }; }
-    const out = { decisions: [], actions: [] };
+    const out = { decisions: [], again: [], actions: [] };
     for (let k = 0; k < i.script.length; k++) {
       let s;
-      try { s = clone(h.state()); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }
+      try { s = h.state(); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }
       if (s === null) break;
-      out.decisions.push(s);
+      out.decisions.push(clone(s));
+      mutate(s);
+      try { out.again.push(clone(h.state())); } catch (x) { out.error = failure('second state() before answer ' + k, x); return out; }
       try { out.actions.push(clone(h.act(i.script[k]))); } catch (x) { out.actions.push({ threw: describe(x) }); break; }
     }
     try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }

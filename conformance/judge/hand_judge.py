@@ -2,12 +2,14 @@
 engine's hand trajectory (what the reference does with a hand vector is ``gamespec.play_hand``).
 
 A trajectory is the protocol's result (docs/engine-protocol.md, hand): ``decisions[i]`` (the state
-before answer i), ``actions[i]`` (the record ``act`` returned, or ``{"threw": {...}}``, after which
-the engine stops), ``over`` and ``result`` (``hand.result()``: the history entry and every seat's
-chips). Only the hand-level fields of a state are judged (:data:`HAND_FIELDS`; extra fields such as
-``history`` or ``tournament`` are ignored). The first divergence names the decision, the field, the
-expected and actual values and the clause; a difference the reference reproduces under documented
-ruling alternatives (reference/rulings.py, families ``hand``) is divergent, as for games.
+before answer i), ``again[i]`` (optional: a second ``state()`` after the runner edited the first,
+which must equal ``decisions[i]``: clause ``state.fresh``, as in the hands family), ``actions[i]``
+(the record ``act`` returned, or ``{"threw": {...}}``, after which the engine stops), ``over`` and
+``result`` (``hand.result()``: the history entry and every seat's chips). Only the hand-level
+fields of a state are judged (:data:`HAND_FIELDS`; extra fields such as ``history`` or
+``tournament`` are ignored). The first divergence names the decision, the field, the expected and
+actual values and the clause; a difference the reference reproduces under documented ruling
+alternatives (reference/rulings.py, families ``hand``) is divergent, as for games.
 """
 from __future__ import annotations
 
@@ -74,18 +76,23 @@ def replay(spec: dict, trajectory: dict, *, stop: bool = False) -> Comparison:
 def _replay(out: Comparison, spec: dict, trajectory: dict) -> None:
     ref = ReferenceHand(spec)
     script = [decode_answer(a) for a in spec["script"]]
-    if "error" in trajectory:  # createHand refused a valid spec
-        out.add(None, 0, "createHand", "a hand", {"error": _thrown(trajectory["error"])}, "state.fields")
+    error = trajectory.get("error")
+    if error is not None and "decisions" not in trajectory:  # createHand refused a valid spec
+        out.add(None, 0, "createHand", "a hand", {"error": _thrown(error)}, "state.fields")
         return
     decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
-    seen = {"decisions": [hand_view(s) for s in decisions], "actions": [_action_view(a) for a in actions]}
+    seen = {"decisions": [hand_view(s) for s in decisions], "actions": [_action_view(a) for a in actions],
+            "error": error}
+    if isinstance(trajectory.get("again"), list):  # second states after the runner's edits: state.fresh
+        seen["again"] = [hand_view(s) for s in trajectory["again"]]
     if not _replay_decisions(ref, seen, Plan(tuple(script)), out, 0):
         return
     k = out.decisions
     refused = bool(actions) and isinstance(seen["actions"][-1], dict) and "threw" in seen["actions"][-1]
     if k < len(script) and not refused and (expected := ref.state()) is not None:
-        out.add(expected["handNumber"], k, "state()", expected, "(not recorded: the engine's hand ended)", "rules.end")
+        out.add(expected["handNumber"], k, "state()", expected,
+                {"error": _thrown(error)} if error else "(not recorded: the engine's hand ended)", "rules.end")
         return
     end = ref.end()
     out.compare(None, None, "over", end["over"], trajectory.get("over"), clause="rules.end")
