@@ -96,6 +96,22 @@ def test_the_cli_reports_the_matrix_in_json_junit_and_text(tmp_path):
     assert "<h3>Profiles</h3>" in page and "not implemented" in page
 
 
+@pytest.mark.parametrize("asking", [["--family", "pots"], ["--profile", "helpers"]])
+def test_a_family_of_an_undeclared_profile_is_not_implemented_as_the_profile_is(tmp_path, asking):
+    # --family F of a profile the engine does not declare: the same verdict and exit code as --profile P.
+    adapter = tmp_path / "hand-only.js"
+    adapter.write_text(HAND_ONLY)
+    out = subprocess.run([sys.executable, "-m", "conformance", "engine", str(ENGINE_PATH), "--adapter", str(adapter),
+                          *asking, "--json", str(tmp_path / "r.json"), "--no-fresh"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 1, out.stdout + out.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["profiles"] == {"helpers": {"verdict": "not implemented", "passed": 0, "failed": 0, "divergent": 0,
+                                              "skipped": 0, "families": {},
+                                              "reasons": ["the engine does not declare it"]}}
+    assert "NOT CERTIFIED (not implemented: helpers)" in out.stdout and "(none)" not in out.stdout
+
+
 def test_profile_and_ruleset_together_are_a_usage_error(tmp_path):
     out = subprocess.run([sys.executable, "-m", "conformance", "engine", str(ENGINE_PATH), "--profile", "hand",
                           "--ruleset", "holdem-sng-3-v4"], cwd=ROOT, capture_output=True, text=True, timeout=60)

@@ -120,6 +120,13 @@ class EngineUnderTest:
     fuzz: fuzz.FuzzPlan | None = None  # differential fuzzing after the vectors (conformance/judge/fuzz.py)
 
 
+def asked_profiles(spec: EngineSpec) -> tuple[str, ...]:
+    """The profiles a run asks for: --profile's; else, for a --family run, the families' profiles
+    (so that a family of a profile the engine does not declare is "not implemented", as with
+    --profile); else none (what the engine declares decides, cert_profiles.select)."""
+    return spec.profiles or cert_profiles.profiles_of(spec.families)
+
+
 def candidate_families(spec: EngineSpec) -> list[str]:
     """Every family the run may need: those of the profiles asked for (of every profile when the
     engine's declaration decides, of the --ruleset's when it is not contract-v1), --family's when given."""

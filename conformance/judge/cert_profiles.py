@@ -41,6 +41,12 @@ def profile_of(family: str) -> str | None:
     return next((p for p, families in PROFILES.items() if family in families), None)
 
 
+def profiles_of(families: Iterable[str]) -> tuple[str, ...]:
+    """The profiles the ``families`` belong to, in PROFILES order."""
+    chosen = {profile_of(f) for f in families}
+    return tuple(p for p in PROFILES if p in chosen)
+
+
 def families_of(profiles: Iterable[str]) -> list[str]:
     chosen = set(profiles)
     return [f for p, families in PROFILES.items() if p in chosen for f in families]

@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from conformance.cli.argtypes import add_quiet_option, show_progress
-from conformance.cli.engine_choice import add_engine_options, prepare, spec_from_args
+from conformance.cli.engine_choice import add_engine_options, asked_profiles, prepare, spec_from_args
 from conformance.errors import UsageError
 from conformance.judge.engine_cert import certify
 from conformance.outfiles import is_stdout, text_stream
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_args(args, args.engine)
     chosen = prepare(spec)
     with progress(sum(map(len, chosen.tests.values())), enabled=show_progress(args)) as advance:
-        report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset, profiles=spec.profiles,
+        report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset, profiles=asked_profiles(spec),
                          on_case=lambda case: advance(case.group), fuzz_plan=chosen.fuzz)
     attach_repro(report, chosen.subject, chosen.tests)
     print_summary(report, text_stream(args.json_out, args.junit_out), describe_subject=describe)
