@@ -1,13 +1,17 @@
 """pytest plugin: run the golden vectors against your engine in your own CI.
 
     pytest --holdem-engine ENGINE.js [--holdem-adapter ADAPTER.js] [--holdem-prelude LIB.js]...
-           [--holdem-ruleset NAME] [--holdem-family F]... [--holdem-timeout-ms N]
+           [--holdem-profile P]... [--holdem-ruleset NAME] [--holdem-family F]... [--holdem-timeout-ms N]
     pytest --holdem-cmd "COMMAND" ...     (an engine in any language, docs/engine-protocol.md)
 
 collects one item per vector, named by its id (``holdem/<family>::<id>``), after the smoke-tier
 items (``holdem/smoke::smoke.load`` ...); ``-k`` selects among them as usual. A failed vector
 shows its clauses and diff; a divergent one passes and is listed at the end; a vector the engine
-does not support is skipped. When the smoke tier fails the session stops there. Without
+does not support is skipped. The profiles certified are chosen as ``holdem-cert engine`` chooses
+them (conformance/judge/cert_profiles.py): ``--holdem-profile P`` (repeatable), else what the engine
+declares; the vectors of a profile not run are skipped ("not implemented"), and each profile asked
+for with ``--holdem-profile`` is an item ``holdem/profiles::P`` that fails when the engine does not
+implement it. When the smoke tier fails the session stops there. Without
 ``--holdem-engine`` or ``--holdem-cmd`` the plugin does nothing. The engine is chosen as
 ``holdem-cert engine`` chooses it (conformance/cli/engine_choice.py). Registered as the ``pytest11`` entry point
 ``holdem_conformance``.
@@ -19,8 +23,11 @@ from pathlib import Path
 
 import pytest
 
-# Only pytest at import time: as an entry point this module is loaded by every pytest run, so the
-# certifier (deepdiff, jsonschema, the vectors) is imported only when an engine is given.
+# Only pytest (and cert_profiles, plain Python) at import time: as an entry point this module is
+# loaded by every pytest run, so the certifier (deepdiff, jsonschema, the vectors) is imported only
+# when an engine is given.
+from .judge import cert_profiles
+
 DEFAULT_TIMEOUT_MS = 10_000  # as engine_choice.DEFAULT_TIMEOUT_MS
 RULESET_NAMES = ("contract-v1", "holdem-sng-3-v4")  # engine_cert.RULESETS' keys (checked when used)
 
@@ -30,6 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--holdem-engine", metavar="ENGINE.js", help="the JavaScript engine to certify")
     group.addoption("--holdem-cmd", metavar="COMMAND",
                     help="certify COMMAND over the JSON-lines protocol instead (an engine in any language)")
+    group.addoption("--holdem-profile", action="append", choices=list(cert_profiles.PROFILES), metavar="P",
+                    help=f"certify this conformance profile (repeatable; one of {', '.join(cert_profiles.PROFILES)}; "
+                         "default: every profile the engine declares)")
     group.addoption("--holdem-ruleset", default=RULESET_NAMES[0], choices=RULESET_NAMES, metavar="NAME",
                     help=f"certify for this ruleset: {', '.join(RULESET_NAMES)} (default {RULESET_NAMES[0]})")
     group.addoption("--holdem-adapter", metavar="ADAPTER.js",
@@ -37,8 +47,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--holdem-prelude", action="append", default=[], metavar="LIB.js",
                     help="a script loaded before the engine, as part of it (repeatable)")
     group.addoption("--holdem-family", action="append", metavar="F",
-                    help="only this vector family of the ruleset (repeatable): rng, deck, evaluate, equity, "
-                         "pots, legality, hands, tournaments; sng3v4 under holdem-sng-3-v4")
+                    help="only this vector family of the profiles (repeatable): rng, deck, evaluate, equity, "
+                         "pots, legality, hands, hand, tournaments; sng3v4 under holdem-sng-3-v4")
     group.addoption("--holdem-fresh-seed", type=int, metavar="SEED",
                     help="seed of the fresh tests (default: derived from the engine's and adapter's bytes)")
     group.addoption("--holdem-no-fresh", action="store_true", help="run the golden vectors only")
@@ -65,8 +75,8 @@ class HoldemSession:
     """The engine under test, shared by every item: started at the first item, closed at the end."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from conformance.judge.engine_cert import RULESETS, load_tests
-        from conformance.cli.engine_choice import EngineSpec, check, prepare
+        from conformance.judge.engine_cert import load_tests
+        from conformance.cli.engine_choice import EngineSpec, asked_profiles, candidate_families, check, prepare
         from .errors import UsageError
         from .resources import VECTOR_DIR
 
@@ -80,7 +90,8 @@ class HoldemSession:
         spec = EngineSpec(file=base / engine if engine else None, cmd=opt("holdem_cmd"),
                           adapter=base / opt("holdem_adapter") if opt("holdem_adapter") else None,
                           preludes=tuple(base / p for p in opt("holdem_prelude")), ruleset=opt("holdem_ruleset"),
-                          families=tuple(opt("holdem_family") or ()), fresh_seed=fresh_seed,
+                          families=tuple(opt("holdem_family") or ()),
+                          profiles=tuple(dict.fromkeys(opt("holdem_profile") or ())), fresh_seed=fresh_seed,
                           fresh=not opt("holdem_no_fresh"), timeout_ms=opt("holdem_timeout_ms"))
         try:
             if engine and spec.cmd:
@@ -88,8 +99,11 @@ class HoldemSession:
             check(spec)
         except UsageError as exc:
             raise pytest.UsageError(f"holdem: {str(exc).replace('--', '--holdem-')}") from None
-        self.families = list(spec.families or RULESETS[spec.ruleset])
         self.ruleset = spec.ruleset
+        self.asked = cert_profiles.asked_under(asked_profiles(spec), spec.ruleset)  # as holdem-cert engine
+        self.named = spec.profiles  # --holdem-profile's: each an item, failed when not implemented
+        self.run: list[str] = []  # the profiles run and those asked for but not implemented, once started
+        self.absent: list[str] = []
         self.load_error: str | None = None  # why the engine cannot be read (the smoke tier reports it)
         try:
             self.engine = prepare(spec)
@@ -101,7 +115,7 @@ class HoldemSession:
         except UsageError as exc:  # an engine file that is not UTF-8, a --holdem-cmd shlex cannot split
             self.engine, self.load_error = None, str(exc)
         if self.engine is None:  # the smoke tier fails on loading; the vectors are still collected
-            self.tests = load_tests(self.families, None if not spec.fresh else spec.fresh_seed or 0)
+            self.tests = load_tests(candidate_families(spec), None if not spec.fresh else spec.fresh_seed or 0)
         self.driver = None
         self.runner = None
         self.smoke: dict | None = None
@@ -113,8 +127,11 @@ class HoldemSession:
         from conformance.judge.engine_cert import smoke_tests
 
         smoke = Group.from_parent(session, name="smoke", nodeid="holdem/smoke")
-        ids = ["smoke.load"] + [test["id"] for _, test, _ in smoke_tests(self.families)]
+        ids = ["smoke.load"] + [test["id"] for _, test, _ in smoke_tests(self.tests)]
         groups = [(smoke, [SmokeItem.from_parent(smoke, name=i) for i in ids])]
+        if self.named:
+            profiles = Group.from_parent(session, name="profiles", nodeid="holdem/profiles")
+            groups.append((profiles, [ProfileItem.from_parent(profiles, name=p) for p in self.named]))
         for family, tests in self.tests.items():
             group = Group.from_parent(session, name=family, nodeid=f"holdem/{family}")
             groups.append((group, [VectorItem.from_parent(group, name=t["id"], family=family, test=t) for t in tests]))
@@ -136,7 +153,8 @@ class HoldemSession:
     # -- running ------------------------------------------------------------------------------
     def smoke_cases(self) -> dict:
         """Load the engine and run the smoke tier, once."""
-        from conformance.judge.engine_cert import start
+        from conformance.judge.engine_cert import load_failed, smoke_tier
+        from conformance.judge.engine_drivers import EngineLoadError
         from conformance.judge.verdicts import Case
 
         if self.smoke is not None:
@@ -146,7 +164,13 @@ class HoldemSession:
                                              f"cannot read the engine: {self.load_error}")}
             return self.smoke
         self.driver = self.engine.driver
-        cases, _, self.runner = start(self.driver, self.families)
+        try:
+            info = self.driver.start()
+        except EngineLoadError as exc:
+            self.smoke = {"smoke.load": load_failed(exc)}
+            return self.smoke
+        self.run, self.absent = cert_profiles.select(self.asked, cert_profiles.declared(info.get("profiles")), self.ruleset)
+        cases, self.runner = smoke_tier(self.driver, [f for f in cert_profiles.families_of(self.run) if f in self.tests])
         self.smoke = {c.id: c for c in cases}
         return self.smoke
 
@@ -180,9 +204,23 @@ class SmokeItem(HoldemItem):
     def runtest(self) -> None:
         case = self.holdem.smoke_cases().get(self.name)
         if case is None:
-            pytest.skip("not run: an earlier smoke check failed")
+            pytest.skip("not run: an earlier smoke check failed, or no profile run needs it")
         if case.status == "failed":
             raise SmokeFailed(case.message)
+
+
+class ProfileItem(HoldemItem):
+    """A profile asked for with --holdem-profile: "not implemented" is a failure, as with
+    holdem-cert engine --profile P (its vectors are then skipped)."""
+
+    def runtest(self) -> None:
+        session = self.holdem
+        broken = session.smoke_failure()
+        if broken is not None:
+            pytest.exit(f"holdem: the smoke tier failed, so no vector was run: {broken.id}: {broken.message}",
+                        returncode=1)
+        if self.name in session.absent:
+            raise SmokeFailed(f"profile {self.name}: {cert_profiles.NOT_IMPLEMENTED} (the engine does not declare it)")
 
 
 class VectorItem(HoldemItem):
@@ -196,6 +234,9 @@ class VectorItem(HoldemItem):
         if broken is not None:
             pytest.exit(f"holdem: the smoke tier failed, so no vector was run: {broken.id}: {broken.message}",
                         returncode=1)
+        profile = cert_profiles.profile_of(self.family)
+        if profile not in session.run:
+            pytest.skip(f"profile {profile}: {cert_profiles.NOT_IMPLEMENTED} (the engine does not declare it)")
         case = session.runner.vector(self.family, self.test)
         if case.status == "failed":
             raise VectorFailed(case)

@@ -61,6 +61,12 @@ def declared(value: object) -> tuple[str, ...] | None:
     return tuple(p for p in PROFILES if p in names)
 
 
+def asked_under(asked: Sequence[str] | None, ruleset: str) -> Sequence[str] | None:
+    """The profiles asked for: ``asked``, else --ruleset NAME's (other than contract-v1, whose
+    default is what the engine declares)."""
+    return asked or (RULESET_PROFILES[ruleset] if ruleset != "contract-v1" else asked)
+
+
 def select(asked: Sequence[str] | None, declared_profiles: Sequence[str] | None,
            ruleset: str = "contract-v1") -> tuple[list[str], list[str]]:
     """(the profiles to run, the profiles asked for that the engine does not implement).

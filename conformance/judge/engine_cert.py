@@ -1071,13 +1071,17 @@ def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case) -> Non
                               **({"shrinkRuns": done.shrink_runs} if done.vector else {})}
 
 
+def load_failed(exc: EngineLoadError) -> Case:
+    return Case("smoke.load", "smoke", "failed", [], f"the engine could not be loaded: {exc}")
+
+
 def start(driver, families: Iterable[str]) -> tuple[list[Case], dict, Runner | None]:
     """Load the engine and run the smoke tier: (smoke cases, the driver's description of the
     engine, a Runner for the vectors -- None when loading or a smoke check failed)."""
     try:
         info = driver.start()
     except EngineLoadError as exc:
-        return [Case("smoke.load", "smoke", "failed", [], f"the engine could not be loaded: {exc}")], {}, None
+        return [load_failed(exc)], {}, None
     cases, runner = smoke_tier(driver, families)
     return cases, info, runner
 
@@ -1115,11 +1119,10 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
         try:
             info = driver.start()
         except EngineLoadError as exc:
-            report.smoke = [Case("smoke.load", "smoke", "failed", [], f"the engine could not be loaded: {exc}")]
+            report.smoke = [load_failed(exc)]
             info, runner = {}, None
         else:
-            if not profiles and ruleset != DEFAULT_RULESET:  # --ruleset NAME asks for that ruleset's profiles
-                profiles = cert_profiles.RULESET_PROFILES[ruleset]
+            profiles = cert_profiles.asked_under(profiles, ruleset)
             run, absent = cert_profiles.select(profiles, cert_profiles.declared(info.get("profiles")), ruleset)
             chosen = set(cert_profiles.families_of(run))
             tests = {f: t for f, t in tests.items() if f in chosen}
