@@ -188,6 +188,15 @@ class HoldemItem(pytest.Item):
     def holdem(self) -> HoldemSession:
         return self.config.pluginmanager.get_plugin("holdem-session")
 
+    def smoked(self) -> HoldemSession:
+        """The session once the smoke tier passed; when it failed, the session stops here."""
+        session = self.holdem
+        broken = session.smoke_failure()
+        if broken is not None:
+            pytest.exit(f"holdem: the smoke tier failed, so no vector was run: {broken.id}: {broken.message}",
+                        returncode=1)
+        return session
+
     def reportinfo(self):
         return self.path, None, f"holdem vector {self.name}"
 
@@ -214,11 +223,7 @@ class ProfileItem(HoldemItem):
     holdem-cert engine --profile P (its vectors are then skipped)."""
 
     def runtest(self) -> None:
-        session = self.holdem
-        broken = session.smoke_failure()
-        if broken is not None:
-            pytest.exit(f"holdem: the smoke tier failed, so no vector was run: {broken.id}: {broken.message}",
-                        returncode=1)
+        session = self.smoked()
         if self.name in session.absent:
             raise SmokeFailed(f"profile {self.name}: {cert_profiles.NOT_IMPLEMENTED} (the engine does not declare it)")
 
@@ -229,11 +234,7 @@ class VectorItem(HoldemItem):
         self.family, self.test = family, test
 
     def runtest(self) -> None:
-        session = self.holdem
-        broken = session.smoke_failure()
-        if broken is not None:
-            pytest.exit(f"holdem: the smoke tier failed, so no vector was run: {broken.id}: {broken.message}",
-                        returncode=1)
+        session = self.smoked()
         profile = cert_profiles.profile_of(self.family)
         if profile not in session.run:
             pytest.skip(f"profile {profile}: {cert_profiles.NOT_IMPLEMENTED} (the engine does not declare it)")
