@@ -216,3 +216,19 @@ def test_a_roster_that_cannot_be_read_is_a_verdict(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "certify", "--roster", roster, "--report", tmp_path / "R", "--family", "rng",
                            "--no-fresh", "--hands", "3")
     assert code == 1 and "roster.roster: cannot be read" in out
+
+
+def test_certify_reports_a_family_of_an_undeclared_profile_as_not_implemented(tmp_path, capsys):
+    """--family F asks for F's profile, as in holdem-cert engine: a hand-only engine's pots run is
+    'not implemented: helpers', not an empty run."""
+    script = tmp_path / "hand_only.py"
+    script.write_text("import json, sys\nfrom reference import adapter\nfor line in sys.stdin:\n"
+                      "    r = json.loads(line)\n    if r['cmd'] == 'stop': break\n    a = adapter.answer(r)\n"
+                      "    if r['cmd'] == 'start': a['profiles'] = ['hand']\n    print(json.dumps(a), flush=True)\n")
+    code, out, err = run_cli(capsys, "certify", "--cmd", f"{sys.executable} {script}", "--roster",
+                             one_bot_roster(tmp_path), "--report", tmp_path / "R", "--family", "pots", "--no-fresh",
+                             "--hands", "5", "--json", "-")
+    summary = json.loads(out)
+    assert code == 1 and not summary["certified"]
+    assert summary["engine"]["profiles"]["helpers"]["verdict"] == "not implemented", summary["engine"]["profiles"]
+    assert "(none)" not in err

@@ -27,7 +27,7 @@ from conformance.report.html import PALETTE, render
 from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
 from conformance.resources import default_roster
 from conformance.vectors.vectorfile import CONTRACT_VERSION, GENERATOR
-from .engine_choice import EngineSpec, prepare
+from .engine_choice import EngineSpec, asked_profiles, prepare
 
 Say = Callable[[str], None]
 TABLE_SEATS = 9  # contract v1: two to nine seats at the one table
@@ -60,7 +60,7 @@ def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool 
 def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict:
     with engine_report.progress(sum(map(len, chosen.tests.values())), show_progress) as advance:
         engine = certify_engine(chosen.driver, chosen.tests, chosen.subject, ruleset=options.engine.ruleset,
-                                profiles=options.engine.profiles, on_case=lambda case: advance(case.group), title="holdem-cert certify",
+                                profiles=asked_profiles(options.engine), on_case=lambda case: advance(case.group), title="holdem-cert certify",
                                 fuzz_plan=chosen.fuzz)
     attach_repro(engine, chosen.subject, chosen.tests)
     say(engine_line(engine))
