@@ -29,7 +29,7 @@ import pytest
 from .judge import cert_profiles
 
 DEFAULT_TIMEOUT_MS = 10_000  # as engine_choice.DEFAULT_TIMEOUT_MS
-RULESET_NAMES = ("contract-v1", "holdem-sng-3-v4")  # engine_cert.RULESETS' keys (checked when used)
+RULESET_NAMES = ("contract-v1", "holdem-sng-3-v4")  # conformance.judge.families.RULESETS' keys (checked when used)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -124,7 +124,7 @@ class HoldemSession:
     # -- hooks --------------------------------------------------------------------------------
     @pytest.hookimpl(tryfirst=True)  # before -k/-m deselection, so that they apply to vectors too
     def pytest_collection_modifyitems(self, session: pytest.Session, items: list[pytest.Item]) -> None:
-        from conformance.judge.engine_cert import smoke_tests
+        from conformance.judge.smoke import smoke_tests
 
         smoke = Group.from_parent(session, name="smoke", nodeid="holdem/smoke")
         ids = ["smoke.load"] + [test["id"] for _, test, _ in smoke_tests(self.tests)]

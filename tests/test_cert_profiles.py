@@ -14,7 +14,8 @@ import pytest
 
 from conformance.judge import cert_profiles
 from conformance.judge.cert_profiles import select
-from conformance.judge.engine_cert import certify, load_tests, smoke_tests
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.smoke import smoke_tests
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
 from conformance.report.html import render
 from js_vector_runner import ENGINE_PATH

@@ -17,8 +17,12 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from conformance.cli.main import main
-from conformance.judge.engine_cert import (FAMILIES, RULESETS, certify, compare, conclude, judge, load_tests, same,
-                                     sng3v4_problem)
+from conformance.judge.diffs import compare
+from conformance.judge.engine_cert import certify, conclude, load_tests
+from conformance.judge.families import FAMILIES, RULESETS
+from conformance.judge.family_judges import judge
+from conformance.judge.sng3v4_judge import sng3v4_problem
+from conformance.judge.step_judge import same
 from conformance.judge.engine_drivers import QuickJSDriver, Run
 from conformance.judge.verdicts import Case, Report
 from conformance.vectors import fresh_vectors, schemas, library as vectors

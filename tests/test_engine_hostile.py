@@ -157,12 +157,12 @@ def test_a_cmd_engine_killed_by_a_real_time_signal_is_reported_by_number(tmp_pat
 
 
 def test_a_huge_string_in_an_outcome_is_diffed_quickly_without_deepdiff(monkeypatch):
-    from conformance.judge import engine_cert
+    from conformance.judge import diffs
 
     calls = []
-    real = engine_cert.DeepDiff
-    monkeypatch.setattr(engine_cert, "DeepDiff", lambda *a, **k: calls.append(1) or real(*a, **k))
-    diff = engine_cert.readable_diff({"name": "Full house", "rank": 6}, {"name": "a\n" * 2_700_000, "rank": 6})
+    real = diffs.DeepDiff
+    monkeypatch.setattr(diffs, "DeepDiff", lambda *a, **k: calls.append(1) or real(*a, **k))
+    diff = diffs.readable_diff({"name": "Full house", "rank": 6}, {"name": "a\n" * 2_700_000, "rank": 6})
     assert calls == [] and diff.count("\n") == 1 and "Value of name changed from 'Full house'" in diff
 
 
@@ -220,7 +220,7 @@ def test_an_endless_line_from_a_cmd_engine_fails_the_vector(tmp_path, cli):
 
 def test_judging_a_huge_or_much_changed_outcome_is_fast():
     from conformance.vectors import library as vectors
-    from conformance.judge.engine_cert import judge
+    from conformance.judge.family_judges import judge
     from conformance.judge.step_judge import LATER_SHOWN
     deck_test = vectors.load("deck")["tests"][0]
     padded = deck_test["expected"]["deck"] + [f"x{i}" for i in range(1_000_000)]
@@ -240,27 +240,27 @@ def test_judging_a_huge_or_much_changed_outcome_is_fast():
 def test_diffs_come_from_deepdiff_and_from_the_bounded_walk_when_deepdiff_cannot(monkeypatch):
     """Issue #4 asks for a readable deepdiff diff: DeepDiff writes it for an outcome of the expected's
     order of size; a far larger outcome, or a value DeepDiff fails on, gets the bounded walk."""
-    from conformance.judge import engine_cert
+    from conformance.judge import diffs
 
     calls = []
-    real = engine_cert.DeepDiff
+    real = diffs.DeepDiff
 
     def spy(*args, **kwargs):
         calls.append(kwargs.get("max_diffs"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(engine_cert, "DeepDiff", spy)
-    diff = engine_cert.readable_diff({"values": [0.25, 0.5]}, {"values": [0.25, 0.75]})
-    assert calls == [25 * engine_cert.DIFF_LINES]
+    monkeypatch.setattr(diffs, "DeepDiff", spy)
+    diff = diffs.readable_diff({"values": [0.25, 0.5]}, {"values": [0.25, 0.75]})
+    assert calls == [25 * diffs.DIFF_LINES]
     assert "Value of values[1] changed from 0.5 to 0.75." in diff  # DeepDiff's wording, our paths
-    engine_cert.readable_diff({"deck": ["Ah"]}, {"deck": ["Ah"] * 10_000})
+    diffs.readable_diff({"deck": ["Ah"]}, {"deck": ["Ah"] * 10_000})
     assert len(calls) == 1  # 10,000 values against 2: not given to DeepDiff
 
     def broken(*args, **kwargs):
         raise ValueError("no")
 
-    monkeypatch.setattr(engine_cert, "DeepDiff", broken)
-    assert "Value of values[1] changed from 0.5 to 0.75" in engine_cert.readable_diff(
+    monkeypatch.setattr(diffs, "DeepDiff", broken)
+    assert "Value of values[1] changed from 0.5 to 0.75" in diffs.readable_diff(
         {"values": [0.25, 0.5]}, {"values": [0.25, 0.75]})
 
 

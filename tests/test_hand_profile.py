@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from conformance.judge.engine_cert import NO_AGAIN, certify, load_tests
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.family_judges import NO_AGAIN
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
 from conformance.judge.hand_judge import HAND_FIELDS, hand_view, judge_hand
 from conformance.vectors.gamespec import play_hand as play

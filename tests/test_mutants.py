@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from conformance.judge.engine_cert import FAMILIES, FAMILY_RULESET, RULESETS, certify, load_tests, start
+from conformance.judge.engine_cert import certify, load_tests, start
+from conformance.judge.families import FAMILIES, FAMILY_RULESET, RULESETS
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.vectors.generators.sng3v4 import play
 from js_vector_runner import ENGINE_PATH, JSEngine, _play_out, sng3v4_step

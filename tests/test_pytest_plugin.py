@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from conformance import pytest_plugin
-from conformance.judge.engine_cert import RULESETS
+from conformance.judge.families import RULESETS
 from conformance.vectors import library as vectors
 from js_vector_runner import ENGINE_PATH
 from test_engine_cert import REFERENCE_CMD, pytest_run

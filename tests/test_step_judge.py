@@ -4,7 +4,9 @@ import copy
 
 import pytest
 
-from conformance.judge.engine_cert import RULESETS, certify, judge, load_tests, start
+from conformance.judge.engine_cert import certify, load_tests, start
+from conformance.judge.families import RULESETS
+from conformance.judge.family_judges import judge
 from conformance.judge.engine_drivers import QuickJSDriver, Run
 from conformance.judge.step_judge import clause_for, differences
 from conformance.vectors.gamespec import game, hands_played
@@ -230,7 +232,7 @@ def test_a_bug_in_an_acceptable_vector_is_not_divergent(name):
 
 
 def test_a_diff_that_is_cut_says_how_much_is_left_out():
-    from conformance.judge.engine_cert import DIFF_LINES, readable_diff
+    from conformance.judge.diffs import DIFF_LINES, readable_diff
     diff = readable_diff({f"v{k}": k for k in range(50)}, {f"v{k}": k + 1 for k in range(50)})  # DeepDiff's
     assert diff.splitlines()[-1] == f"… and {50 - DIFF_LINES} more changes"
     big = {f"k{k}": k for k in range(10_000)}  # too large for DeepDiff: the bounded walk, which stops early

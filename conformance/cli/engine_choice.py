@@ -14,7 +14,8 @@ from pathlib import Path
 from conformance.errors import UsageError
 from conformance.harness.runner import bundled_engine
 from conformance.judge import fuzz
-from conformance.judge.engine_cert import DEFAULT_RULESET, FAMILIES, RULESETS, load_tests
+from conformance.judge.engine_cert import load_tests
+from conformance.judge.families import DEFAULT_RULESET, FAMILIES, RULESETS
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, read_source
 from conformance.report.repro import BUNDLED_NAME
 from conformance.vectors import fresh_vectors

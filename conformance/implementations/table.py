@@ -15,7 +15,8 @@ from html import escape
 from reference.rulings import RULINGS
 
 from conformance.judge.cert_profiles import CERTIFIED, NOT_IMPLEMENTED, PROFILES, profile_of
-from conformance.judge.engine_cert import FAMILIES, certify, load_tests
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.families import FAMILIES
 from conformance.judge.fuzz import FUZZ_FAMILY, FuzzPlan
 from conformance.judge.verdicts import Case, Report
 

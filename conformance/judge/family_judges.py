@@ -1,0 +1,257 @@
+"""One judge per vector family: what an engine's outcome for a vector means (docs/INTERPRETING.md)."""
+from __future__ import annotations
+
+from reference.cards import CANONICAL_DECK
+
+from conformance.vectors.gamespec import GAME_FAMILIES, answer
+from .diffs import is_finite, is_number, readable_diff
+from .engine_drivers import Run
+from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
+from .hand_judge import judge_hand
+from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged, must_throw, thrown_text, failed,
+                     judge_outcome, passed)
+from .sng3v4_judge import judge_sng3v4
+from .step_judge import Comparison, describe, judge_game, judge_views, same
+from .trajectory import Plan, legality_views
+
+# ---- family judges ------------------------------------------------------------------------------
+
+def _rng(test: dict, r: dict) -> Judged:
+    if "threw" in r:
+        return failed(f"rng(seed) or a call of the generator threw {thrown_text(r['threw'])}")
+    count = test["input"]["count"]
+
+    def well_formed() -> str | None:
+        values = r.get("values")
+        if not isinstance(values, list) or len(values) != count:
+            return f"expected {count} values"
+        bad = [v for v in values if not (is_number(v) and 0 <= v < 1)]
+        return f"{bad[0]!r} is not a number in [0, 1)" if bad else None
+
+    return judge_outcome(test, {"values": r.get("values")}, test["expected"], well_formed)
+
+
+def _seeded_game(test: dict, r: dict) -> Judged:
+    """A seeded game and the same game with the engine's own dealHand decks pinned must be the
+    same game, hand for hand (a property of every derivation, R2, and either end dealt, R3)."""
+    if "threw" in r:
+        return failed(f"dealHand threw {thrown_text(r['threw'])}")
+    seeded, pinned = r.get("seeded"), r.get("pinned")
+    for name, run in (("seeded", seeded), ("pinned", pinned)):
+        if not isinstance(run, dict) or "error" in run:
+            return failed(f"the {name} game stopped {failure_text(run.get('error')) if isinstance(run, dict) else run!r}")
+    c = Comparison()
+    c.compare(None, None, "log()", seeded.get("log"), pinned.get("log"), clause="helper.deal-hand")
+    c.compare(None, None, "standings()", seeded.get("standings"), pinned.get("standings"), clause="helper.deal-hand")
+    if c.first is None:
+        return passed()
+    message, details = describe(c)
+    j = failed("the seeded game deals other cards than its own dealHand(seed, n): with those decks pinned (expected) "
+               "it differs (actual); " + message, details)
+    j.first, j.later = c.first, c.later_count
+    return j
+
+
+def _deck(test: dict, r: dict) -> Judged:
+    i = test["input"]
+    if "game" in i:
+        return _seeded_game(test, r)
+    call = f"dealHand({i['seed']!r}, {i['handNumber']!r})"
+    if test["result"] == "invalid":
+        return must_throw(r, call, test, returned=r.get("deck"))
+    if "threw" in r:
+        return failed(f"{call} threw {thrown_text(r['threw'])}")
+    deck = r.get("deck")
+    if not same(deck, r.get("again")):
+        return failed(f"two calls of {call} returned different decks (it must depend only on its arguments)",
+                      readable_diff(deck, r.get("again")))
+
+    def well_formed() -> str | None:
+        if isinstance(deck, list) and all(isinstance(c, str) for c in deck) and sorted(deck) == sorted(CANONICAL_DECK):
+            return None
+        return "not a permutation of the 52 cards"
+
+    return judge_outcome(test, {"deck": deck}, test["expected"], well_formed)
+
+
+def _evaluate(test: dict, r: dict) -> Judged:
+    i, expected = test["input"], test["expected"]
+    if test["result"] == "invalid":
+        return must_throw(r, f"evaluate({i['cards']!r})", test, returned=r.get("result"))
+    if "threw" in r:
+        return failed(f"evaluate threw {thrown_text(r['threw'])}")
+    if "digest" in i:
+        return judge_outcome(test, {k: r.get(k) for k in expected}, expected)
+    if "a" in i:
+        values = [x.get("value") if isinstance(x, dict) else None for x in (r.get("a"), r.get("b"))]
+        if not all(is_finite(v) for v in values):
+            return failed(f"evaluate(...).value is not a finite number: a {values[0]!r}, b {values[1]!r}")
+        order = (values[0] > values[1]) - (values[0] < values[1])
+        if order != expected["order"]:
+            return failed(f"sign(value(a) - value(b)) is {order:+d}, expected {expected['order']:+d} "
+                          f"(values {values[0]!r} and {values[1]!r})")
+        return passed()
+    res = r.get("result")
+    if not isinstance(res, dict):
+        return failed(f"evaluate returned {res!r}, not an object")
+    if set(expected) == {"rank"}:
+        return _evaluate_rank(i["cards"], expected["rank"], res, r.get("bestValue"))
+
+    def well_formed() -> str | None:
+        if not same(res.get("rank"), expected["rank"]):
+            return f"rank {res.get('rank')!r}, expected {expected['rank']}"
+        if not is_finite(res.get("value")):
+            return f"value {res.get('value')!r} is not a finite number"
+        return None if isinstance(res.get("name"), str) and res["name"] else f"name {res.get('name')!r}"
+
+    return judge_outcome(test, {k: res[k] for k in expected if k in res}, expected, well_formed)
+
+
+def _evaluate_rank(cards: list, rank: int, res: dict, best_value: object) -> Judged:
+    if not same(res.get("rank"), rank):
+        return failed(f"rank {res.get('rank')!r}, expected {rank}", readable_diff({"rank": rank}, {"rank": res.get("rank")}))
+    best = res.get("best")
+    if not (isinstance(best, list) and len(best) == 5 and all(isinstance(c, str) and c in cards for c in best)
+            and len(set(best)) == 5):
+        return failed(f"best {best!r} is not five distinct input cards")
+    if not (is_finite(res.get("value")) and same(best_value, res.get("value"))):
+        return failed(f"evaluate(best).value is {best_value!r}, but the result's value is {res.get('value')!r}")
+    return passed()
+
+
+def _equity(test: dict, r: dict) -> Judged:
+    i, expected = test["input"], test["expected"]
+    result = r.get("equity")
+    call = f"equity({i['hole']!r}, {i['board']!r}, {i['opponents']!r}, {i['iterations']!r}, {i['random']['kind']} random)"
+    if "error" in expected:
+        return must_throw(r, call, test, lambda x: None if is_number(x) and 0 <= x <= 1 else "not in [0, 1]", result)
+    if "threw" in r:
+        return failed(f"{call} threw {thrown_text(r['threw'])}")
+    if not is_finite(result):
+        return failed(f"{call} returned {result!r}, not a finite number")
+    if "value" in expected:  # the exact stream (R6): another procedure must still estimate the equity
+        if same(result, expected["value"]):
+            return passed()
+        off = abs(result - expected["equity"])
+        if off <= expected["tolerance"]:
+            return Judged("divergent", f"{result!r} differs from the exact-stream value {expected['value']!r} and is "
+                          f"within tolerance of the equity {expected['equity']!r}: another sampling procedure",
+                          rulings=test["rulings"])
+        return failed(f"{result!r} differs from the exact-stream value {expected['value']!r} and is {off:.6f} from the "
+                      f"equity {expected['equity']!r}, beyond the tolerance {expected['tolerance']:.6f}: no sampling "
+                      "procedure (R6) explains it (hands mis-ranked, or ties shared wrongly?)")
+    off = abs(result - expected["equity"])
+    if off <= expected["tolerance"]:
+        return passed()
+    return failed(f"equity {result!r} is {off:.6f} from the exact {expected['equity']!r}, beyond the tolerance "
+                  f"{expected['tolerance']:.6f} (5 standard errors)")
+
+
+def _pots(test: dict, r: dict) -> Judged:
+    if "threw" in r:
+        return failed(f"buildPots threw {thrown_text(r['threw'])}")
+    contributions = test["input"]["contributions"]
+    pots = r.get("pots")
+
+    def well_formed() -> str | None:
+        if not isinstance(pots, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("amount"), int) and not isinstance(p.get("amount"), bool)
+                and isinstance(p.get("eligible"), list) for p in pots):
+            return "expected a list of {amount, eligible}"
+        total = sum(c["committed"] for c in contributions)
+        got = sum(p["amount"] for p in pots)
+        return None if got == total else f"the pots hold {got} chips, the contributions {total}"
+
+    return judge_outcome(test, {"pots": pots}, test["expected"], well_formed)
+
+
+def _legality(test: dict, r: dict) -> Judged:
+    """The state after the prefix, the act (or its refusal, the state after it and submit's
+    fallback), judged as one decision of a game (step_judge.judge_views)."""
+    i, expected = test["input"], test["expected"]
+    if "error" in r and "state" not in r:
+        return failed(f"the game could not be set up: {failure_text(r['error'])}")
+    act = r.get("act") if isinstance(r.get("act"), dict) else {}
+    notes = []
+    actual_view = {"state": r.get("state"), "act": "throws" if "threw" in act else r.get("act")}
+    if "threw" in act:  # what followed the refusal (the reference's views have it when it refuses too)
+        actual_view["stateAfter"] = r.get("stateAfter")
+        submit = r.get("submit")
+        actual_view["fallback"] = submit.get("action") if isinstance(submit, dict) and "action" in submit else submit
+        code = act["threw"].get("code") if isinstance(act["threw"], dict) else None
+        if "rejected" in expected and isinstance(code, str) and code != expected["rejected"]:
+            notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
+    if "error" in r:
+        actual_view["error"] = failure_text(r["error"])
+    verdict = judge_views(i["game"], len(i["prefix"]), answer(i["answer"]), actual_view,
+                          lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality")
+    j = game_judged(verdict)
+    j.notes += notes
+    return j
+
+
+def _hands(test: dict, r: dict) -> Judged:
+    """Every decision state, action, the history and the standings, step by step (step_judge)."""
+    i = test["input"]
+    return game_judged(judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"]),
+                                   v4_steps=i.get("steps"),
+                                   broken=lambda: chips_lost(i["game"], r)))
+
+
+def _tournaments(test: dict, r: dict) -> Judged:
+    """Step by step when the engine reports its decisions (the JS driver always does; a --cmd
+    engine may, docs/engine-protocol.md); else on log() and standings() alone, with a note."""
+    i = test["input"]
+    j = game_judged(judge_game(i["game"], r, Plan.of(i), family="tournaments", with_log=True,
+                                broken=lambda: chips_lost(i["game"], r)))
+    if "decisions" not in r:
+        j.notes.append(NO_DECISIONS)
+    return j
+
+
+def _hand(test: dict, r: dict) -> Judged:
+    """A lone hand through the hand-level API, step by step (hand_judge); without ``again`` (optional
+    for a --cmd engine, docs/engine-protocol.md) freshness is not judged, with a note."""
+    j = game_judged(judge_hand(test["input"], r))
+    if isinstance(r, dict) and "decisions" in r and "again" not in r:
+        j.notes.append(NO_AGAIN)
+    return j
+
+
+NO_AGAIN = "the engine reported no second states ('again', an optional extension): freshness (state.fresh) not judged"
+
+
+JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
+          "legality": _legality, "hands": _hands, "hand": _hand, "tournaments": _tournaments, "sng3v4": judge_sng3v4}
+
+
+def _ruleset_refused(r: dict) -> str | None:
+    """The skip reason when ``create`` threw naming the field ``ruleset`` (docs/engine-api.md: an
+    engine may support only contract-v1), else None."""
+    error = r.get("error")
+    if not (isinstance(error, dict) and error.get("at") == "create"):
+        return None
+    field = error.get("field")
+    if field == "ruleset" or (field is None and "ruleset" in str(error.get("message"))):
+        return f"{RULESET_NOT_SUPPORTED}: create threw {thrown_text(error)}"
+    return None
+
+
+def judge(family: str, test: dict, run: Run) -> Judged:
+    """The verdict on one vector, from what the driver reported."""
+    if run.kind == "skipped":
+        return Judged("skipped", run.value)
+    if run.kind == "errored":
+        return failed(run.value)
+    r = run.value
+    if not isinstance(r, dict):
+        return failed(f"the driver's result is not an object: {r!r}"[:600])
+    if "missing" in r:
+        if family in OPTIONAL:
+            return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")
+        return failed(f"{r['missing']} is not a function: the engine lacks it")
+    if family not in GAME_FAMILIES and "error" in r:
+        return failed(f"the call failed {failure_text(r['error'])}")
+    if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):
+        return Judged("skipped", reason)
+    return JUDGES[family](test, r)

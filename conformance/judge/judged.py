@@ -1,0 +1,119 @@
+"""A family judge's answer (:class:`Judged`) and the rules every family judge shares: equal
+passes, an order-only or ruling-level difference is divergent, a call that must throw."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from conformance.vectors import schemas
+from .diffs import compare, readable_diff
+from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
+from .step_judge import ORDER_FREE, GameVerdict
+
+# ---- verdicts -----------------------------------------------------------------------------------
+
+class Judged:
+    """A family judge's answer; the runner adds id, group, clauses and timing."""
+
+    def __init__(self, status: str, message: str = "", diff: str = "", rulings: Iterable[str] = (),
+                 notes: Iterable[str] = ()) -> None:
+        self.status, self.message, self.diff = status, message, diff
+        self.rulings, self.notes = list(rulings), list(notes)
+        # A game's first divergence (step_judge.Divergence), the later differences counted under
+        # it and the answers that led there.
+        self.first, self.later, self.answers = None, 0, []
+        self.alternative = None  # a proven divergence: the ruling options the engine follows
+
+
+def passed(notes: Iterable[str] = ()) -> Judged:
+    return Judged("passed", notes=notes)
+
+
+def failed(message: str, diff: str = "", notes: Iterable[str] = ()) -> Judged:
+    return Judged("failed", message, diff, notes=notes)
+
+
+def thrown_text(threw: object) -> str:
+    if not isinstance(threw, dict):
+        return repr(threw)
+    name = threw.get("name")
+    return f"{name}: {threw.get('message')}" if name else str(threw.get("message"))
+
+
+def failure_text(error: object) -> str:
+    if not isinstance(error, dict):
+        return repr(error)
+    return f"at {error.get('at')}: {thrown_text(error)}"
+
+
+def judge_outcome(test: dict, actual: object, expected: object,
+                  well_formed: Callable[[], str | None] | None = None, notes: Iterable[str] = ()) -> Judged:
+    """The common rule: equal passes; order-only differs is divergent on R14/R5; an ``acceptable``
+    vector whose outcome is well formed is divergent on its rulings; anything else fails."""
+    kind, rulings = compare(actual, expected)
+    if kind == "equal":
+        return passed(notes)
+    diff = readable_diff(expected, actual)
+    if kind == "order":
+        keys = sorted({k for k, r in ORDER_FREE.items() if r in rulings})
+        return Judged("divergent", f"differs only in the order of {', '.join(keys)}", diff, rulings, notes)
+    if test["result"] == "acceptable" and well_formed is not None:
+        problem = well_formed()
+        if problem is None:
+            return Judged("divergent", "a different outcome that is well formed", diff, test["rulings"], notes)
+        return failed(f"differs from the expected outcome and is not well formed: {problem}", diff, notes)
+    return failed("differs from the expected outcome", diff, notes)
+
+
+def must_throw(r: dict, call: str, test: dict, well_formed: Callable[[object], str | None] | None = None,
+                returned: object = None) -> Judged:
+    if "threw" in r:
+        return passed()
+    if test["result"] == "acceptable" and well_formed is not None and well_formed(returned) is None:
+        return Judged("divergent", f"{call} returned {returned!r} instead of throwing", rulings=test["rulings"])
+    return failed(f"{call} must throw (invalid {test['expected'].get('error', 'input')}), but returned {returned!r}")
+
+
+def state_problem(state: object, what: str) -> str | None:
+    problems = schemas.errors("state", state, limit=1)
+    return f"{what}: {problems[0]}" if problems else None
+
+
+def _starting_chips(game: dict) -> int:
+    options = game.get("options", {})
+    if "stacks" in options:
+        return sum(options["stacks"])
+    default = DEFAULT_STARTING_STACK[options.get("ruleset", DEFAULT_RULESET)]
+    return options.get("startingStack", default) * len(game["seats"])
+
+
+def standings_chips(standings: object) -> object:
+    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
+        return [s.get("chips") for s in standings]
+    return standings
+
+
+def conserved(game: dict, chips: object) -> str | None:
+    if not (isinstance(chips, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in chips)):
+        return f"standings chips {chips!r} are not integers"
+    total = _starting_chips(game)
+    return None if sum(chips) == total else f"the standings hold {sum(chips)} chips, the game started with {total}"
+
+
+def game_judged(v: GameVerdict) -> Judged:
+    j = Judged(v.status, v.message, v.details, v.rulings)
+    j.first, j.later, j.answers, j.alternative = v.first, v.later, v.answers, v.alternative
+    return j
+
+
+def chips_lost(game: dict, r: dict) -> str | None:
+    """A chip created or lost in the standings or after some hand of the log: no ruling does that."""
+    if problem := conserved(game, standings_chips(r.get("standings"))):
+        return problem
+    for entry in r.get("log") if isinstance(r.get("log"), list) else []:
+        if problem := conserved(game, entry.get("chips") if isinstance(entry, dict) else entry):
+            return f"log() hand {entry.get('handNumber') if isinstance(entry, dict) else '?'}: " + \
+                problem.replace("standings", "chips after the hand")
+    return None
+
+
+NO_DECISIONS = "the engine reported no decisions (an optional extension): judged on its end (log, standings) only"
