@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
+import textwrap
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -48,3 +50,13 @@ def certify_folder(folder: Path, options) -> dict:
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = {p.stem: pool.submit(certify_file, p, options) for p in sorted(folder.glob("*.js"))}
         return {name: f.result(timeout=120) for name, f in futures.items()}
+
+
+def reference_cmd_engine(directory: Path, change: str = "", name: str = "engine.py") -> str:
+    """A ``--cmd`` engine: the reference adapter's protocol loop (``reference.adapter.serve``), each
+    ``reply`` to a ``request`` first altered by ``change`` (Python statements). Its command line."""
+    script = directory / name
+    script.write_text("from reference import adapter\n\n\ndef respond(request):\n"
+                      "    reply = adapter.answer(request)\n" + textwrap.indent(textwrap.dedent(change), "    ")
+                      + "\n    return reply\n\n\nadapter.serve(respond)\n")
+    return f"{sys.executable} {script}"

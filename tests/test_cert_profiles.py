@@ -18,6 +18,7 @@ from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.smoke import smoke_tests
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
 from conformance.report.html import render
+from cli_helpers import reference_cmd_engine
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
 
@@ -121,17 +122,9 @@ def test_profile_and_ruleset_together_are_a_usage_error(tmp_path):
 
 @pytest.mark.parametrize("declared", [["hand"], None])
 def test_a_cmd_engine_declares_in_its_start_answer(tmp_path, declared):
-    script = tmp_path / "engine.py"
     extra = f', "profiles": {json.dumps(declared)}' if declared else ""
-    script.write_text(
-        "import json, sys\n"
-        "from reference import adapter\n"
-        "for line in sys.stdin:\n"
-        "    r = json.loads(line)\n"
-        "    if r['cmd'] == 'stop': break\n"
-        "    a = adapter.answer(r)\n"
-        f"    if r['cmd'] == 'start': a = {{'implementation': {{'name': 'x', 'version': '1', 'language': 'python'}}{extra}}}\n"
-        "    print(json.dumps(a), flush=True)\n")
-    driver = CommandDriver(f"{sys.executable} {script}")
+    start = ("if request['cmd'] == 'start':\n"
+             f"    reply = {{'implementation': {{'name': 'x', 'version': '1', 'language': 'python'}}{extra}}}\n")
+    driver = CommandDriver(reference_cmd_engine(tmp_path, start))
     report = certify(driver, load_tests(["hand"]), {}, profiles=["hand"])
     assert report.profiles["hand"]["verdict"] == ("certified" if declared else "not implemented")

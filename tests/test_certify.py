@@ -9,7 +9,7 @@ from conformance.cli.certify import CertifyOptions, run
 from conformance.cli.engine_choice import EngineSpec
 from conformance.cli.main import main
 from conformance.vectors import fresh_vectors
-from cli_helpers import make_roster, run_cli, vectors_run
+from cli_helpers import make_roster, reference_cmd_engine, run_cli, vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = CertOptions(generated_states=10, vector_states=10, smoke_seats=(2,), smoke_max_hands=5, decision_ms=2000,
@@ -221,11 +221,8 @@ def test_a_roster_that_cannot_be_read_is_a_verdict(tmp_path, capsys):
 def test_certify_reports_a_family_of_an_undeclared_profile_as_not_implemented(tmp_path, capsys):
     """--family F asks for F's profile, as in holdem-cert engine: a hand-only engine's pots run is
     'not implemented: helpers', not an empty run."""
-    script = tmp_path / "hand_only.py"
-    script.write_text("import json, sys\nfrom reference import adapter\nfor line in sys.stdin:\n"
-                      "    r = json.loads(line)\n    if r['cmd'] == 'stop': break\n    a = adapter.answer(r)\n"
-                      "    if r['cmd'] == 'start': a['profiles'] = ['hand']\n    print(json.dumps(a), flush=True)\n")
-    code, out, err = run_cli(capsys, "certify", "--cmd", f"{sys.executable} {script}", "--roster",
+    command = reference_cmd_engine(tmp_path, "if request['cmd'] == 'start':\n    reply['profiles'] = ['hand']\n")
+    code, out, err = run_cli(capsys, "certify", "--cmd", command, "--roster",
                              one_bot_roster(tmp_path), "--report", tmp_path / "R", "--family", "pots", "--no-fresh",
                              "--hands", "5", "--json", "-")
     summary = json.loads(out)

@@ -17,6 +17,7 @@ from conformance.judge.family_judges import NO_AGAIN
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
 from conformance.judge.hand_judge import HAND_FIELDS, hand_view, judge_hand
 from conformance.vectors.gamespec import play_hand as play
+from cli_helpers import reference_cmd_engine
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
 from reference.errors import HoldemError
@@ -251,23 +252,14 @@ def test_the_judge_compares_again_with_the_decision_and_notes_its_absence():
 
 
 # The reference over --cmd, its hand results without ``again`` (an optional part of the protocol).
-WITHOUT_AGAIN = """import json, sys
-from reference.adapter import answer
-for line in sys.stdin:
-    request = json.loads(line)
-    if request.get("cmd") == "stop":
-        break
-    out = answer(request)
-    if isinstance(out.get("result"), dict):
-        out["result"].pop("again", None)
-    print(json.dumps(out), flush=True)
+WITHOUT_AGAIN = """
+if isinstance(reply.get("result"), dict):
+    reply["result"].pop("again", None)
 """
 
 
 def test_a_cmd_engine_without_again_passes_with_a_note(tmp_path):
-    script = tmp_path / "without_again.py"
-    script.write_text(WITHOUT_AGAIN)
-    report = certify(CommandDriver(f"{sys.executable} {script}"), {"hand": TESTS["hand"][:2]}, {})
+    report = certify(CommandDriver(reference_cmd_engine(tmp_path, WITHOUT_AGAIN)), {"hand": TESTS["hand"][:2]}, {})
     assert [c.status for c in report.cases] == ["passed", "passed"]
     assert all(NO_AGAIN in c.notes for c in report.cases), [c.notes for c in report.cases]
     full = certify(CommandDriver(f"{sys.executable} -m reference.adapter"), {"hand": TESTS["hand"][:2]}, {})

@@ -6,7 +6,6 @@ import json
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from conformance.judge.trajectory import Plan, ReferenceGame
 from conformance.report.html import render
 from conformance.report.repro import FILES_LINE, readable_input
 from conformance.vectors import library as vectors
+from cli_helpers import reference_cmd_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = (ROOT / "reference" / "js" / "poker-engine.js").read_text(encoding="utf-8")
@@ -97,25 +97,17 @@ def test_repro_command_names_a_file_that_is_not_a_reproduction(tmp_path, capsys)
     assert "not a reproduction script (no 'const ENGINE_FILES = [...];' line)" in capsys.readouterr().err
 
 
-WRAPPER = """
-import json, sys
-from reference import adapter
-for line in sys.stdin:
-    request = json.loads(line)
-    if request["cmd"] == "stop":
-        break
-    reply = adapter.answer(request)
-    history = reply.get("result", {}).get("history") if isinstance(reply.get("result"), dict) else None
-    if history and history[0].get("board"):
-        history[0]["board"] = history[0]["board"][::-1]  # the board in the wrong order
-    print(json.dumps(reply), flush=True)
+# The reference with the first history entry's board in the wrong order.
+REVERSED_BOARD = """
+history = reply.get("result", {}).get("history") if isinstance(reply.get("result"), dict) else None
+if history and history[0].get("board"):
+    history[0]["board"] = history[0]["board"][::-1]
 """
 
 
 def test_a_cmd_engine_gets_the_json_lines_to_pipe(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
-    (tmp_path / "engine.py").write_text(textwrap.dedent(WRAPPER))
-    command = f"{sys.executable} {tmp_path / 'engine.py'}"
+    command = reference_cmd_engine(tmp_path, REVERSED_BOARD)
     assert run_cli("engine", "--cmd", command, "--family", "hands", "--no-fresh", "--quiet",
                    "--json", str(tmp_path / "r.json")) == 1
     f = json.loads((tmp_path / "r.json").read_text())["failures"][0]
