@@ -251,6 +251,16 @@ def test_the_judge_compares_again_with_the_decision_and_notes_its_absence():
     assert v.status == "failed" and (v.first.decision, v.first.path, v.first.clause) == (1, "again.seats[0].stack", "state.fresh")
 
 
+
+def test_a_wrong_hand_number_in_a_lone_hand_breaks_the_state_fields_not_the_tournament_end():
+    """A lone hand's number is the spec's: a state with another one misreports the state's fields
+    (in a tournament the same difference is rules.end, the count of hands played)."""
+    test = next(t for t in TESTS["hand"] if t["input"]["hand"].get("handNumber", 1) > 1)
+    e = json.loads(json.dumps(test["expected"]))
+    e["decisions"][0]["handNumber"] = 1
+    v = judge_hand(test["input"], e)
+    assert v.status == "failed" and (v.first.decision, v.first.path, v.first.clause) == (0, "state.handNumber", "state.fields")
+
 # The reference over --cmd, its hand results without ``again`` (an optional part of the protocol).
 WITHOUT_AGAIN = """
 if isinstance(reply.get("result"), dict):

@@ -18,7 +18,7 @@ from reference.state import hand_state
 
 from conformance.vectors.gamespec import answer as decode_answer
 
-from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, verdict
+from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, clause_for, verdict
 from .trajectory import Plan, attempt
 
 FAMILY = "hand"
@@ -62,10 +62,16 @@ class ReferenceHand:
         return {"over": self.hand.done, "result()": hand_result(self.hand)}
 
 
+def _clause_for(path: str) -> str:
+    """A field's clause in a lone hand: its number is the spec's, so a wrong one misreports the
+    state's fields (in a tournament it is the count of hands played, rules.end)."""
+    return "state.fields" if path == "state.handNumber" else clause_for(path)
+
+
 def replay(spec: dict, trajectory: dict, *, stop: bool = False) -> Comparison:
     """Compare every step of an engine's hand ``trajectory`` with the reference playing ``spec``
     (``{"hand", "script", "rulings"?}``); ``stop``: at the first difference."""
-    out = Comparison(stop=stop)
+    out = Comparison(stop=stop, clause_of=_clause_for)
     try:
         _replay(out, spec, trajectory)
     except _Stop:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from reference.rulings import RULINGS, profiles_to_try
@@ -300,11 +300,12 @@ class Comparison:
     decisions: int = 0  # engine decisions compared
 
     stop: bool = False  # stop at the first difference (a ruling alternative that differs is of no use)
+    clause_of: Callable[[str], str] = clause_for  # a field's clause (a lone hand's differs: hand_judge)
 
     def add(self, hand, decision, path, expected, actual, clause: str | None = None) -> None:
         if is_edit(actual):
             clause = "state.fresh"
-        d = Divergence(hand, decision, path, expected, actual, clause or clause_for(path))
+        d = Divergence(hand, decision, path, expected, actual, clause or self.clause_of(path))
         if self.first is None:
             self.first = d
             self.answers_at = list(self.answers)
