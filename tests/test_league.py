@@ -250,10 +250,10 @@ def test_the_report_holds_standings_ratings_errors_and_timings(reference):
 
 def kill_a_pool_process_once(killed: list):
     def on_done(summary: dict) -> None:
-        if not killed:
-            victim = multiprocessing.active_children()[0]
-            os.kill(victim.pid, signal.SIGKILL)
-            killed.append(victim.pid)
+        alive = multiprocessing.active_children()
+        if not killed and alive:  # none alive: the other task finished too; kill at the next one
+            os.kill(alive[0].pid, signal.SIGKILL)
+            killed.append(alive[0].pid)
     return on_done
 
 
