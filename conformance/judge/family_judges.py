@@ -10,6 +10,7 @@ from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
 from .hand_judge import judge_hand
 from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged, must_throw, thrown_text, failed,
                      judge_outcome, passed)
+from .refusals import code_of, is_refusal, refusal_note
 from .sng3v4_judge import judge_sng3v4
 from .step_judge import Comparison, describe, judge_game, judge_views, same
 from .trajectory import Plan, legality_views
@@ -17,7 +18,7 @@ from .trajectory import Plan, legality_views
 # ---- family judges ------------------------------------------------------------------------------
 
 def _rng(test: dict, r: dict) -> Judged:
-    if "threw" in r:
+    if is_refusal(r):
         return failed(f"rng(seed) or a call of the generator threw {thrown_text(r['threw'])}")
     count = test["input"]["count"]
 
@@ -34,7 +35,7 @@ def _rng(test: dict, r: dict) -> Judged:
 def _seeded_game(test: dict, r: dict) -> Judged:
     """A seeded game and the same game with the engine's own dealHand decks pinned must be the
     same game, hand for hand (a property of every derivation, R2, and either end dealt, R3)."""
-    if "threw" in r:
+    if is_refusal(r):
         return failed(f"dealHand threw {thrown_text(r['threw'])}")
     seeded, pinned = r.get("seeded"), r.get("pinned")
     for name, run in (("seeded", seeded), ("pinned", pinned)):
@@ -59,7 +60,7 @@ def _deck(test: dict, r: dict) -> Judged:
     call = f"dealHand({i['seed']!r}, {i['handNumber']!r})"
     if test["result"] == "invalid":
         return must_throw(r, call, test, returned=r.get("deck"))
-    if "threw" in r:
+    if is_refusal(r):
         return failed(f"{call} threw {thrown_text(r['threw'])}")
     deck = r.get("deck")
     if not same(deck, r.get("again")):
@@ -78,7 +79,7 @@ def _evaluate(test: dict, r: dict) -> Judged:
     i, expected = test["input"], test["expected"]
     if test["result"] == "invalid":
         return must_throw(r, f"evaluate({i['cards']!r})", test, returned=r.get("result"))
-    if "threw" in r:
+    if is_refusal(r):
         return failed(f"evaluate threw {thrown_text(r['threw'])}")
     if "digest" in i:
         return judge_outcome(test, {k: r.get(k) for k in expected}, expected)
@@ -125,7 +126,7 @@ def _equity(test: dict, r: dict) -> Judged:
     call = f"equity({i['hole']!r}, {i['board']!r}, {i['opponents']!r}, {i['iterations']!r}, {i['random']['kind']} random)"
     if "error" in expected:
         return must_throw(r, call, test, lambda x: None if is_number(x) and 0 <= x <= 1 else "not in [0, 1]", result)
-    if "threw" in r:
+    if is_refusal(r):
         return failed(f"{call} threw {thrown_text(r['threw'])}")
     if not is_finite(result):
         return failed(f"{call} returned {result!r}, not a finite number")
@@ -148,7 +149,7 @@ def _equity(test: dict, r: dict) -> Judged:
 
 
 def _pots(test: dict, r: dict) -> Judged:
-    if "threw" in r:
+    if is_refusal(r):
         return failed(f"buildPots threw {thrown_text(r['threw'])}")
     contributions = test["input"]["contributions"]
     pots = r.get("pots")
@@ -173,14 +174,13 @@ def _legality(test: dict, r: dict) -> Judged:
         return failed(f"the game could not be set up: {failure_text(r['error'])}")
     act = r.get("act") if isinstance(r.get("act"), dict) else {}
     notes = []
-    actual_view = {"state": r.get("state"), "act": "throws" if "threw" in act else r.get("act")}
-    if "threw" in act:  # what followed the refusal (the reference's views have it when it refuses too)
+    actual_view = {"state": r.get("state"), "act": "throws" if is_refusal(act) else r.get("act")}
+    if is_refusal(act):  # what followed the refusal (the reference's views have it when it refuses too)
         actual_view["stateAfter"] = r.get("stateAfter")
         submit = r.get("submit")
         actual_view["fallback"] = submit.get("action") if isinstance(submit, dict) and "action" in submit else submit
-        code = act["threw"].get("code") if isinstance(act["threw"], dict) else None
-        if "rejected" in expected and isinstance(code, str) and code != expected["rejected"]:
-            notes.append(f"error.code is {code!r}; the vectors give {expected['rejected']!r} (reported, not failed)")
+        if note := refusal_note("act(answer)", code_of(act["threw"]), expected.get("rejected")):
+            notes.append(note)
     if "error" in r:
         actual_view["error"] = failure_text(r["error"])
     verdict = judge_views(i["game"], len(i["prefix"]), answer(i["answer"]), actual_view,

@@ -18,6 +18,7 @@ from reference.state import hand_state
 
 from conformance.vectors.gamespec import answer as decode_answer
 
+from .refusals import is_refusal
 from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, clause_for, verdict
 from .trajectory import Plan, attempt
 
@@ -95,7 +96,7 @@ def _replay(out: Comparison, spec: dict, trajectory: dict) -> None:
     if not _replay_decisions(ref, seen, Plan(tuple(script)), out, 0):
         return
     k = out.decisions
-    refused = bool(actions) and isinstance(seen["actions"][-1], dict) and "threw" in seen["actions"][-1]
+    refused = bool(actions) and is_refusal(seen["actions"][-1])
     if k < len(script) and not refused and (expected := ref.state()) is not None:
         out.add(expected["handNumber"], k, "state()", expected,
                 {"error": _thrown(error)} if error else "(not recorded: the engine's hand ended)", "rules.end")

@@ -8,6 +8,7 @@ from . import sng3v4_text
 from .diffs import is_number, show
 from .families import FAMILY_RULESET
 from .judged import NO_DECISIONS, Judged, standings_chips, conserved, game_judged, state_problem
+from .refusals import code_of, refusal_note
 from .step_judge import judge_game, same
 from .trajectory import Plan
 
@@ -38,6 +39,12 @@ def _step_views(outcomes: list, expected: list, notes: list[str]) -> list:
     for k, outcome in enumerate(outcomes):
         if isinstance(outcome, dict) and "refused" in outcome:
             outcome = {key: outcome.get(key) for key in ("refused", "seat")}
+            want = expected[k] if k < len(expected) and isinstance(expected[k], dict) else {}
+            if "refused" in want:  # any refusal passes where one is due; its field is a note (refusals.py)
+                if note := refusal_note(f"steps[{k}]: recover({want.get('seat')})", code_of(outcome, "refused"),
+                                        want["refused"], "a field"):
+                    notes.append(note)
+                outcome["refused"] = want["refused"]
         elif k < len(expected) and isinstance(outcome, dict) and "error" in outcome:
             want, got = expected[k].get("error"), outcome["error"]
             if isinstance(want, str) and want != "late" and isinstance(got, str) and got not in (want, "late"):
@@ -102,8 +109,8 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
                 # A queued recovery keeps the seat in auto-fold (with chips) until the boundary.
                 return f"{where}: recovery of seat {step['recover']} was refused while its earlier request waits " \
                        f"for the end of the hand (it is still in auto-fold)"
-            elif outcome.get("refused") != "seat":
-                return f"{where}: expected {{recovered}} or a refusal naming the field seat, got {outcome!r}"
+            elif "refused" not in outcome:
+                return f"{where}: expected {{recovered}} or a refusal, got {show(outcome)}"
             continue
         state, action = outcome.get("state"), outcome.get("action")
         known = k < len(expected) and isinstance(expected[k], dict) and same(state, expected[k].get("state"))

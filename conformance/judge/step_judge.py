@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from reference.rulings import RULINGS, profiles_to_try
 
 from conformance.vectors.clauses import CLAUSES
+from .refusals import code_of, is_refusal, refusal_note
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
@@ -298,6 +299,7 @@ class Comparison:
     answers: list = field(default_factory=list)  # (hand, decision, answer) fed so far
     reordered: list = field(default_factory=list)  # (path, ruling): ORDER_FREE lists in another order
     decisions: int = 0  # engine decisions compared
+    notes: list = field(default_factory=list)  # what is reported, not failed (a refusal's code: refusals.py)
 
     stop: bool = False  # stop at the first difference (a ruling alternative that differs is of no use)
     clause_of: Callable[[str], str] = clause_for  # a field's clause (a lone hand's differs: hand_judge)
@@ -460,7 +462,13 @@ def _replay_decisions(ref: ReferenceGame, trajectory: dict, plan: Plan, out: Com
             out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
                     action_clause(answer, want, None))
             return False
-        if not out.compare(hand, at, "action", want, actions[k], clause=action_clause(answer, want, actions[k])) \
+        got = actions[k]
+        if is_refusal(want) and is_refusal(got):  # any refusal passes where one is due (refusals.py)
+            if note := refusal_note(f"decision {at}: the refusal of {json.dumps(answer, default=repr)}",
+                                    code_of(got["threw"]), code_of(want["threw"])):
+                out.notes.append(note)
+            continue
+        if not out.compare(hand, at, "action", want, got, clause=action_clause(answer, want, got)) \
                 and "threw" in want:
             return False  # the reference cannot follow an answer it refuses
     return True
@@ -478,6 +486,7 @@ class GameVerdict:
     rulings: list = field(default_factory=list)
     alternative: dict | None = None  # the ruling options the engine follows (divergent)
     details: str = ""
+    notes: list = field(default_factory=list)  # reported, not failed
 
     @property
     def breaks(self) -> str | None:
@@ -528,7 +537,16 @@ def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda:
     alternative (:func:`prove`; not tried when ``broken()`` names a rule every ruling keeps); else
     failed at the first divergence."""
     if c.first is None:
-        return _order_only(c)
+        return _with_notes(_order_only(c), c)
+    return _with_notes(_differing(c, family, spec, replay_under, broken), c)
+
+
+def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
+    v.notes = list(c.notes)
+    return v
+
+
+def _differing(c: Comparison, family: str, spec: dict, replay_under, broken) -> GameVerdict:
     problem = broken()
     proof = None if problem else prove(family, spec, reach(c), replay_under)
     if proof is not None:
