@@ -32,6 +32,35 @@ def complete_deck(cards: Sequence[str], field: str = "deck") -> list[str]:
     return given + [c for c in CANONICAL_DECK if c not in used]
 
 
+def dealing_order(button: int, in_hand: Sequence[bool]) -> list[int]:
+    """The seats in the hand clockwise from the first seat left of the button (R3's dealing order)."""
+    n = len(in_hand)
+    return [s for s in [*range(button + 1, n), *range(button + 1)] if in_hand[s]]
+
+
+def deck_dealing(order: Sequence[int], dealt: dict, deck: Sequence[str]) -> list[str]:
+    """A deck from which the contract's deal (R3: from the front, one card to each seat of ``order``
+    twice, a burn before each street) gives the cards of ``dealt``: ``{"hole": {seat: cards},
+    "board": cards}`` (an engine's own dealing, which the judge follows). A position ``dealt`` does
+    not fix keeps ``deck``'s card when that card is free, else takes the first free card of ``deck``."""
+    m = len(order)
+    fixed: dict[int, str] = {}
+    hole = dealt.get("hole") or {}
+    for i, s in enumerate(order):
+        for r, card in enumerate(list(hole.get(s) or ())[:2]):
+            fixed[i + r * m] = card
+    for j, card in enumerate(list(dealt.get("board") or ())[:5]):
+        fixed[2 * m + 1 + j + (j - 2 if j >= 3 else 0)] = card
+    taken = set(fixed.values())
+    out = [fixed.get(p) for p in range(len(deck))]
+    for p, card in enumerate(deck):
+        if out[p] is None and card not in taken:
+            out[p] = card
+            taken.add(card)
+    spare = iter([c for c in deck if c not in taken])
+    return [card if card is not None else next(spare) for card in out]
+
+
 def needed_hole_cards(hole: Sequence[str], board: Sequence[str]) -> list[str]:
     """R25: a smallest set of hole cards with which the (five-card) board realises the hand's value;
     among sets of one card, the first dealt. Board cards that realise the same value are preferred."""
@@ -71,7 +100,8 @@ class Hand:
     a seat that is out); ``button``, ``small_blind_seat`` and ``big_blind_seat`` are
     chosen by the caller (the tournament applies R16). ``deck`` is dealt from the
     front (R3). ``rulings`` (a ``reference.rulings.Profile`` or a plain dict) plays documented
-    ruling alternatives; None plays the ruleset as it is.
+    ruling alternatives; None plays the ruleset as it is. ``dealt`` (:func:`deck_dealing`) fixes the
+    cards each seat and the board get, whatever the deck and the dealing rulings.
     """
 
     def __init__(
@@ -88,6 +118,7 @@ class Hand:
         ruleset: Ruleset = CONTRACT_V1,
         auto_folded: Sequence[int] = (),
         rulings=None,
+        dealt: dict | None = None,
     ):
         _check_seats(ids, stacks, blinds)
         ruleset = with_rulings(ruleset, rulings)
@@ -121,8 +152,9 @@ class Hand:
         self.pos = 0
         # Seats in the hand, clockwise from the first seat left of the button:
         # the dealing order (R3), the odd-chip order (R13), the elimination order (R17).
-        in_hand = self.in_hand
-        self.order = [s for s in [*range(button + 1, n), *range(button + 1)] if in_hand[s]]
+        self.order = dealing_order(button, self.in_hand)
+        if dealt is not None:
+            self.deck = deck_dealing(self.order, dealt, self.deck)
         self._ring = self.order * 2  # going round from any index of order is one slice (R11)
         self.bet = [0] * n
         self.total = [0] * n

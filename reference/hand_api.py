@@ -50,14 +50,15 @@ def check_spec(spec: object) -> None:
         raise OptionError("handNumber", f"expected a positive integer, got {spec['handNumber']!r}"[:300])
 
 
-def create_hand(spec: object, rulings=None) -> Hand:
-    """The hand of ``spec`` (see the module's text), playing ``rulings`` (reference.rulings)."""
+def create_hand(spec: object, rulings=None, dealt: dict | None = None) -> Hand:
+    """The hand of ``spec`` (see the module's text), playing ``rulings`` (reference.rulings); ``dealt``
+    fixes the cards of some seats and of the board (reference.hand.deck_dealing)."""
     check_spec(spec)
     try:
         return Hand(ids=spec["ids"], stacks=spec["stacks"], button=spec["button"],
                     small_blind_seat=spec["smallBlindSeat"], big_blind_seat=spec["bigBlindSeat"],
                     blinds=tuple(spec["blinds"]), deck=spec["deck"], hand_number=spec.get("handNumber", 1),
-                    rulings=rulings)
+                    rulings=rulings, dealt=dealt)
     except OptionError as exc:
         if exc.field not in _SPEC_NAME:
             raise

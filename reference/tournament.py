@@ -38,6 +38,7 @@ class Tournament:
         decks: "Mapping[int, Sequence[str]] | Callable[[int], Sequence[str]] | None" = None,
         controllers: Sequence[str] | None = None,
         rulings=None,
+        dealt: "Mapping[int, dict] | None" = None,
         **options,
     ):
         """``options``: starting_stack, blind_schedule, hands_per_level, max_hands (None: no
@@ -48,6 +49,8 @@ class Tournament:
         a ruleset with a human clock uses it whenever anyone is not a bot.
         ``rulings`` (a ``reference.rulings.Profile`` or a plain dict ruling id -> option) plays
         documented ruling alternatives (docs/rulings.md, "Playable").
+        ``dealt`` (hand number -> ``{"hole": {seat: cards}, "board": cards}``) fixes the cards dealt
+        in some hands (``reference.hand.deck_dealing``: an engine's own dealing, followed by the judge).
         """
         base = get_ruleset(ruleset)
         for key in options:
@@ -75,6 +78,7 @@ class Tournament:
         for k, seat in enumerate(self.seat_of):
             self.names[seat] = identities[k]
         self._decks = _validated_decks(decks)
+        self._dealt = dict(dealt or {})
         if stacks is None:
             self.stacks = [rules.starting_stack] * n
         else:
@@ -251,6 +255,7 @@ class Tournament:
                 hand_number=self.hand_number,
                 ruleset=self.ruleset,
                 auto_folded=[s for s in range(self.n) if self.auto_folded[s]],
+                dealt=self._dealt.get(self.hand_number),
             )
             self._button, self._prev_bb = button, bb
             self._prev_count = self.out.count(False)
@@ -258,6 +263,34 @@ class Tournament:
                 return
             self._finish_hand()
         self.over = True
+
+    def resume(self, hand_number: int, stacks: Sequence[int], positions: tuple[int, int, int], out: Sequence[bool],
+               history: "list[dict] | None" = None, eliminated: "Mapping[int, tuple] | None" = None) -> None:
+        """Start hand ``hand_number`` from another table's state (the judge resynchronises the
+        reference to an engine's at the start of a hand): each seat's chips at the hand's start,
+        the (button, small blind, big blind) seats, which seats are out (a seat newly out takes
+        ``eliminated[seat]`` = (eliminatedInHand, place), by default the previous hand and no place)
+        and the public history so far. OptionError when that table cannot start a hand."""
+        for s in range(self.n):
+            if out[s] and not self.out[s]:
+                self.eliminated_in[s], self.places[s] = (eliminated or {}).get(s, (hand_number - 1, None))
+            elif not out[s]:
+                self.eliminated_in[s], self.places[s] = None, None
+        self.out = [bool(x) for x in out]
+        self.stacks = [0 if self.out[s] else int(c) for s, c in enumerate(stacks)]
+        if history is not None:
+            self.history = history
+        self.hand_number, self.over = hand_number, False
+        button, sb, bb = positions
+        self.hand = Hand(ids=self.ids, stacks=self.stacks, button=button, small_blind_seat=sb, big_blind_seat=bb,
+                         blinds=self.ruleset.blind_schedule[self.level()], deck=self._deck(hand_number),
+                         hand_number=hand_number, ruleset=self.ruleset,
+                         auto_folded=[s for s in range(self.n) if self.auto_folded[s]],
+                         dealt=self._dealt.get(hand_number))
+        self._button, self._prev_bb, self._prev_count = button, bb, self.out.count(False)
+        if self.hand.done:
+            self._finish_hand()
+            self._next_hand()
 
     def _is_over(self) -> bool:
         if self.out.count(False) == 1:

@@ -94,14 +94,20 @@ def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():
     finally:
         driver.close()
     assert judge("tournaments", test, run).status == "passed"
+    hands = [state["handNumber"] for state in run.value["decisions"]]
+    assert hands[39] == hands[40] == 8 and hands[41] == 9
     r = copy.deepcopy(run.value)
-    r["actions"][40]["amount"] += 1  # one action record misstated; nothing else
-    r["decisions"][41]["pots"][0]["amount"] += 5
+    r["actions"][39]["amount"] += 1  # one action record misstated; nothing else
+    r["decisions"][40]["pots"][0]["amount"] += 5  # in the same hand: counted under it
+    r["decisions"][41]["pots"][0]["amount"] += 5  # the next hand: judged on, a divergence of its own (issue #23)
     j = judge("tournaments", test, Run("result", r))
     assert j.status == "failed"
-    assert (j.first.decision, j.first.path, j.first.clause) == (40, "action.amount", j.first.clause)
+    assert (j.first.decision, j.first.path, j.first.clause) == (39, "action.amount", j.first.clause)
     assert j.first.clause.startswith(("return.", "rules.raise-total"))
     assert j.later >= 1 and "later difference" in j.message
+    assert [(d.hand, d.decision, d.path, d.clause) for d in j.failures] == [
+        (8, 39, "action.amount", j.first.clause), (9, 41, "state.pots[0].amount", "state.pots")]
+    assert "1 more divergence" in j.message and "hand 9, decision 41 state.pots[0].amount" in j.message
     assert j.answers and all(isinstance(a, (dict, str)) for a in j.answers)
 
 

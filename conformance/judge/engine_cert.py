@@ -88,10 +88,12 @@ class Runner:
             j = failed(f"the result is malformed and could not be judged ({type(exc).__name__}: {exc}): "
                        f"{run.value!r}"[:1000])
         first = j.first.as_json() if j.first is not None and j.status == "failed" else None
+        failures = [{**d.as_json(), "later": j.later if d is j.first else d.counted} for d in j.failures] \
+            if j.status == "failed" else []
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
                     breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
-                    alternative=j.alternative,
+                    alternative=j.alternative, failures=failures,
                     trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 
 

@@ -12,7 +12,8 @@ from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged
                      judge_outcome, passed)
 from .refusals import code_of, is_refusal, refusal_note
 from .sng3v4_judge import judge_sng3v4
-from .step_judge import Comparison, describe, judge_game, judge_views, same
+from . import dealing
+from .step_judge import Comparison, describe, judge_views, same
 from .trajectory import Plan, legality_views
 
 # ---- family judges ------------------------------------------------------------------------------
@@ -185,6 +186,10 @@ def _legality(test: dict, r: dict) -> Judged:
         actual_view["error"] = failure_text(r["error"])
     verdict = judge_views(i["game"], len(i["prefix"]), answer(i["answer"]), actual_view,
                           lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality")
+    verdict = dealing.followed(  # an engine's own dealing (issue #23): judged on the cards it dealt
+        verdict, dealing.observe({"decisions": [r.get("state"), r.get("stateAfter")]}), dealing.pinned_decks(i["game"]),
+        lambda dealt: judge_views({**i["game"], "dealt": dealt}, len(i["prefix"]), answer(i["answer"]), actual_view,
+                                  lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality"))
     j = game_judged(verdict)
     j.notes += notes
     return j
@@ -193,7 +198,7 @@ def _legality(test: dict, r: dict) -> Judged:
 def _hands(test: dict, r: dict) -> Judged:
     """Every decision state, action, the history and the standings, step by step (step_judge)."""
     i = test["input"]
-    return game_judged(judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"]),
+    return game_judged(dealing.judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"]),
                                    v4_steps=i.get("steps"),
                                    broken=lambda: chips_lost(i["game"], r)))
 
@@ -202,7 +207,7 @@ def _tournaments(test: dict, r: dict) -> Judged:
     """Step by step when the engine reports its decisions (the JS driver always does; a --cmd
     engine may, docs/engine-protocol.md); else on log() and standings() alone, with a note."""
     i = test["input"]
-    j = game_judged(judge_game(i["game"], r, Plan.of(i), family="tournaments", with_log=True,
+    j = game_judged(dealing.judge_game(i["game"], r, Plan.of(i), family="tournaments", with_log=True,
                                 broken=lambda: chips_lost(i["game"], r)))
     if "decisions" not in r:
         j.notes.append(NO_DECISIONS)

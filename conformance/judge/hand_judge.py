@@ -13,12 +13,15 @@ alternatives (reference/rulings.py, families ``hand``) is divergent, as for game
 """
 from __future__ import annotations
 
+from reference.errors import HoldemError
+from reference.hand import complete_deck
 from reference.hand_api import create_hand, hand_result
 from reference.state import hand_state
 
 from conformance.vectors.gamespec import answer as decode_answer
 
 from .refusals import is_refusal
+from . import dealing
 from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, clause_for, verdict
 from .trajectory import Plan, attempt
 
@@ -48,10 +51,11 @@ def _action_view(action: object) -> object:
 
 
 class ReferenceHand:
-    """The reference playing a hand vector: ``{"hand": spec, "rulings"?: profile}``."""
+    """The reference playing a hand vector: ``{"hand": spec, "rulings"?: profile, "dealt"?: cards by
+    seat}`` (``dealt``: an engine's own dealing, followed: conformance.judge.dealing)."""
 
     def __init__(self, spec: dict) -> None:
-        self.hand = create_hand(spec["hand"], rulings=spec.get("rulings"))
+        self.hand = create_hand(spec["hand"], rulings=spec.get("rulings"), dealt=spec.get("dealt"))
 
     def state(self) -> dict | None:
         return None if self.hand.done else hand_state(self.hand)
@@ -112,5 +116,21 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
     first divergence."""
     if not isinstance(trajectory, dict):
         return GameVerdict("failed", f"the result is not an object: {trajectory!r}"[:600])
-    c = replay(spec, trajectory)
-    return verdict(c, FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True))
+    def judged(spec: dict) -> GameVerdict:
+        return verdict(replay(spec, trajectory), FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True))
+
+    first = judged(spec)
+    if first.status != "failed":
+        return first
+    # An engine's own dealing (issue #23): judged on the cards it dealt.
+    hand, number = spec.get("hand") or {}, (spec.get("hand") or {}).get("handNumber", 1)
+    try:
+        decks = {number: complete_deck(hand["deck"])}
+    except (HoldemError, KeyError, TypeError):
+        return first
+    seen = dealing.observe(trajectory, ids=hand.get("ids") if isinstance(hand.get("ids"), list) else None,
+                           hand_number=number)
+    stacks = hand.get("stacks") if isinstance(hand.get("stacks"), list) else []
+    return dealing.followed(first, seen, decks, lambda dealt: judged({**spec, "dealt": dealt[number]}
+                                                                       if number in dealt else spec),
+                            {number: (hand.get("button"), [isinstance(c, int) and c > 0 for c in stacks])})

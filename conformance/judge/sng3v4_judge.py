@@ -9,7 +9,8 @@ from .diffs import is_number, show
 from .families import FAMILY_RULESET
 from .judged import NO_DECISIONS, Judged, standings_chips, conserved, game_judged, state_problem
 from .refusals import code_of, refusal_note
-from .step_judge import judge_game, same
+from . import dealing
+from .step_judge import same
 from .trajectory import Plan
 
 # ---- sng3v4 (holdem-sng-3-v4) --------------------------------------------------------------------
@@ -242,7 +243,7 @@ def judge_sng3v4(test: dict, r: dict) -> Judged:
         r = {**r, "steps": _step_views(r["steps"], e["steps"], notes)}
     game = i["game"]
     spec = {**game, "options": {**game["options"], "ruleset": FAMILY_RULESET["sng3v4"]}}
-    j = game_judged(judge_game(spec, r, Plan.of(i), family="sng3v4", with_log=True, v4_steps=i["steps"],
+    j = game_judged(dealing.judge_game(spec, r, Plan.of(i), family="sng3v4", with_log=True, v4_steps=i["steps"],
                                 standing_fields=V4_STANDING_FIELDS, broken=lambda: sng3v4_problem(test, r)))
     j.notes = notes + j.notes + ([NO_DECISIONS] if "decisions" not in r else [])
     return j

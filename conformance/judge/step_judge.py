@@ -19,6 +19,7 @@ from reference.rulings import RULINGS, profiles_to_try
 
 from conformance.vectors.clauses import CLAUSES
 from .refusals import code_of, is_refusal, refusal_note
+from conformance.vectors.gamespec import answer as decode_answer
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
@@ -142,7 +143,9 @@ def _record_clause(parts: list[str]) -> str:
     if parts[0] == "winners" and parts[-1] == "id":
         return "rules.best-five"  # who won: the hands' ranking decides
     if parts[0] == "showdown" and parts[-1] == "cards":
-        return "rules.deal-order"
+        # The cards shown (the dealing itself is judged and followed first, conformance.judge.dealing):
+        # which cards are public is the reveal rule (v4: only the cards the winner's hand needs).
+        return "rules.showdown-public"
     if parts[0] in ("length", "handNumber"):
         return "state.history"  # entries missing, extra or out of order
     return RECORD_CLAUSES.get(parts[0], "state.history")
@@ -237,6 +240,9 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     """A clause that the values around ``path`` decide, or None (then the path's own applies):
     who is to act heads-up (rules.heads-up-order); a winner's amount when the same seats won the
     same total, one chip moved between them (a split's odd chips, rules.odd-chips)."""
+    if path == ".minRaiseTo" and _at(expected, path) is None and isinstance(expected, dict) \
+            and _at(actual, path) is not None and _reopened(expected):
+        return "rules.short-allin"
     if path in (".you.seat", ".you.id"):
         seats = _at(expected, ".seats")
         live = sum(1 for x in seats if isinstance(x, dict) and not x.get("out")) if isinstance(seats, list) else 0
@@ -255,6 +261,19 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     return None
 
 
+def _reopened(state: dict) -> bool:
+    """A raise offered where the reference closes it for a seat that already acted this street while
+    someone else can still respond: the reopening rule (only a full raise reopens), not R10."""
+    try:
+        you, street = state["you"], state["street"]
+        acted = any(a["id"] == you["id"] and a["street"] == street for a in state["actions"])
+        others = any(x["id"] != you["id"] and not x["folded"] and not x.get("out") and x["stack"] > 0
+                     for x in state["seats"])
+        return acted and others
+    except (KeyError, TypeError):
+        return False
+
+
 # ---- divergences --------------------------------------------------------------------------------
 
 @dataclass
@@ -267,6 +286,7 @@ class Divergence:
     expected: object
     actual: object
     clause: str
+    counted: int = 0  # the later differences of its hand counted under it (a hand's first divergence)
 
     def as_json(self) -> dict:
         return {"hand": self.hand, "decision": self.decision, "path": self.path, "expected": _plain(self.expected),
@@ -303,20 +323,44 @@ class Comparison:
 
     stop: bool = False  # stop at the first difference (a ruling alternative that differs is of no use)
     clause_of: Callable[[str], str] = clause_for  # a field's clause (a lone hand's differs: hand_judge)
+    # Judging on after a failure (issue #23, item 2): the first divergence of every hand after which
+    # the reference was resynchronised to the engine (firsts[0] is ``first``); ``open`` is the
+    # divergence of the hand in progress, under which its later differences are counted, and
+    # ``diverged`` maps each such hand's number to it (a hand record that differs at the end of the
+    # game counts under its hand's divergence).
+    firsts: list = field(default_factory=list)
+    open: Divergence | None = None
+    diverged: dict = field(default_factory=dict)
+    # The reference's positions of each hand it played: number -> (button, seats in the hand).
+    positions: dict = field(default_factory=dict)
 
     def add(self, hand, decision, path, expected, actual, clause: str | None = None) -> None:
         if is_edit(actual):
             clause = "state.fresh"
         d = Divergence(hand, decision, path, expected, actual, clause or self.clause_of(path))
-        if self.first is None:
-            self.first = d
-            self.answers_at = list(self.answers)
-            if self.stop:
-                raise _Stop
-        else:
+        under = self.open
+        if under is None and self.first is not None:
+            under = self.diverged.get(hand if hand is not None else _record_hand(path))
+        if under is None:
+            if self.first is None:
+                self.first = d
+                self.answers_at = list(self.answers)
+                if self.stop:
+                    raise _Stop
+            self.firsts.append(d)
+            self.open = d
+            if hand is not None:
+                self.diverged.setdefault(hand, d)
+        elif under is self.first:
             self.later_count += 1
             if len(self.later) < LATER_SHOWN:
                 self.later.append(d)
+        else:
+            under.counted += 1
+
+    def resynchronised(self) -> None:
+        """The reference now stands where the engine does: a later difference is a new divergence."""
+        self.open = None
 
     def compare(self, hand, decision, path, expected, actual, order: tuple = (), clause: str | None = None) -> bool:
         """Add every difference at ``path``; True when there was none."""
@@ -342,6 +386,16 @@ class Comparison:
         fed = getattr(self, "answers_at", self.answers)
         shown = [{"hand": h, "decision": k, "answer": _plain(a, 200)} for h, k, a in fed[-ANSWERS_SHOWN:]]
         return ([f"… {len(fed) - len(shown)} earlier answers"] if len(fed) > len(shown) else []) + shown
+
+
+_RECORD = re.compile(r"^(?:history\(\)|log\(\))\[(\d+)\]")
+
+
+def _record_hand(path: str) -> int | None:
+    """The hand a difference at the end of the game is about: the number of a hand record
+    (``history()[i]``, ``log()[i]``: hands are numbered from 1 in order), else None."""
+    m = _RECORD.match(path)
+    return int(m.group(1)) + 1 if m else None
 
 
 class _Stop(Exception):
@@ -382,6 +436,15 @@ def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = N
 
 def _replay(out: Comparison, spec, trajectory, plan, required, with_log, v4_steps, standing_fields) -> None:
     ref = ReferenceGame(spec)
+    try:
+        _replay_game(out, ref, trajectory, plan, required, with_log, v4_steps, standing_fields)
+    finally:
+        if not out.stop:
+            out.positions = ref.positions()
+
+
+def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required, with_log, v4_steps,
+                 standing_fields) -> None:
     trajectory = expand(trajectory)
     error = trajectory.get("error")
     in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out)
@@ -424,28 +487,57 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
             return False
         got = outcomes[k]
-        out.compare(hand, k, f"steps[{k}]", want, got, ("state", "action", "error"))
+        out.compare(hand, k, f"steps[{k}]", want, got, ("state", "action", "error"),
+                    clause=None if "state" not in want else _step_clause(step, want, got))
         if "error" in want and "state" not in want:  # the reference's game is over
             return False
     return True
 
 
+def _step_clause(step: object, want: dict, got: object) -> str | None:
+    """The clause of a v4 step's action or error: a timely answer's is its word's (the answers
+    holdem-sng-3-v4 accepts, "bet" and "allin" among them: return.*), a timeout's the fallback's;
+    its state's fields keep their own (None)."""
+    timely = not (step == {"timeout": True} or want.get("error") == "late")
+    if not timely or not isinstance(got, dict) or not _identical(want.get("state"), got.get("state")):
+        return None
+    answer = decode_answer(step["answer"] if isinstance(step, dict) and "answer" in step else step)
+    return action_clause(answer, want.get("action"), got.get("action"))
+
+
 def _replay_decisions(ref: ReferenceGame, trajectory: dict, plan: Plan, out: Comparison, offset: int) -> bool:
-    """Compare every recorded decision and action; False when the reference cannot follow further."""
+    """Compare every recorded decision and action; False when the reference cannot follow further.
+
+    After a divergence, at the engine's first decision of another hand, the reference is
+    resynchronised to the engine's state (ReferenceGame.resync) and judging goes on (issue #23,
+    item 2); until then the rest of the hand is counted under the divergence, and decisions the
+    reference cannot follow (it refused the answer, its game ended) are skipped."""
     decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
     again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
     # Second states after the runner's edits: every one (hands), or some (tournaments: `fresh`).
     fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
     error = trajectory.get("error")
+    lost = False  # the reference cannot follow the rest of the engine's hand
+    open_hand = None  # the engine's hand number of the open divergence
     for k, state in enumerate(decisions):
         at = offset + k  # the decision index reported (sng3v4 steps come first)
-        expected = ref.state()
         out.decisions = k + 1
+        engine_hand = state.get("handNumber") if isinstance(state, dict) else None
+        if out.open is not None and not out.stop and engine_hand != open_hand and isinstance(engine_hand, int):
+            if not ref.resync(state, trajectory.get("standings")):
+                return False
+            out.resynchronised()
+            lost = False
+        if lost:
+            continue
+        expected = ref.state()
+        opened = out.open
         if expected is None:
-            out.add(state.get("handNumber") if isinstance(state, dict) else None, at, "state()",
-                    "null (the game is over)", state)
-            return False
+            out.add(engine_hand, at, "state()", "null (the game is over)", state)
+            lost = True
+            open_hand = engine_hand
+            continue
         hand = expected["handNumber"]
         out.compare(hand, at, "state", expected, state, STATE_ORDER)
         second = again[k] if again is not None and k < len(again) else fresh.get(k, state)
@@ -455,7 +547,8 @@ def _replay_decisions(ref: ReferenceGame, trajectory: dict, plan: Plan, out: Com
             answer = plan.answer(k, state)
         except (KeyError, TypeError, IndexError, AttributeError):
             out.add(hand, at, "state", expected, state, "state.fields")
-            return False
+            lost, open_hand = True, engine_hand
+            continue
         out.answers.append((hand, at, answer))
         want = ref.act(answer)
         if k >= len(actions):
@@ -470,8 +563,10 @@ def _replay_decisions(ref: ReferenceGame, trajectory: dict, plan: Plan, out: Com
             continue
         if not out.compare(hand, at, "action", want, got, clause=action_clause(answer, want, got)) \
                 and "threw" in want:
-            return False  # the reference cannot follow an answer it refuses
-    return True
+            lost = True  # the reference cannot follow an answer it refuses
+        if out.open is not opened:
+            open_hand = engine_hand
+    return not lost
 
 
 # ---- verdicts -----------------------------------------------------------------------------------
@@ -487,6 +582,10 @@ class GameVerdict:
     alternative: dict | None = None  # the ruling options the engine follows (divergent)
     details: str = ""
     notes: list = field(default_factory=list)  # reported, not failed
+    positions: dict = field(default_factory=dict)  # the reference's positions (Comparison.positions)
+    # Every failure of the game (failed): the first divergence of each hand judged after a
+    # resynchronisation (issue #23), ``first`` among them, and a dealing difference (dealing.py).
+    failures: list = field(default_factory=list)
 
     @property
     def breaks(self) -> str | None:
@@ -502,12 +601,22 @@ def describe(c: Comparison) -> tuple[str, str]:
                f"-- breaks {d.clause} ({summary})")
     if c.later_count:
         message += f"; {c.later_count} later difference{'s' if c.later_count > 1 else ''} counted under it"
+    others = c.firsts[1:]
+    if others:
+        message += (f"; judged on from the next hand, {len(others)} more divergence{'s' if len(others) > 1 else ''}: "
+                    + ", ".join(f"{o.where()} {o.path} (breaks {o.clause})" for o in others[:LATER_SHOWN])
+                    + (" …" if len(others) > LATER_SHOWN else ""))
+    total += sum(1 + o.counted for o in others)
     lines = [f"first divergence ({total} difference{'s' if total > 1 else ''} in all)",
              f"  {d.where()}: {d.path}: expected {_show(d.expected)}, got {_show(d.actual)}"]
     for later in c.later:
         lines.append(f"  later, {later.where()}: {later.path}: expected {_show(later.expected)}, got {_show(later.actual)}")
     if c.later_count > len(c.later):
         lines.append(f"  … and {c.later_count - len(c.later)} more")
+    for o in others:
+        lines.append(f"then, the reference resynchronised at the start of the hand: {o.where()}: {o.path}: expected "
+                     f"{_show(o.expected)}, got {_show(o.actual)} -- breaks {o.clause}"
+                     + (f" ({o.counted} later difference{'s' if o.counted > 1 else ''} counted under it)" if o.counted else ""))
     answers = c.answers_json()
     if answers:
         lines.append("answers that led there: " + ", ".join(
@@ -556,7 +665,8 @@ def _differing(c: Comparison, family: str, spec: dict, replay_under, broken) -> 
     message, details = describe(c)
     if problem:
         message += f"; no ruling alternative can reproduce it: {problem}"
-    return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
+    return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details,
+                       failures=list(c.firsts), positions=c.positions)
 
 
 def _order_only(c: Comparison) -> GameVerdict:
@@ -601,7 +711,8 @@ def judge_views(spec: dict, decision: int, answer: object, actual: dict, views, 
         return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces it",
                            rulings=sorted(set(profile) | used.rulings, key=_number), alternative=profile)
     message, details = describe(c)
-    return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details)
+    return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details,
+                       failures=list(c.firsts), positions=c.positions)
 
 
 def _profile_text(profile: dict) -> str:

@@ -15,6 +15,7 @@ The answers are a :class:`Plan`: a vector's script, then seat strategies, each a
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from reference.errors import HoldemError, IllegalAction, OptionError
@@ -97,6 +98,45 @@ class ReferenceGame:
 
     def state(self) -> dict | None:
         return self.t.decision_state()
+
+    def positions(self) -> dict:
+        """Each hand's (button, seats in the hand) as the reference played it."""
+        out = {r["handNumber"]: (r["buttonSeat"], [c > 0 for c in r["startStacks"]]) for r in self.t.hands}
+        hand = self.t.hand
+        if hand is not None and not self.t.over:
+            out[hand.hand_number] = (hand.button, list(hand.in_hand))
+        return out
+
+    def resync(self, state: dict, standings: object = None) -> bool:
+        """Stand where the engine stands at its first decision of a hand (issue #23, item 2): its
+        hand number, each seat's chips at the hand's start (stack plus what it has put in), its
+        button and blinds seats, the seats it has out (eliminated in the hand and at the place its
+        ``standings`` give) and its public history; the reference deals and plays the hand by its
+        own rules from there. False when that state cannot start a hand."""
+        try:
+            seats = state["seats"]
+            out = [bool(x["out"]) for x in seats]
+            stacks = [x["stack"] + x["total"] for x in seats]
+            positions = (state["buttonSeat"], state["smallBlindSeat"], state["bigBlindSeat"])
+            number = state["handNumber"]
+            if not (len(seats) == self.t.n and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0
+                                                   for c in stacks) and isinstance(number, int) and number >= 1):
+                return False
+            eliminated = {}
+            for x in standings if isinstance(standings, list) else ():
+                if isinstance(x, dict) and isinstance(x.get("eliminatedInHand"), int) and x.get("id") in self.t.ids:
+                    eliminated[self.t.ids.index(x["id"])] = (x["eliminatedInHand"], x.get("place"))
+            history = state.get("history")
+            if isinstance(history, list) and all(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
+                                                 for e in history):
+                first = history[0]["handNumber"] if history else number
+                history = [e for e in self.t.history if e["handNumber"] < first] + copy.deepcopy(history)
+            else:
+                history = None
+            self.t.resume(number, stacks, positions, out, history, eliminated)
+        except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
+            return False
+        return True
 
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""

@@ -27,6 +27,10 @@ class Case:
     first: dict | None = None
     later: int = 0
     answers: list = field(default_factory=list)
+    # Every failure of a failed game (issue #23): its dealing difference and the first divergence of
+    # each hand judged on after it, each as ``first`` is, with ``later`` (counted under it); see
+    # conformance.judge.causes, which groups them by cause.
+    failures: list = field(default_factory=list)
     alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
     vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
     # A failed vector's input in readable form and its reproduction (conformance.report.repro).

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable, TextIO
 
+from conformance.judge import causes as root_causes
 from conformance.judge.verdicts import STATUSES, Report
 from conformance.outfiles import write_text
 
@@ -33,9 +34,11 @@ def to_json(report: Report) -> dict:
         report.subject_key: report.subject,
         "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],
         "families": report.counts(),
+        "causes": [c.as_json() for c in run_causes(report)],
         "failures": [{"id": c.id, "family": c.group, "clause": c.clauses, "message": c.message, "diff": c.diff,
                       **({"breaks": c.breaks, "first": c.first, "later": c.later, "answers": c.answers}
                          if c.first is not None else {}),
+                      **({"all": c.failures} if len(c.failures) > 1 else {}),
                       **({"vector": c.vector} if c.vector is not None else {}),
                       **({"input": c.input} if c.input is not None else {}),
                       **({"repro": c.repro} if c.repro is not None else {}),
@@ -47,6 +50,13 @@ def to_json(report: Report) -> dict:
         "skipped": [{"id": c.id, "family": c.group, "reason": c.message} for c in report.with_status("skipped")],
         "notes": [{"id": c.id, "family": c.group, "note": n} for c in report.smoke + report.cases for n in c.notes],
     }
+
+
+def run_causes(report: Report) -> list:
+    """The report's failures grouped by cause (conformance.judge.causes), with reproductions."""
+    found = root_causes.group(report.smoke + report.cases)
+    root_causes.attach_repro(report, found)
+    return found
 
 
 def write_json(path: Path, report: Report) -> None:
@@ -127,6 +137,11 @@ def _indent(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
+def _short(value: object) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=repr)
+    return text if len(text) <= 120 else text[:120] + " …"
+
+
 def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[dict], str]) -> None:
     """The families table, every failure (id, clauses, message, diff), every divergence and skip
     in one line each, and the verdict."""
@@ -147,6 +162,26 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
         p(f"{'profile':<{width}}  {'verdict':<15}  " + "  ".join(f"{s:>9}" for s in STATUSES))
         for name, row in report.profiles.items():
             p(f"{name:<{width}}  {row['verdict']:<15}  " + "  ".join(f"{row[s]:>9}" for s in STATUSES))
+    found = run_causes(report)
+    if found:
+        total = sum(c.count for c in found)
+        p(f"\ncauses: {plural(total, 'failure')} from {plural(len(found), 'cause')} (details of each vector below)")
+        for k, cause in enumerate(found, 1):
+            ex = cause.example or {}
+            first = ex.get("first") or {}
+            where = ", ".join(x for x in (f"hand {first['hand']}" if first.get("hand") is not None else "",
+                                          f"decision {first['decision']}" if first.get("decision") is not None else "")
+                              if x)
+            p(f"  {k}. {cause.title()}")
+            summary = root_causes.CLAUSES.get(cause.breaks, (None, None))[1]
+            p(f"     {summary + '; ' if summary else ''}{plural(cause.count, 'failure')} in "
+              f"{plural(len(cause.vectors), 'vector')}; smallest example {ex.get('vector')}"
+              + (f" ({where})" if where else ""))
+            if first.get("path"):
+                p(f"     {first['path']}: expected {_short(first.get('expected'))}, got {_short(first.get('actual'))}")
+            repro = ex.get("repro")
+            if repro and repro.get("run"):
+                p(f"     repro: {repro['run'][0]}" + (f"  ({repro['note']})" if repro.get("note") else ""))
     for c in report.with_status("failed"):
         p(f"\nFAILED {c.id}  [{', '.join(c.clauses)}]")
         p(_indent(c.message))

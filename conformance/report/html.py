@@ -161,6 +161,33 @@ def _more(shown: int, total: int) -> str:
     return f"<p class='sub'>and {total - shown} more in summary.json</p>" if total > shown else ""
 
 
+def _causes(causes: list) -> str:
+    """The failures grouped by root cause (conformance.judge.causes), before the per-vector list."""
+    if not causes:
+        return ""
+    rows = []
+    for c in causes:
+        ex = c.get("example") or {}
+        first = ex.get("first") or {}
+        where = ", ".join(x for x in (f"hand {first.get('hand')}" if first.get("hand") is not None else "",
+                                      f"decision {first.get('decision')}" if first.get("decision") is not None else "")
+                          if x)
+        run = ((ex.get("repro") or {}).get("run") or [""])[0]
+        alt = c.get("alternative")
+        rows.append(
+            f"<tr><td>{_clauses([c['breaks']] if c.get('breaks') else [])}</td>"
+            f"<td>{escape(str(c.get('field', '')))}: {escape(str(c.get('kind', '')))}"
+            + (f" <span class='muted'>(reproduced under {escape(', '.join(f'{r} = {o}' for r, o in alt.items()))})</span>"
+               if alt else "")
+            + f"</td><td class='n'>{c.get('count', 0)}</td><td class='n'>{len(c.get('vectors', []))}</td>"
+            f"<td>{escape(str(ex.get('vector', '')))}{' (' + escape(where) + ')' if where else ''}"
+            + (f"<br><code>{escape(run)}</code>" if run else "") + "</td></tr>")
+    return (f"<h3>Causes ({len(causes)})</h3><p class='sub'>Every failure grouped by the rule it breaks; the "
+            "smallest example of each, then every failed vector below.</p><div class='scroll'><table><tr>"
+            "<th>breaks</th><th>what differs</th><th class='n'>failures</th><th class='n'>vectors</th>"
+            "<th>smallest example</th></tr>" + "".join(rows) + "</table></div>")
+
+
 def _engine(engine: dict) -> str:
     rows = []
     totals = dict.fromkeys(STATUS_CLASS, 0)
@@ -185,6 +212,7 @@ def _engine(engine: dict) -> str:
         + _profiles(engine)
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
+        + _causes(engine.get("causes") or [])
         + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed", i < OPEN) for i, f in enumerate(failures[:SHOWN]))
            + _more(SHOWN, len(failures)) if failures else "")
         + (f"<h3>Divergences ({len(divergences)})</h3><p class='sub'>Not failures: the contract allows more than "

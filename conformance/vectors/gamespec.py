@@ -23,8 +23,9 @@ OPTION_NAMES = {
 
 
 def tournament(spec: dict) -> Tournament:
-    """``{"seats", "options", "controllers"?, "rulings"?}`` -> a Tournament; ``rulings`` (ruling
-    id -> option, see reference.rulings) replays a game under documented ruling alternatives."""
+    """``{"seats", "options", "controllers"?, "rulings"?, "dealt"?}`` -> a Tournament; ``rulings`` (ruling
+    id -> option, see reference.rulings) replays a game under documented ruling alternatives;
+    ``dealt`` (hand number -> cards by seat) deals an engine's own cards (conformance.judge.dealing)."""
     options = {}
     for key, value in spec.get("options", {}).items():
         if key not in OPTION_NAMES:
@@ -32,7 +33,8 @@ def tournament(spec: dict) -> Tournament:
         if key == "decks":
             value = {int(k): v for k, v in value.items()}
         options[OPTION_NAMES[key]] = value
-    return Tournament(spec["seats"], controllers=spec.get("controllers"), rulings=spec.get("rulings"), **options)
+    return Tournament(spec["seats"], controllers=spec.get("controllers"), rulings=spec.get("rulings"),
+                      dealt=spec.get("dealt"), **options)
 
 
 def play_hand(vector_input: dict, rulings=None) -> dict:

@@ -1,0 +1,305 @@
+"""Following an engine's own dealing (issue #23, item 1; docs/INTERPRETING.md, Step judging).
+
+Every card a seat holds is visible in its own decision state (``you.cards``) or at the showdown,
+and the board in every state and history entry; a card nobody sees changes no outcome. When the
+cards an engine dealt differ from the ones the reference deals from the pinned deck (its own
+shuffle, its own deal order, no burns), the dealing difference is one failure with its clause,
+and the game is judged again with the reference dealt the engine's cards (the ``dealt`` option of
+reference.tournament / reference.hand), so every betting, pot, award, elimination and history
+rule is judged as for any engine.
+
+The dealing is judged against the engine's own positions (its button and the seats it has in the
+hand): an engine that deals the pinned deck the contract's way from a wrong button has no dealing
+difference, only the wrong button. A deal the pinned deck gives under a documented ruling
+alternative (R3: from the back) is that alternative, not a failure.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference.cards import CANONICAL_DECK
+from reference.hand import complete_deck, dealing_order
+
+from conformance.vectors.clauses import CLAUSES
+from . import step_judge
+from .step_judge import Divergence, GameVerdict
+from .trajectory import expand
+
+_CARDS = frozenset(CANONICAL_DECK)
+# The deal alternatives of the rulings (reference/rulings.py): the pinned deck dealt from its end.
+DEAL_ALTERNATIVES = ({"R3": "back"},)
+
+
+class _Inconsistent(Exception):
+    """The engine's cards of a hand contradict each other (a seat's cards change, a card twice)."""
+
+
+@dataclass
+class HandCards:
+    """What an engine showed of one hand's cards: ``hole`` seat -> cards (two, or the cards a v4
+    showdown reveals), ``board``, the first decision where each was seen, and the engine's own
+    positions (button, the seats in the hand) when a decision state of the hand showed them."""
+
+    hole: dict
+    board: list
+    seen: dict  # "hole:<seat>" / "board" -> the decision index where first seen (None: at the end)
+    button: int | None = None
+    in_hand: list | None = None
+    complete: set | None = None  # seats whose two hole cards are both known
+
+    def dealt(self) -> dict:
+        return {"hole": {s: list(c) for s, c in self.hole.items()}, "board": list(self.board)}
+
+
+def _card_list(cards: object) -> list:
+    if not (isinstance(cards, list) and all(isinstance(c, str) and c in _CARDS for c in cards)):
+        raise _Inconsistent
+    return list(cards)
+
+
+class Observed:
+    """The engine's cards, hand by hand, gathered from its states and hand records."""
+
+    def __init__(self) -> None:
+        self.hands: dict[int, HandCards] = {}
+        self.broken: set[int] = set()
+        self.seat_of: dict[str, int] = {}
+
+    def _hand(self, number: object) -> HandCards | None:
+        if not isinstance(number, int) or isinstance(number, bool) or number in self.broken:
+            return None
+        return self.hands.setdefault(number, HandCards({}, [], {}, complete=set()))
+
+    def _guard(self, number, add) -> None:
+        h = self._hand(number)
+        if h is None:
+            return
+        try:
+            add(h)
+            cards = [c for cs in h.hole.values() for c in cs] + h.board
+            if len(cards) != len(set(cards)):
+                raise _Inconsistent
+        except (_Inconsistent, KeyError, TypeError, AttributeError):
+            self.broken.add(number)
+            self.hands.pop(number, None)
+
+    def _board(self, h: HandCards, board: object, at) -> None:
+        board = _card_list(board)
+        short, long = sorted((h.board, board), key=len)
+        if long[:len(short)] != short or len(long) > 5:
+            raise _Inconsistent
+        h.seen.setdefault(f"board:{len(board)}", at)
+        if len(board) > len(h.board):
+            h.board = board
+
+    def _hole(self, h: HandCards, seat: int, cards: list, whole: bool, at) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise _Inconsistent
+        known = h.hole.get(seat)
+        if whole:
+            if len(cards) != 2:
+                raise _Inconsistent
+            if seat in h.complete:
+                if known != cards:
+                    raise _Inconsistent
+                return
+            if known is not None and not set(known) <= set(cards):
+                raise _Inconsistent
+            h.hole[seat] = cards
+            h.complete.add(seat)
+        elif known is None:
+            h.hole[seat] = cards[:2]
+        elif not set(cards) <= set(known) and seat in h.complete:
+            raise _Inconsistent
+        h.seen.setdefault(f"hole:{seat}", at)
+
+    def state(self, state: object, at: int | None) -> None:
+        """A decision state: the seat to act's cards, the board, the positions, the history's records."""
+        if not isinstance(state, dict):
+            return
+        for s in state.get("seats") or ():
+            if isinstance(s, dict) and isinstance(s.get("id"), str) and isinstance(s.get("seat"), int):
+                self.seat_of.setdefault(s["id"], s["seat"])
+        for entry in state.get("history") or ():
+            self.record(entry, None)
+        number = state.get("handNumber")
+
+        def add(h: HandCards) -> None:
+            you = state["you"]
+            self._hole(h, you["seat"], _card_list(you["cards"]), True, at)
+            self._board(h, state["board"], at)
+            if h.button is None and isinstance(state.get("buttonSeat"), int) and isinstance(state.get("seats"), list):
+                h.button = state["buttonSeat"]
+                h.in_hand = [isinstance(s, dict) and not s.get("out") and s.get("stack", 0) + s.get("total", 0) > 0
+                             for s in state["seats"]]
+
+        self._guard(number, add)
+
+    def record(self, entry: object, at: int | None, number: int | None = None) -> None:
+        """A hand's public record (a history entry, a log record's result, a lone hand's result)."""
+        if not isinstance(entry, dict):
+            return
+        number = entry.get("handNumber", number)
+
+        def add(h: HandCards) -> None:
+            self._board(h, entry.get("board", []), at)
+            for shown in entry.get("showdown") or ():
+                cards = _card_list(shown["cards"])
+                seat = self.seat_of[shown["id"]]
+                self._hole(h, seat, cards, len(cards) == 2, at)
+
+        self._guard(number, add)
+
+
+def observe(trajectory: dict, ids: "list[str] | None" = None, hand_number: int | None = None) -> Observed:
+    """The engine's cards in a game trajectory (decisions, sng3v4 steps' states, history(), log()),
+    or in a lone hand's (``hand_number``: its number; ``ids``: its seats' ids)."""
+    seen = Observed()
+    for k, i in enumerate(ids or ()):
+        seen.seat_of[i] = k
+    steps = trajectory.get("steps") if isinstance(trajectory.get("steps"), list) else []
+    states = [o.get("state") for o in steps if isinstance(o, dict)]
+    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
+    for k, state in enumerate(states + decisions):
+        if hand_number is not None and isinstance(state, dict):
+            state = {**state, "handNumber": hand_number}
+        seen.state(state, k)
+    for entry in trajectory.get("history") if isinstance(trajectory.get("history"), list) else ():
+        seen.record(entry, None)
+    for entry in trajectory.get("log") if isinstance(trajectory.get("log"), list) else ():
+        if isinstance(entry, dict):
+            seen.record(entry.get("result"), None, entry.get("handNumber"))
+    result = trajectory.get("result")
+    if hand_number is not None and isinstance(result, dict):
+        seen.record(result.get("result"), None, hand_number)
+    return seen
+
+
+def contract_deal(deck: list, order: list[int]) -> dict:
+    """What the contract's deal gives from ``deck``: each seat of ``order`` its two cards, the board."""
+    m = len(order)
+    return {"hole": {s: [deck[i], deck[i + m]] for i, s in enumerate(order)},
+            "board": [deck[2 * m + 1 + j + (j - 2 if j >= 3 else 0)] for j in range(5)]}
+
+
+def _agrees(h: HandCards, deal: dict) -> tuple[bool, bool]:
+    """(hole cards agree, board agrees) between what the engine showed and ``deal``."""
+    holes = all(s in deal["hole"] and (cards == deal["hole"][s] if s in h.complete else set(cards) <= set(deal["hole"][s]))
+                for s, cards in h.hole.items())
+    return holes, deal["board"][:len(h.board)] == h.board
+
+
+@dataclass
+class Dealing:
+    """How an engine's dealing compares with the pinned decks: ``dealt`` (hand -> cards by seat)
+    to follow, the dealing ``failure`` (a Divergence, None when the pinned deck dealt the contract's
+    way from the engine's positions gives its cards) and the ruling ``alternative`` it follows."""
+
+    dealt: dict
+    failure: Divergence | None = None
+    alternative: dict | None = None
+
+
+def compare(observed: Observed, decks: dict, positions: "dict | None" = None) -> Dealing | None:
+    """The engine's dealing against the pinned ``decks`` (hand number -> a 52-card deck), each hand
+    dealt the contract's way from the engine's own positions (where no state of the hand shows
+    them, the reference's ``positions``: hand -> (button, in_hand)); None when every card it showed
+    is the pinned deal's (nothing to follow: a difference is then the positions', judged as such)."""
+    failure, alternatives = None, [dict(a) for a in DEAL_ALTERNATIVES]
+    for number in sorted(observed.hands):
+        h = observed.hands[number]
+        own = (h.button, h.in_hand) if h.button is not None else (positions or {}).get(number)
+        if number not in decks or own is None:
+            continue
+        deck, order = decks[number], dealing_order(*own)
+        holes, board = _agrees(h, contract_deal(deck, order))
+        if holes and board:
+            continue
+        alternatives = [a for a in alternatives if all(_agrees(h, contract_deal(deck[::-1], order)))]
+        if failure is None or (not holes and failure.clause != "rules.deal-order"):
+            failure = _failure(number, h, contract_deal(deck, order), holes)  # hole cards first
+    if failure is None:
+        return None
+    dealt = {n: h.dealt() for n, h in observed.hands.items()}
+    if alternatives:
+        return Dealing(dealt, None, alternatives[0])
+    return Dealing(dealt, failure)
+
+
+def _failure(number: int, h: HandCards, deal: dict, holes_agree: bool) -> Divergence:
+    """The first place where the engine's cards of hand ``number`` are not the pinned deal's."""
+    if not holes_agree:
+        seat = next(s for s, cards in sorted(h.hole.items()) if deal["hole"].get(s) != cards)
+        at = h.seen.get(f"hole:{seat}")
+        return Divergence(number, at, "state.you.cards" if at is not None else f"the cards of seat {seat}",
+                          deal["hole"].get(seat), h.hole[seat], "rules.deal-order")
+    j = next(j for j, card in enumerate(h.board) if deal["board"][j] != card)
+    length = 3 if j < 3 else j + 1
+    at = h.seen.get(f"board:{length}")
+    return Divergence(number, at, "state.board" if at is not None else "the board", deal["board"][:length],
+                      h.board[:length], "rules.burn")
+
+
+def pinned_decks(spec: dict) -> dict:
+    """A game spec's pinned decks, whole (hand number -> 52 cards)."""
+    decks = (spec.get("options") or {}).get("decks") or {}
+    out = {}
+    for number, cards in decks.items():
+        try:
+            out[int(number)] = complete_deck(cards)
+        except Exception:  # noqa: BLE001 - a spec the reference refuses is judged elsewhere
+            continue
+    return out
+
+
+
+def _show_failure(d: Divergence) -> str:
+    return (f"the engine deals other cards than the pinned deck: {d.where()}: {d.path} expected "
+            f"{' '.join(d.expected or [])}, got {' '.join(d.actual)} -- breaks {d.clause} ({CLAUSES[d.clause][1]})")
+
+
+def followed(verdict: GameVerdict, observed: Observed, decks: dict, rejudge, positions: "dict | None" = None) -> GameVerdict:
+    """``verdict`` on a game judged with the pinned cards; when it failed and the engine dealt other
+    cards, the game judged again with the reference dealt the engine's cards (``rejudge(dealt)``,
+    a GameVerdict), the dealing difference its first failure (none when a documented alternative
+    deals them: then the vector can still be divergent on it). ``positions``: the reference's, where
+    the verdict has none (compare)."""
+    if verdict.status != "failed":
+        return verdict
+    dealing = compare(observed, decks, positions or verdict.positions)
+    if dealing is None:
+        return verdict
+    again = rejudge(dealing.dealt)
+    if dealing.failure is None:  # the pinned cards dealt as a documented alternative (R3 = back)
+        if again.status == "failed":
+            again.message += f"; it deals the pinned cards as {_profile(dealing.alternative)}"
+            return again
+        profile = {**dealing.alternative, **(again.alternative or {})}
+        return GameVerdict("divergent", f"the reference under {_profile(profile)} reproduces every step",
+                           rulings=sorted(set(profile) | set(again.rulings), key=lambda r: int(r[1:])),
+                           alternative=profile)
+    d = dealing.failure
+    if again.status == "failed":
+        message = f"{_show_failure(d)}; judged on the cards it dealt: {again.message}"
+    elif again.status == "divergent":
+        message = f"{_show_failure(d)}; judged on the cards it dealt, divergent: {again.message}"
+    else:
+        message = f"{_show_failure(d)}; judged on the cards it dealt, every other step is the reference's"
+    failures = [d] + (again.failures if again.status == "failed" else [])
+    return GameVerdict("failed", message, d, 0, again.answers or verdict.answers, details=again.details,
+                       failures=failures)
+
+
+def _profile(profile: dict) -> str:
+    return ", ".join(f"{r} = {o!r}" for r, o in sorted(profile.items()))
+
+
+def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lambda: None, **how) -> GameVerdict:
+    """step_judge.judge_game, following the engine's own dealing (:func:`followed`)."""
+    verdict = step_judge.judge_game(spec, trajectory, plan, family=family, broken=broken, **how)
+    if verdict.status != "failed" or not isinstance(trajectory, dict):
+        return verdict
+    ids = [f"s{k + 1}" for k in range(len(spec.get("seats") or ()))]  # a game's seat ids (the contract's)
+    return followed(verdict, observe(expand(trajectory), ids), pinned_decks(spec),
+                    lambda dealt: step_judge.judge_game({**spec, "dealt": dealt}, trajectory, plan, family=family,
+                                                        broken=broken, **how))

@@ -1,0 +1,112 @@
+"""The judge sees past the first difference (issue #23): it follows an engine's own dealing, judges
+on after a failure, and groups the failures of a run by root cause (conformance/judge/causes.py).
+
+The engines are the bundled JS engine with textual patches (as tests/mutants): one that deals from
+the lowest seat instead of left of the button, the same with the short-all-in-reopens bug, and the
+suite's single-rule mutants.
+"""
+import copy
+
+from conformance.judge import causes
+from conformance.judge.engine_cert import certify, load_tests
+from conformance.judge.engine_drivers import QuickJSDriver, Run
+from conformance.judge.family_judges import judge
+from js_vector_runner import ENGINE_PATH
+from mutants.mutants import MUTANTS
+from reference.cards import CANONICAL_DECK
+from reference.hand import Hand, deck_dealing, dealing_order
+
+SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
+# Hole cards one round at a time from the lowest seat (not from left of the button).
+DEAL_FROM_SEAT_0 = ("for (const s of this.order) this.hole[s].push(this.draw());",
+                    "for (const s of [...this.order].sort((a, b) => a - b)) this.hole[s].push(this.draw());")
+NO_BURN = ("this.draw(); // burn", "// no burn")
+REOPENS = next((m["find"], m["replace"]) for m in MUTANTS if m["name"] == "short-all-in-reopens")
+
+
+def engine(*patches) -> str:
+    source = SOURCE
+    for find, replace in patches:
+        assert source.count(find) == 1, find
+        source = source.replace(find, replace)
+    return source
+
+
+def run(source: str, families: list[str], only=None):
+    tests = load_tests(families)
+    if only is not None:
+        tests = {f: [t for t in ts if only(t)] for f, ts in tests.items()}
+    return certify(QuickJSDriver(source, engine_name="test-engine.js"), tests, {})
+
+
+def test_deck_dealing_inverts_the_deal():
+    order = dealing_order(2, [True, True, False, True, True])
+    assert order == [3, 4, 0, 1]
+    dealt = {"hole": {0: ["As", "Ks"], 3: ["2c", "7d"]}, "board": ["Qh", "Jh", "Th", "9h", "8h"]}
+    deck = deck_dealing(order, dealt, CANONICAL_DECK)
+    assert sorted(deck) == sorted(CANONICAL_DECK)
+    hand = Hand(ids=["a", "b", "c", "d", "e"], stacks=[100, 100, 0, 100, 100], button=2, small_blind_seat=3,
+                big_blind_seat=4, blinds=(1, 2), deck=deck)
+    assert hand.hole[0] == ["As", "Ks"] and hand.hole[3] == ["2c", "7d"]
+    # The same cards whatever end the deck is dealt from (R3 = back): dealt fixes who gets what.
+    back = Hand(ids=["a", "b", "c", "d", "e"], stacks=[100, 100, 0, 100, 100], button=2, small_blind_seat=3,
+                big_blind_seat=4, blinds=(1, 2), deck=CANONICAL_DECK, rulings={"R3": "back"}, dealt=dealt)
+    assert back.hole[0] == ["As", "Ks"] and back.hole[3] == ["2c", "7d"]
+    for hand in (hand, back):
+        while not hand.done:
+            hand.act("call" if not hand.legal().can_check else "check")
+        assert hand.board == dealt["board"]
+
+
+def test_a_deal_order_only_engine_has_one_cause_in_every_game_family():
+    picked = {"hands": 30, "tournaments": 2, "legality": 6, "hand": 12, "sng3v4": 2}
+    seen = {}
+
+    def only(test):
+        family = test["id"].split(".")[0]
+        seen[family] = seen.get(family, 0) + 1
+        return seen[family] <= picked[family]
+
+    report = run(engine(DEAL_FROM_SEAT_0), list(picked), only)
+    failed = [c for c in report.cases if c.status == "failed"]
+    assert {c.group for c in failed} == set(picked), report.counts()
+    for case in failed:
+        assert [f["clause"] for f in case.failures] == ["rules.deal-order"], (case.id, case.message)
+        assert case.breaks == "rules.deal-order" and "judged on the cards it dealt" in case.message, case.id
+    found = causes.group(report.cases)
+    assert [(c.breaks, c.count) for c in found] == [("rules.deal-order", len(failed))]
+    assert sorted(found[0].vectors) == sorted(c.id for c in failed)
+
+
+def test_a_deal_order_engine_with_one_betting_bug_has_two_causes():
+    report = run(engine(DEAL_FROM_SEAT_0, REOPENS), ["hands"])
+    alone = run(engine(REOPENS), ["hands"])
+    found = causes.group(report.cases)
+    assert sorted(c.breaks for c in found) == ["rules.deal-order", "rules.short-allin"], [c.title() for c in found]
+    reopen = next(c for c in found if c.breaks == "rules.short-allin")
+    # The betting bug is found in the same vectors as when the engine deals the contract's way.
+    assert sorted(reopen.vectors) == sorted(c.id for c in alone.cases if c.status == "failed")
+    assert reopen.kind == "a raise offered where raising is closed" and reopen.field == "state.minRaiseTo"
+    assert reopen.example["first"]["clause"] == "rules.short-allin"
+
+
+def test_a_second_bug_in_a_later_hand_is_found_after_resynchronising():
+    """A misstated action in one hand, an independent one in a later hand: two failures, each the
+    first divergence of its hand; the first hand's consequences are counted under it."""
+    test = next(t for t in load_tests(["tournaments"])["tournaments"] if t["id"] == "tournaments.six-seats-mixed")
+    driver = QuickJSDriver(SOURCE, engine_name="poker-engine.js")
+    try:
+        driver.start()
+        r = driver.run("tournaments", test).value
+    finally:
+        driver.close()
+    hands = [state["handNumber"] for state in r["decisions"]]
+    k = hands.index(3)  # hand 3's first decision
+    late = hands.index(9)
+    r = copy.deepcopy(r)
+    r["actions"][k]["amount"] += 1
+    r["decisions"][late]["currentBet"] += 1
+    j = judge("tournaments", test, Run("result", r))
+    assert j.status == "failed"
+    assert [(d.hand, d.decision) for d in j.failures] == [(3, k), (9, late)]
+    assert j.failures[1].path == "state.currentBet"
