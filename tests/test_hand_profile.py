@@ -56,7 +56,8 @@ HAND_MUTANTS = {
     "min-raise-from-raise-to": ("hand.side-pots-three-layers.h1", 1, "state.last-full-raise"),
     "odd-chip-wrong-seat": ("hand.two-odd-chips-clockwise.h1", None, "rules.odd-chips"),
     "heads-up-big-blind-acts-first": ("hand.suits-tie-split.h1", 0, "rules.heads-up-order"),
-    "short-all-in-reopens": ("hand.short-all-in-leaves-unacted-free.h1", 5, "state.min-raise-to"),
+    # The reopening rule, not the field (issue #23: a raise offered to a seat that acted, facing a short all-in).
+    "short-all-in-reopens": ("hand.short-all-in-leaves-unacted-free.h1", 5, "rules.short-allin"),
     "deal-from-the-button": ("hand.side-pots-three-layers.h1", 0, "rules.deal-order"),
     "raise-amount-as-additional-chips": ("hand.cumulative-short-raises-reopen.h1", 10, "rules.raise-total"),
     "refund-missing": ("hand.side-pots-three-layers.h1", None, "state.history-winners"),

@@ -35,6 +35,8 @@ def field_of(path: str | None) -> str:
     ``state.history[2].winners[1].amount`` -> ``history.winners[].amount``)."""
     if not path:
         return ""
+    if path.startswith("the cards of seat ") or path == "the board":  # dealing.py: seen only at a showdown
+        return "state.you.cards" if path != "the board" else "state.board"
     return _RECORD.sub("history.", _INDEX.sub("[]", path))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.cards import CANONICAL_DECK
-from reference.hand import complete_deck, dealing_order
+from reference.hand import complete_deck, dealing_order, needed_hole_cards
 
 from conformance.vectors.clauses import CLAUSES
 from . import step_judge
@@ -48,7 +48,19 @@ class HandCards:
     complete: set | None = None  # seats whose two hole cards are both known
 
     def dealt(self) -> dict:
-        return {"hole": {s: list(c) for s, c in self.hole.items()}, "board": list(self.board)}
+        return {"hole": {s: self._whole(s, c) for s, c in self.hole.items()}, "board": list(self.board)}
+
+    def _whole(self, seat: int, cards: list) -> list:
+        """A seat's hole cards; where a v4 showdown revealed only the cards its hand needs (R25),
+        the unseen ones are the first free cards that leave exactly those needed (so the same
+        value and the same cards public: an unseen card changes no outcome)."""
+        if seat in self.complete or len(self.board) != 5 or len(cards) >= 2:
+            return list(cards)
+        used = {c for cs in self.hole.values() for c in cs} | set(self.board)
+        free = [c for c in CANONICAL_DECK if c not in used]
+        pairs = ([[cards[0], x] for x in free] if cards
+                 else [[x, y] for i, x in enumerate(free) for y in free[i + 1:]])
+        return next((p for p in pairs if needed_hole_cards(p, self.board) == list(cards)), list(cards))
 
 
 def _card_list(cards: object) -> list:
@@ -229,7 +241,8 @@ def compare(observed: Observed, decks: dict, positions: "dict | None" = None) ->
 def _failure(number: int, h: HandCards, deal: dict, holes_agree: bool) -> Divergence:
     """The first place where the engine's cards of hand ``number`` are not the pinned deal's."""
     if not holes_agree:
-        seat = next(s for s, cards in sorted(h.hole.items()) if deal["hole"].get(s) != cards)
+        wrong = [s for s, cards in h.hole.items() if deal["hole"].get(s) != cards]
+        seat = min(wrong, key=lambda s: (h.seen.get(f"hole:{s}") is None, h.seen.get(f"hole:{s}") or 0, s))
         at = h.seen.get(f"hole:{seat}")
         return Divergence(number, at, "state.you.cards" if at is not None else f"the cards of seat {seat}",
                           deal["hole"].get(seat), h.hole[seat], "rules.deal-order")
@@ -254,8 +267,9 @@ def pinned_decks(spec: dict) -> dict:
 
 
 def _show_failure(d: Divergence) -> str:
-    return (f"the engine deals other cards than the pinned deck: {d.where()}: {d.path} expected "
-            f"{' '.join(d.expected or [])}, got {' '.join(d.actual)} -- breaks {d.clause} ({CLAUSES[d.clause][1]})")
+    return (f"first divergence at {d.where()}: {d.path} expected {' '.join(d.expected or [])}, got "
+            f"{' '.join(d.actual)} -- breaks {d.clause} ({CLAUSES[d.clause][1]}): the engine deals other cards "
+            "than the pinned deck")
 
 
 def followed(verdict: GameVerdict, observed: Observed, decks: dict, rejudge, positions: "dict | None" = None) -> GameVerdict:

@@ -524,7 +524,8 @@ def _replay_decisions(ref: ReferenceGame, trajectory: dict, plan: Plan, out: Com
         at = offset + k  # the decision index reported (sng3v4 steps come first)
         out.decisions = k + 1
         engine_hand = state.get("handNumber") if isinstance(state, dict) else None
-        if out.open is not None and not out.stop and engine_hand != open_hand and isinstance(engine_hand, int):
+        if out.open is not None and not out.stop and engine_hand != open_hand and isinstance(engine_hand, int) \
+                and hasattr(ref, "resync"):  # a lone hand (hand_judge) has no next hand
             if not ref.resync(state, trajectory.get("standings")):
                 return False
             out.resynchronised()
