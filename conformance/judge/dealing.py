@@ -291,7 +291,7 @@ def followed(verdict: GameVerdict, observed: Observed, decks: dict, rejudge, pos
         profile = {**dealing.alternative, **(again.alternative or {})}
         return GameVerdict("divergent", f"the reference under {_profile(profile)} reproduces every step",
                            rulings=sorted(set(profile) | set(again.rulings), key=lambda r: int(r[1:])),
-                           alternative=profile)
+                           alternative=profile, notes=again.notes)
     d = dealing.failure
     if again.status == "failed":
         message = f"{_show_failure(d)}; judged on the cards it dealt: {again.message}"
@@ -301,7 +301,7 @@ def followed(verdict: GameVerdict, observed: Observed, decks: dict, rejudge, pos
         message = f"{_show_failure(d)}; judged on the cards it dealt, every other step is the reference's"
     failures = [d] + (again.failures if again.status == "failed" else [])
     return GameVerdict("failed", message, d, 0, again.answers or verdict.answers, details=again.details,
-                       failures=failures)
+                       failures=failures, notes=again.notes)
 
 
 def _profile(profile: dict) -> str:
