@@ -1,58 +1,91 @@
-"""Time of ``holdem-cert bot`` with the stratified battery against the battery before it.
+"""Time of ``holdem-cert bot`` against an older tree of the suite, side by side in one run (issue #25).
 
-    python bench/bench_bot_cert.py [--bot bots/equity-bot.js] [--repeats 3] [--no-node]
+    python bench/bench_bot_cert.py --base /work/wt/base-1df4dca [--repeats 3] [--cases typical,late]
+        [--timeout 300]
 
-Side by side, alternating, median of the repeats: the battery before issue #18 (vectors and
-300 random states, no kind states, no node timing) and the current default (vectors, 200
-random states, at least 20 states of each decision kind, node timing when installed), both
-with the default smoke tables. Prints wall time and CPU time of this process and its children
-(the QuickJS workers and node), and the ratios.
+Each case is one ``holdem-cert bot FILE [ARGS]`` command, run as a subprocess with PYTHONPATH (and
+the working directory) at this tree and at ``--base``, alternating, ``--repeats`` times (the slow
+cases once: ``SLOW``); the median wall time and CPU time (the command and every process it waited
+for: QuickJS workers, node) of each, the ratio, and each side's verdict. A side still running after
+``--timeout`` seconds is killed and shown as ``>TIMEOUT``. The bot files are this tree's (the base
+runs them too). Cases:
+
+- ``typical``: bots/equity-bot.js, the defaults (the issue's 15 s);
+- ``passive``: tests/bots/good/passive.js (checks and calls): the full-length table's longest case;
+- ``late``: tests/bots/bad/act-loop.js, late on every decision;
+- ``at-risk-nine``: tests/bots/timing/slow-at-nine.js with an 80 ms deadline: killed on every
+  nine-seat state in QuickJS, at risk (not late) when re-timed -- the issue's bot "late at nine
+  seats" at a tenth of the scale (201 of the battery's 1171 states have nine seats).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
+import signal
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from conformance.bots.bot_cert import CertOptions, certify_file  # noqa: E402
-
 ROOT = Path(__file__).resolve().parent.parent
+CASES = {
+    "typical": ["bots/equity-bot.js"],
+    "passive": ["tests/bots/good/passive.js"],
+    "late": ["tests/bots/bad/act-loop.js"],
+    "at-risk-nine": ["tests/bots/timing/slow-at-nine.js", "--decision-ms", "80"],
+}
+SLOW = {"passive", "late", "at-risk-nine"}  # run once per side: minutes on the old tree
 
 
-def measure(bot: Path, options: CertOptions) -> tuple[float, float]:
-    def cpu() -> float:
-        t = os.times()
-        return t.user + t.system + t.children_user + t.children_system
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
-    wall0, cpu0 = time.perf_counter(), cpu()
-    report = certify_file(bot, options)
-    assert report.battery is not None, report.reasons
-    return time.perf_counter() - wall0, cpu() - cpu0
+
+def run(tree: Path, args: list[str], timeout: float) -> tuple[float, float, str]:
+    """(wall s, CPU s, verdict) of ``holdem-cert bot`` from ``tree``; the verdict is the first line."""
+    argv = [str(ROOT / args[0]) if i == 0 else a for i, a in enumerate(args)]
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    cpu0, t0 = children_cpu(), time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "bot", *argv, "--quiet"], cwd=tree, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        verdict = out.splitlines()[0].rpartition(": ")[2] if out else f"exit {proc.returncode}"
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        verdict = f"none within {timeout:g} s"
+    return time.perf_counter() - t0, children_cpu() - cpu0, verdict
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", type=Path, default=ROOT / "bots" / "equity-bot.js")
+    parser.add_argument("--base", type=Path, required=True, help="the older tree (a git worktree)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--no-node", dest="node", action="store_false")
+    parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per run (default 300)")
     args = parser.parse_args()
-    variants = {"before": CertOptions(generated_states=300, kind_states=0, node=False),
-                "stratified": CertOptions(node=args.node)}
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
-    for _ in range(args.repeats):
-        for name, options in variants.items():
-            times[name].append(measure(args.bot, options))
-    med = {name: (statistics.median(w for w, _ in ts), statistics.median(c for _, c in ts))
-           for name, ts in times.items()}
-    for name, (wall, cpu) in med.items():
-        print(f"{name:11s} wall {wall:7.2f} s   cpu {cpu:7.2f} s   (median of {args.repeats})")
-    (bw, bc), (sw, sc) = med["before"], med["stratified"]
-    print(f"ratio       wall {sw / bw:7.2f}     cpu {sc / bc:7.2f}")
+    trees = {"base": args.base.resolve(), "this": ROOT}
+    print(f"base: {trees['base']}   this: {ROOT}   timeout {args.timeout:g} s")
+    print(f"{'case':14s} {'base wall':>10s} {'this wall':>10s} {'ratio':>7s} {'base cpu':>9s} {'this cpu':>9s}"
+          f"  verdicts (base / this)")
+    for case in args.cases.split(","):
+        repeats = 1 if case in SLOW else args.repeats
+        samples: dict[str, list[tuple[float, float, str]]] = {side: [] for side in trees}
+        for _ in range(repeats):
+            for side, tree in trees.items():
+                samples[side].append(run(tree, CASES[case], args.timeout))
+        med = {side: (statistics.median(w for w, _, _ in s), statistics.median(c for _, c, _ in s), s[-1][2])
+               for side, s in samples.items()}
+        (bw, bc, bv), (tw, tc, tv) = med["base"], med["this"]
+        over = bv.startswith("none within")
+        base_wall = f">{bw:.0f}" if over else f"{bw:.1f}"
+        ratio = f"{'>' if over else ''}{bw / tw:.1f}x"
+        print(f"{case:14s} {base_wall:>10s} {tw:10.1f} {ratio:>7s} {bc:9.1f} {tc:9.1f}  {bv} / {tv}"
+              f"   (median of {repeats})", flush=True)
     return 0
 
 

@@ -235,3 +235,19 @@ def test_messages_speak_javascript(body, words):
     assert words in reason.message, reason.message
     for python in ("None", "NoneType", "nan", "True", "'no'", "JSValue"):
         assert python not in reason.message, reason.message
+
+
+def test_the_shipped_default_states_are_what_generation_gives():
+    # conformance/bots/battery_file.py: the default battery reads them from battery.json.gz instead of
+    # generating them on every run; they must be exactly a fresh generation's.
+    from conformance.bots import battery_file
+    from conformance.bots.bot_cert import battery
+    shipped, fresh = battery_file.shipped(), battery_file.build()
+    assert fresh["kinds"] == shipped["kinds"]
+    states = {b.id: b.state for b in battery(CertOptions(bot_seed=1))}
+    assert sum(1 for i in states if i.startswith("kind.")) == len(shipped["kinds"])
+    assert sum(1 for i in states if i.startswith("generated.")) == len(shipped["generated"]) == battery_file.GENERATED
+    if fresh["hypothesis"] != shipped["hypothesis"]:  # its draws may differ from one version to another
+        pytest.skip(f"hypothesis {fresh['hypothesis']} is installed, the file was made with {shipped['hypothesis']}: "
+                    "`python -m conformance.bots.battery_file --write` makes it anew")
+    assert fresh["generated"] == shipped["generated"]

@@ -39,7 +39,7 @@ def wheel(tmp_path_factory) -> Path:
 def test_the_wheel_carries_the_data(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {"reference/js/poker-engine.js", "conformance/host/worker_process.py", "conformance/host/node_timing.js",
-                "conformance/_data/bots.json"}
+                "conformance/_data/bots.json", "conformance/bots/battery.json.gz"}
     for root in ("vectors", "schemas"):
         expected |= {f"conformance/_data/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / root).rglob("*.json")}
     roster = json.loads((ROOT / "bots.json").read_text(encoding="utf-8"))

@@ -16,7 +16,7 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
    the betting numbers, and decision times as p50/p95/max. After a fatal outcome (late
    beyond doubt, out of memory, crash) the worker is gone and the remaining states are
    not run; a kill at the deadline that re-timing does not confirm (stage 8) lets a
-   fresh worker go on.
+   fresh worker go on, until the fifth (:mod:`conformance.bots.bounds`).
 4. **violations** -- what the worker's guards recorded (eval, the Function
    constructor however reached, Date, timers), at load or in a decision, even
    when the bot caught the error: tricks the static linter cannot see.
@@ -32,12 +32,18 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
    state's hash taken before it was sent, so nothing the bot did to its copy
    reached the engine. The bot's play-style profile comes from these hands.
    Then the full-length table (:mod:`conformance.bots.full_table`): nine copies of the bot for the
-   contract's 300 hands, seat names drawn from the seed, decision times per 50 hands.
+   contract's 300 hands or a cap of decisions, seat names drawn from the seed, decision times per
+   50 hands; not played when lateness is already proven.
 8. **timing** -- :mod:`conformance.bots.bot_timing` (ruling R33): states killed at the
    deadline or slower than half of it are re-timed (medians of 3 runs in QuickJS and,
    when installed, node's V8); late beyond doubt is an error, near the deadline a
    warning (at risk); a warning too when loading took more than half the init deadline.
 9. **roster** (optional) -- the bot's entry in a ``bots.json`` (matched by file).
+
+Every bot gets its verdict in bounded time (:mod:`conformance.bots.bounds`: kills and decisions
+by count, a wall-clock budget whose cuts are warnings, never rejections). The two battery passes
+run side by side, then the tables and the node battery (``CertOptions.parallel``); the report is
+assembled in a fixed order, the same as with one worker at a time.
 
 Every seed is fixed: the botSeed (``CertOptions.bot_seed``) for the battery worker
 and, through ruling R21, the tournament seats; the deck seeds of the smoke tables
@@ -51,6 +57,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -73,8 +80,7 @@ from conformance.host.worker import Outcome, Worker, thrown_text
 from conformance.resources import HOUSE_ROSTER
 from conformance.vectors import library as vectors
 from conformance.vectors.gamespec import STRATEGIES
-from . import full_table
-from . import bot_timing
+from . import battery_file, bot_timing, bounds, full_table
 from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
 from .profile import Profile, profile_hands
 
@@ -112,6 +118,9 @@ class CertOptions:
     smoke_seats: tuple[int, ...] = (2, 6, 9)
     smoke_max_hands: int = 60
     full_table_hands: int = full_table.HANDS  # the nine-copy full-length table (conformance/bots/full_table.py); 0: none
+    full_table_decisions: int = bounds.FULL_TABLE_DECISIONS  # ... and its decision cap (conformance/bots/bounds.py)
+    time_budget_s: float = bounds.TIME_BUDGET_S  # wall-clock budget; a cut is a warning, never a rejection
+    parallel: int = 2  # worker passes and tables side by side (both cores); the report is the same with 1
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     node: bool = True  # also time in node (V8) when it is installed (bot_timing)
     house_roster: Path = HOUSE_ROSTER
@@ -120,10 +129,13 @@ class CertOptions:
         check_bot_seed(self.bot_seed, "seed")
         RunnerOptions(init_ms=self.init_ms, decision_ms=self.decision_ms)  # validates both
         for name, least in (("generated_states", 0), ("kind_states", 0), ("smoke_max_hands", 1),
-                            ("full_table_hands", 0)):
+                            ("full_table_hands", 0), ("full_table_decisions", 1), ("parallel", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise OptionError(name, f"expected an integer of at least {least}, got {value!r}")
+        budget = self.time_budget_s
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
+            raise OptionError("time_budget_s", f"expected a positive number of seconds, got {budget!r}")
         if self.vector_states is not None and (isinstance(self.vector_states, bool)
                                                or not isinstance(self.vector_states, int) or self.vector_states < 0):
             raise OptionError("vector_states", f"expected None or a non-negative integer, got {self.vector_states!r}")
@@ -191,6 +203,8 @@ class CertReport:
                         "generatedStates": o.generated_states, "kindStates": o.kind_states,
                         "vectorStates": o.vector_states,
                         "smokeSeats": list(o.smoke_seats), "smokeMaxHands": o.smoke_max_hands,
+                        "fullTableHands": o.full_table_hands, "fullTableDecisions": o.full_table_decisions,
+                        "timeBudgetS": o.time_budget_s,
                         "memoryLimit": o.memory_limit, "generationSeed": GENERATION_SEED,
                         "kindSeed": KIND_SEED,
                         "smokeDeckSeeds": {str(n): SMOKE_DECK_SEEDS[n] for n in o.smoke_seats}},
@@ -298,7 +312,21 @@ _generation_lock = threading.Lock()  # hypothesis is not thread-safe; the result
 
 
 def generated_states(count: int) -> list[BatteryState]:
-    """``count`` decision states from random reference games, the same on every call.
+    """``count`` decision states from random reference games, the same on every call: for the
+    default count the shipped ones (:mod:`conformance.bots.battery_file`), else :func:`generate_states`."""
+    with _generation_lock:
+        if count not in _generated:
+            shipped = battery_file.shipped()
+            if count == battery_file.GENERATED and shipped["generationSeed"] == GENERATION_SEED:
+                collected = shipped["generated"]
+            else:
+                collected = generate_states(count)
+            _generated[count] = [BatteryState(f"generated.{i:03d}", s) for i, s in enumerate(collected)]
+        return list(_generated[count])
+
+
+def generate_states(count: int) -> list[dict]:
+    """``count`` decision states from random reference games.
 
     Hypothesis draws the games (:func:`_game_strategy`) from a fixed seed, with no
     example database and no shrinking, until ``count`` states are collected, so the
@@ -307,24 +335,21 @@ def generated_states(count: int) -> list[BatteryState]:
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
-    with _generation_lock:
-        if count not in _generated:
-            collected: list[dict] = []
+    collected: list[dict] = []
 
-            def full(game: dict) -> bool:
-                if len(collected) < count:
-                    collected.extend(_game_states(game))
-                return len(collected) >= count
+    def full(game: dict) -> bool:
+        if len(collected) < count:
+            collected.extend(_game_states(game))
+        return len(collected) >= count
 
-            if count:
-                try:
-                    find(_game_strategy(), full, random=Random(GENERATION_SEED),
-                         settings=settings(max_examples=4 * count, database=None, phases=(Phase.generate,),
-                                           deadline=None, derandomize=False, suppress_health_check=list(HealthCheck)))
-                except NoSuchExample:  # fewer states than asked for; the report says how many
-                    pass
-            _generated[count] = [BatteryState(f"generated.{i:03d}", s) for i, s in enumerate(collected[:count])]
-        return list(_generated[count])
+    if count:
+        try:
+            find(_game_strategy(), full, random=Random(GENERATION_SEED),
+                 settings=settings(max_examples=4 * count, database=None, phases=(Phase.generate,),
+                                   deadline=None, derandomize=False, suppress_health_check=list(HealthCheck)))
+        except NoSuchExample:  # fewer states than asked for; the report says how many
+            pass
+    return collected[:count]
 
 
 def battery(options: CertOptions) -> list[BatteryState]:
@@ -378,14 +403,23 @@ class _Run:
     violations_dropped: int = 0  # past MAX_SEAT_VIOLATIONS: counted, not kept
     cut: str | None = None  # the state after which the worker was gone
     restarts: list[str] = field(default_factory=list)  # late states after which a fresh worker went on
+    starts: list[int] = field(default_factory=lambda: [0])  # indices of the states each worker began at
+    stopped: dict | None = None  # {reason, at, notRun}: a bound (conformance/bots/bounds.py) ended the pass
+
+    def since(self, k: int) -> int:
+        """The index of the first state the worker that answered state ``k`` answered."""
+        return max(s for s in self.starts if s <= k)
 
 
 def _run_battery(source: str, engine: str, states: list[BatteryState], options: CertOptions,
                  progress: Progress | None, stage: str,
-                 on_late: "Callable[[int], bool] | None" = None) -> _Run:
-    """One pass in one worker. ``on_late(k)``: whether ``states[k]``, which the worker was killed on,
-    is late beyond doubt (bot_timing); when it is not, a fresh worker goes on with the next state."""
+                 on_late: "Callable[[int, int], bool] | None" = None, clock: bounds.Clock | None = None) -> _Run:
+    """One pass in one worker. ``on_late(k, since)``: whether ``states[k]``, which the worker was
+    killed on, is late beyond doubt (bot_timing; the worker had answered ``states[since:k]``); when
+    it is not, a fresh worker goes on with the next state, at most MAX_BATTERY_KILLS times. Past the
+    battery's share of ``clock`` the pass stops (conformance/bots/bounds.py)."""
     worker = Worker(memory_limit=options.memory_limit)
+    kills = 0
     try:
         start = worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms)
         run = _Run(start, violations=[dict(v, where="load") for v in start.violations], watched=worker.watched)
@@ -394,6 +428,9 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
                 raise OptionError("engine", f"the bundled engine helper failed to load: {start.error['message']}")
             return run
         for k, item in enumerate(states):
+            if clock is not None and clock.past("battery"):
+                run.stopped = {"reason": "time", "at": item.id, "notRun": len(states) - k}
+                break
             out = worker.act(item.state, timeout_ms=options.decision_ms)
             verdict = judge(out, legal_from_state(item.state))
             run.answers.append({"id": item.id, "outcome": out.kind,
@@ -407,12 +444,18 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
             run.violations_dropped += extend_bounded(run.violations, (dict(v, where=item.id) for v in out.violations))
             if progress is not None:
                 progress(stage, k + 1, len(states))
-            if worker.dead and out.kind == "late" and on_late is not None and not on_late(k) \
+            if worker.dead and out.kind == "late" and on_late is not None and not on_late(k, run.since(k)) \
                     and k + 1 < len(states):
+                kills += 1
+                if kills >= bounds.MAX_BATTERY_KILLS:
+                    run.stopped = {"reason": "kills", "at": states[k + 1].id, "notRun": len(states) - k - 1}
+                    run.cut = item.id
+                    break
                 worker.close()
                 worker = Worker(memory_limit=options.memory_limit)
                 if worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms).ok:
                     run.restarts.append(item.id)
+                    run.starts.append(k + 1)
                     continue
             if worker.dead:
                 run.cut = item.id
@@ -450,25 +493,72 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
                                  deadline_ms=options.decision_ms, memory_limit=options.memory_limit,
                                  node=find_node() if options.node else None)
 
-    def on_late(k: int) -> bool:
-        return retimer.late_beyond_doubt(states[k].id, states[k].state, [s.state for s in states[:k]])
+    clock = bounds.Clock(options.time_budget_s)
+    retiming = threading.Lock()  # the two passes share the re-timings (each state once)
 
-    run = _run_battery(source, engine, states, options, progress, "battery", on_late=on_late)
-    _load(report, run.start, options)
-    if not run.start.ok:
-        report.skipped.append("battery, determinism, environment and tournaments: the bot did not load")
+    def on_late(k: int, since: int) -> bool:
+        with retiming, clock.excluding():
+            return retimer.late_beyond_doubt(states[k].id, states[k].state, [s.state for s in states[since:k]])
+
+    def battery_pass(stage: str) -> _Run:
+        return _run_battery(source, engine, states, options, progress, stage, on_late, clock)
+
+    # Side by side (options.parallel): the battery and its determinism pass, then the tables, the
+    # full-length table and the node battery; every report part is then made in a fixed order, so
+    # the report is the one a single worker at a time gives.
+    with ThreadPoolExecutor(max_workers=options.parallel) as pool:
+        second_pass = pool.submit(battery_pass, "determinism") if options.parallel > 1 else None
+        run = battery_pass("battery")
+        _load(report, run.start, options)
+        if not run.start.ok:
+            if second_pass is not None:
+                second_pass.result()
+            report.skipped.append("battery, determinism, environment and tournaments: the bot did not load")
+            _violations(report, run.violations, run.violations_dropped)
+            return report
+        second = second_pass.result() if second_pass is not None else battery_pass("determinism")
+        proven = retimer.late()
+        full = None
+        if options.full_table_hands and proven:
+            report.skipped.append(f"full-length table of 9: lateness was proven in the battery (state {proven[0].id}, "
+                                  "R33); its nine copies would only be killed at the deadline one after the other")
+        elif options.full_table_hands:
+            full = pool.submit(_play_full_table, source, options, progress, clock)
+        tables = {n: pool.submit(_play_smoke_table, n, source, report.load["exportName"], options, progress, clock)
+                  for n in sorted(options.smoke_seats, reverse=True)}  # the longest first
+        node = None
+        if retimer.node is not None:
+            node = pool.submit(bot_timing.node_battery, retimer.node, source, engine,
+                               [(s.id, s.state) for s in states], options.bot_seed, options.init_ms,
+                               options.decision_ms, out_of_time=lambda: clock.past("tables"))
+        _battery(report, states, run, on_late)
+        _environment(report, run)
+        _determinism(report, run, second)
         _violations(report, run.violations, run.violations_dropped)
-        return report
-    _battery(report, states, run, on_late)
-    _environment(report, run)
-    second = _run_battery(source, engine, states, options, progress, "determinism", on_late=on_late)
-    _determinism(report, run, second)
-    _violations(report, run.violations, run.violations_dropped)
-    _tournaments(report, source, options, progress, retimer)
-    _full_table(report, source, options, progress)
-    _timing(report, states, run, retimer, source, engine)
+        _bound(report, "battery", run)
+        _bound(report, "determinism", second)
+        _tournaments(report, options, {n: tables[n].result() for n in options.smoke_seats}, retimer)
+        if full is not None:
+            _full_table(report, options, *full.result(), retimer)
+        _timing(report, states, run, retimer, None if node is None else node.result(), clock)
     _roster_name(report)
     return report
+
+
+def _bound(report: CertReport, stage: str, run: _Run) -> None:
+    """A battery pass that a bound stopped (conformance/bots/bounds.py): a warning, never an error."""
+    stop = run.stopped
+    if stop is None:
+        return
+    o = report.options
+    if stop["reason"] == "kills":
+        why = (f"{bounds.MAX_BATTERY_KILLS} kills at the {o.decision_ms:g} ms deadline that re-timing did not "
+               "prove late (at risk, R33)")
+    else:
+        why = f"the time budget ({bounds.SHARES['battery'] * o.time_budget_s:g} s of {o.time_budget_s:g} s for the battery)"
+    what = "battery" if stage == "battery" else "determinism pass"
+    report.warning("bound", stop["reason"], f"the {what} stopped after {why}: {stop['notRun']} states from "
+                   f"{stop['at']} on were not run, so their answers were not judged", stop["at"])
 
 
 def state_file_name(state_id: str) -> str:
@@ -553,7 +643,7 @@ def _ran(run: _Run) -> set[str]:
     return {a["id"] for a in run.answers if a["outcome"] != "dead"}
 
 
-def _battery(report: CertReport, states: list[BatteryState], run: _Run, on_late: Callable[[int], bool]) -> None:
+def _battery(report: CertReport, states: list[BatteryState], run: _Run, on_late: Callable[[int, int], bool]) -> None:
     ran = _ran(run)
     by_id = {s.id: s.state for s in states}
     index = {s.id: k for k, s in enumerate(states)}
@@ -561,7 +651,7 @@ def _battery(report: CertReport, states: list[BatteryState], run: _Run, on_late:
     errors: dict[str, dict] = {}
     for a in run.answers:
         # A kill at the deadline that the re-timing does not confirm is a timing warning (_timing).
-        unconfirmed = a["error"] == "late" and not on_late(index[a["id"]])
+        unconfirmed = a["error"] == "late" and not on_late(index[a["id"]], run.since(index[a["id"]]))
         if a["error"] is not None and not unconfirmed:
             state = by_id[a["id"]]
             e = errors.setdefault(a["error"], {"count": 0, "codes": Counter(), "kinds": Counter(),
@@ -581,6 +671,7 @@ def _battery(report: CertReport, states: list[BatteryState], run: _Run, on_late:
         "answered": len(run.answers),
         "notRun": not_run,
         "terminatedAt": run.cut,
+        "stopped": run.stopped,
         "sources": dict(Counter(s.id.split(".")[0] for s in states)),
         "coverage": {f: coverage[f] for f in FEATURES},  # of the states that ran
         "kinds": kind_counts([s.state for s in states]),
@@ -598,20 +689,24 @@ def _battery(report: CertReport, states: list[BatteryState], run: _Run, on_late:
 
 
 def _timing(report: CertReport, states: list[BatteryState], run: _Run, retimer: bot_timing.Retimer,
-            source: str, engine: str) -> None:
-    """Re-time the slowest states (bot_timing), time the battery in node, and give the verdict."""
+            node: dict | None, clock: bounds.Clock) -> None:
+    """Re-time the slowest states (bot_timing) and give the verdict; ``node``: the battery timed in node."""
     options = report.options
     index = {s.id: k for k, s in enumerate(states)}
     slow = sorted((a for a in run.answers if a["outcome"] != "late"
                    and a["wallMs"] > bot_timing.AT_RISK_FRACTION * options.decision_ms),
                   key=lambda a: -a["wallMs"])[:bot_timing.MAX_CRITICAL]
-    for a in slow:
+    for n, a in enumerate(slow):
+        if a["id"] not in retimer.timings and clock.past("timing"):
+            report.warning("bound", "time", f"{len(slow) - n} of the {len(slow)} slowest battery states (above "
+                           f"half the deadline) were not re-timed: the time budget ({clock.share_s('timing'):g} s "
+                           "until re-timing) had passed; their timing verdict is unknown", a["id"])
+            break
         k = index[a["id"]]
-        retimer(a["id"], states[k].state, [s.state for s in states[:k]])
-    node = None
-    if retimer.node is not None:
-        node = bot_timing.node_battery(retimer.node, source, engine, [(s.id, s.state) for s in states],
-                                       options.bot_seed, options.init_ms, options.decision_ms)
+        retimer(a["id"], states[k].state, [s.state for s in states[run.since(k):k]])
+    if node is not None and node.get("cut"):
+        report.skipped.append(f"node battery: stopped by the time budget after {node['ran']} of {len(states)} states "
+                              "(for the report only; the timing verdicts rest on re-timing)")
     timings = list(retimer.timings.values())
     report.timing = {
         "deadlineMs": options.decision_ms,
@@ -695,31 +790,36 @@ def _house_bots(path: Path) -> dict[str, BotSpec]:
             for e in data["bots"] if e["id"] in SMOKE_OPPONENTS}
 
 
-def _tournaments(report: CertReport, source: str, options: CertOptions, progress: Progress | None,
-                 retimer: bot_timing.Retimer) -> None:
+def _play_smoke_table(n: int, source: str, name: str | None, options: CertOptions, progress: Progress | None,
+                      clock: bounds.Clock):
+    """The smoke table of ``n`` seats (the bot in seat 0), until the tables' share of ``clock``."""
+    house = _house_bots(options.house_roster)
+    missing = [i for i in SMOKE_OPPONENTS if i not in house]
+    if missing:
+        raise OSError(f"{options.house_roster}: the house samples {', '.join(missing)} are missing")
+    candidate = BotSpec("candidate", source, name or "Candidate")
+    runner_options = RunnerOptions(init_ms=options.init_ms, decision_ms=options.decision_ms,
+                                   tournament={"max_hands": options.smoke_max_hands},
+                                   memory_limit=options.memory_limit)
+    bots = [candidate] + [house[SMOKE_OPPONENTS[k % len(SMOKE_OPPONENTS)]] for k in range(n - 1)]
+
+    def tick(record) -> None:
+        if progress is not None:
+            progress(f"table of {n}", record.index + 1, None)
+
+    return bots, run_tournament(bots, SMOKE_DECK_SEEDS[n], options.bot_seed, runner_options, tick,
+                                stop=lambda record: "time" if clock.past("tables") else None)
+
+
+def _tournaments(report: CertReport, options: CertOptions, played: dict, retimer: bot_timing.Retimer) -> None:
     """A smoke decision killed at the deadline is re-timed like a battery state (its state comes
     from replaying the table): late beyond doubt (here or in the battery) is an error, at risk a
     warning, and a kill the re-timing finds ordinary (a loaded machine) no reason at all."""
     if not options.smoke_seats:
         return
-    house = _house_bots(options.house_roster)
-    missing = [i for i in SMOKE_OPPONENTS if i not in house]
-    if missing:
-        raise OSError(f"{options.house_roster}: the house samples {', '.join(missing)} are missing")
-    candidate = BotSpec("candidate", source, report.load["exportName"] or "Candidate")
-    runner_options = RunnerOptions(init_ms=options.init_ms, decision_ms=options.decision_ms,
-                                   tournament={"max_hands": options.smoke_max_hands},
-                                   memory_limit=options.memory_limit)
     total = Profile()
     for n in options.smoke_seats:
-        bots = [candidate] + [house[SMOKE_OPPONENTS[k % len(SMOKE_OPPONENTS)]] for k in range(n - 1)]
-        stage = f"table of {n}"
-
-        def tick(record, stage=stage) -> None:
-            if progress is not None:
-                progress(stage, record.index + 1, None)
-
-        result = run_tournament(bots, SMOKE_DECK_SEEDS[n], options.bot_seed, runner_options, tick)
+        bots, result = played[n]
         mismatch = replay_hashes(result)
         seat = result.seats[0]
         profile = profile_hands(result.hands).get("s1", Profile())
@@ -734,8 +834,11 @@ def _tournaments(report: CertReport, source: str, options: CertOptions, progress
             "isolation": {"checked": len(result.decisions), "firstMismatch": mismatch},
             "profile": profile.to_json(),
             "digest": result.digest(),
+            "cut": result.cut,
         })
-        late = _late_verdict(result, n, retimer)
+        if result.cut is not None:
+            _time_cut(report, f"table of {n}", result, options.smoke_max_hands, f"table {n}")
+        late = _late_verdict(result, 0, f"table-{n}", retimer)
         report.tournaments[-1]["late"] = late
         for category in seat.errors:
             mine = [d for d in result.decisions if d.seat == 0 and d.error == category]
@@ -762,34 +865,70 @@ def _tournaments(report: CertReport, source: str, options: CertOptions, progress
     report.profile = total.to_json()
 
 
-def _late_verdict(result, n: int, retimer: bot_timing.Retimer) -> dict | None:
-    """The re-timing of the bot's decision killed at the deadline at this table (None if none)."""
-    late = next((d for d in result.decisions if d.seat == 0 and d.error == "late"), None)
+def _late_verdict(result, seat: int | None, label: str, retimer: bot_timing.Retimer) -> dict | None:
+    """The re-timing of the bot's first decision killed at the deadline at this table, in ``seat``
+    (None: any seat, all are the bot), or None if none was. After MAX_LATE_RETIMED kills were
+    re-timed, a later one follows their verdicts (the worst of them), as in the battery."""
+    late = next((d for d in result.decisions if seat in (None, d.seat) and d.error == "late"), None)
     if late is None:
         return None
     if retimer.late():  # lateness proven in the battery is proven here
         return {"decision": late.index, "retimed": None, "verdict": "late"}
-    # The bot's own earlier states at this table, then the one it was killed on.
-    mine = [st for record, st in replay_states(result) if record is not None and record.seat == 0
+    if len(retimer.timings) >= bot_timing.MAX_LATE_RETIMED:
+        verdicts = {t.verdict for t in retimer.timings.values()}
+        return {"decision": late.index, "retimed": None, "verdict": "at-risk" if "at-risk" in verdicts else "ok"}
+    # The seat's own earlier states at this table, then the one it was killed on.
+    mine = [st for record, st in replay_states(result) if record is not None and record.seat == late.seat
             and record.index <= late.index]
-    timing = retimer(f"table-{n}.{late.index}", mine[-1], mine[:-1])
+    timing = retimer(f"{label}.{late.index}", mine[-1], mine[:-1])
     return {"decision": late.index, "retimed": timing.id, "verdict": timing.verdict}
 
 
-def _full_table(report: CertReport, source: str, options: CertOptions, progress: Progress | None) -> None:
-    if not options.full_table_hands:
-        return
+def _time_cut(report: CertReport, what: str, result, hand_cap: int, example: str) -> None:
+    """A table a bound stopped: by time a warning (the machine's load decides it, never a rejection);
+    by the decision cap nothing but the report's ``cut`` (the same on every machine)."""
+    cut = result.cut
+    if cut["reason"] == "time":
+        report.warning("bound", "time", f"{what}: stopped by the time budget ({report.options.time_budget_s:g} s) "
+                       f"at decision {cut['decision']} in hand {cut['hand']}, after {len(result.hands)} of at most "
+                       f"{hand_cap} hands", example)
+    else:
+        report.skipped.append(f"{what}: stopped at its cap of {report.options.full_table_decisions} decisions, in "
+                              f"hand {cut['hand']} ({len(result.hands)} of {hand_cap} hands completed; "
+                              "conformance/bots/bounds.py)")
 
+
+def _play_full_table(source: str, options: CertOptions, progress: Progress | None, clock: bounds.Clock):
     def tick(record) -> None:
         if progress is not None:
             progress("full-length table of 9", record.index + 1, None)
 
-    t = report.full_table = full_table.play(source, options.bot_seed, options.init_ms, options.decision_ms,
-                                            options.memory_limit, options.full_table_hands, tick)
+    return full_table.play(source, options.bot_seed, options.init_ms, options.decision_ms, options.memory_limit,
+                           options.full_table_hands, tick, max_decisions=options.full_table_decisions,
+                           out_of_time=lambda: clock.past("tables"))
+
+
+def _full_table(report: CertReport, options: CertOptions, t: dict, result, retimer: bot_timing.Retimer) -> None:
+    """A kill at the deadline, and the fallbacks of the copy killed, count as its re-timing says (R33, as
+    at the smoke tables): an error when late beyond doubt, a warning at risk, nothing when ordinary."""
+    report.full_table = t
+    if result.cut is not None:
+        _time_cut(report, "full-length table of 9", result, options.full_table_hands, "full table")
+    late = t["late"] = _late_verdict(result, None, "full-table", retimer)
+    killed = {d.seat for d in result.decisions if d.error == "late"}
     for code, count in sorted(t["errors"].items()):
         category = code.partition("/")[0]
-        report.error("full-table", category, f"full-length table of 9: {count} decisions {code}, first at hand "
-                     f"{t['firstError']['hand']}: {t['firstError']['detail']}", f"full table, hand {t['firstError']['hand']}")
+        mine = [d for d in result.decisions if f"{d.error}/{d.code}" == code]
+        follows = category == "late" or (code == "missing/terminated" and all(d.seat in killed for d in mine))
+        verdict = late["verdict"] if follows and late is not None else "late"
+        if verdict == "ok":
+            continue
+        add = report.error if verdict == "late" else report.warning
+        first = mine[0]
+        add("full-table", category, f"full-length table of 9: {count} decisions {code}, first at hand "
+            f"{first.hand_number}: {first.detail}"
+            + (" (at risk: re-timing found no certain lateness)" if verdict == "at-risk" else ""),
+            f"full table, hand {first.hand_number}")
     for r in t["timingByHands"]:
         if r["wallP95"] is not None and r["wallP95"] > options.decision_ms / 2:
             report.warning("timing", "slow-late", f"full-length table of 9, hands {r['hands']}: p95 {r['wallP95']:.0f} ms "

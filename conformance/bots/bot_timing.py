@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from conformance.host.node_timing import NodeBot
@@ -50,6 +50,7 @@ QUICKJS_LATE_FACTOR = 2.0  # QuickJS is late beyond doubt above this many deadli
 # QuickJS worker's own CPU-time backstop, 10 s, ends a run that never answers sooner.)
 QUICKJS_KILL_FACTOR = 20.0
 NODE_KILL_FACTOR = 5.0
+CPU_LIMIT_FACTOR = 1.25 * QUICKJS_LATE_FACTOR  # the re-timing worker's CPU backstop, in deadlines
 REPEATS = 3
 MAX_CRITICAL = 3  # slow (not late) states re-timed, the slowest first
 MAX_LATE_RETIMED = 3  # late states re-timed; the verdicts of these speak for later ones
@@ -111,7 +112,10 @@ def _quickjs_samples(source: str, engine: str, state: dict, prefix: Sequence[dic
     """REPEATS runs of ``state`` in one fresh worker after the untimed ``prefix`` (the states the bot
     answered before it, so that its module memory is as it was); after a kill the rest are kills."""
     kill_ms = QUICKJS_KILL_FACTOR * deadline_ms
-    with Worker(memory_limit=memory_limit) as worker:
+    # A run past QUICKJS_LATE_FACTOR x D of CPU time is late whatever it would have taken: the worker's
+    # CPU backstop ends it there (with a margin) rather than at its default 10 s.
+    cpu_limit_ms = max(1, math.ceil(CPU_LIMIT_FACTOR * deadline_ms))
+    with Worker(memory_limit=memory_limit, cpu_limit_ms=cpu_limit_ms) as worker:
         alive = worker.start(engine, source, bot_seed, init_timeout_ms=init_ms).ok
         for earlier in prefix:
             if not alive:
@@ -185,17 +189,22 @@ class Retimer:
 
 
 def node_battery(node: str, source: str, engine: str, states: list[tuple[str, dict]], bot_seed: int,
-                 init_ms: float, deadline_ms: float, max_late: int = 3) -> dict:
+                 init_ms: float, deadline_ms: float, max_late: int = 3,
+                 out_of_time: "Callable[[], bool] | None" = None) -> dict:
     """The whole battery once in V8, for the report: per-state times and p50/p95/max. A late state
     terminates the worker, as in the arena; the next state gets a fresh one; after ``max_late``
-    late states the rest is not run (a bot that is late everywhere must not take minutes)."""
+    late states the rest is not run (a bot that is late everywhere must not take minutes), nor
+    once ``out_of_time()`` (the certification's time budget: ``cut`` is then true)."""
     from conformance.harness.runner import timing_summary
 
-    times, late, failed, ran = [], [], [], 0
+    times, late, failed, ran, cut = [], [], [], 0, False
     bot: NodeBot | None = None
     try:
         for state_id, state in states:
             if len(late) + len(failed) >= max_late:
+                break
+            if out_of_time is not None and out_of_time():
+                cut = True
                 break
             if bot is None:
                 bot = NodeBot(node)
@@ -213,4 +222,5 @@ def node_battery(node: str, source: str, engine: str, states: list[tuple[str, di
     finally:
         if bot is not None:
             bot.close()
-    return {"ran": ran, "error": None, "late": late, "failed": failed, "timing": timing_summary(times, [])}
+    return {"ran": ran, "error": None, "late": late, "failed": failed, "timing": timing_summary(times, []),
+            **({"cut": True} if cut else {})}

@@ -114,7 +114,8 @@ def _game(rng: Random) -> tuple[int, Tournament]:
                       hands_per_level=rng.choice((1, 3, 12)), max_hands=rng.choice((3, 8, 30)))
 
 
-def _generate(per_kind: int, seed: int) -> list[dict]:
+def generate(per_kind: int, seed: int) -> list[dict]:
+    """The states :func:`stratified_states` returns, generated."""
     rng = Random(seed)
     names = sorted(STRATEGIES)
     counts: Counter = Counter()
@@ -141,10 +142,17 @@ _lock = threading.Lock()
 
 def stratified_states(per_kind: int, seed: int) -> list[dict]:
     """Decision states from seeded reference games until every kind has ``per_kind`` of them (or
-    :data:`MAX_GAMES` games were played); the same list for the same arguments."""
+    :data:`MAX_GAMES` games were played); the same list for the same arguments. The default
+    battery's are shipped (:mod:`conformance.bots.battery_file`)."""
+    from . import battery_file
+
     with _lock:
         if (per_kind, seed) not in _cache:
-            _cache[per_kind, seed] = _generate(per_kind, seed) if per_kind else []
+            shipped = battery_file.shipped()
+            if (per_kind, seed) == (shipped["perKind"], shipped["kindSeed"]):
+                _cache[per_kind, seed] = shipped["kinds"]
+            else:
+                _cache[per_kind, seed] = generate(per_kind, seed) if per_kind else []
         return list(_cache[per_kind, seed])
 
 

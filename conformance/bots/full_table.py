@@ -3,7 +3,9 @@
 The smoke tables stop at a few dozen hands, so a bot slow only from hand 100, or one leaking memory
 slowly, passed them. Here every seat is the bot (every decision is one of its own), with deep stacks
 and fixed blinds so that all 300 hands are played, and decision times are reported per range of 50
-hands (:func:`conformance.harness.runner.timing_by_hands`). Seat ids and names, and the deck seed, are drawn
+hands (:func:`conformance.harness.runner.timing_by_hands`). A passive bot's table is long (about 120
+decisions a hand at nine seats): it stops at a number of decisions too (:mod:`conformance.bots.bounds`),
+and the report says where. Seat ids and names, and the deck seed, are drawn
 from the run's seed: the same for the same seed, but no fixed fixture a bot could recognise.
 """
 from __future__ import annotations
@@ -12,7 +14,7 @@ import random
 from collections import Counter
 from typing import Callable
 
-from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament, timing_by_hands
+from conformance.harness.runner import BotSpec, RunnerOptions, TournamentResult, run_tournament, timing_by_hands
 
 SEATS = 9
 HANDS = 300  # the contract's completed-hand cap
@@ -36,22 +38,32 @@ def draw_seats(rng: random.Random, n: int) -> list[tuple[str, str]]:
 
 
 def play(source: str, seed: int, init_ms: float, decision_ms: float, memory_limit: int | None,
-         hands: int = HANDS, tick: Callable | None = None) -> dict:
-    """Play the table; its summary: seats, hands, errors by category and code, first error, the
-    decision times per range of hands (all seats together: each is the bot)."""
+         hands: int = HANDS, tick: Callable | None = None, max_decisions: int | None = None,
+         out_of_time: Callable[[], bool] | None = None) -> tuple[dict, TournamentResult]:
+    """Play the table, for at most ``hands`` hands and ``max_decisions`` decisions
+    (:mod:`conformance.bots.bounds`), and until ``out_of_time()``; its summary (seats, hands, errors by
+    category and code, first error, the decision times per range of hands: all seats together, each
+    is the bot; ``cut`` when a bound stopped it) and the tournament."""
     rng = random.Random(f"full-table deck {seed}")
     deck_seed = rng.randrange(1, 2**31)
     bots = [BotSpec(bot_id, source, name) for bot_id, name in drawn_seats(seed)]
     options = RunnerOptions(init_ms=init_ms, decision_ms=decision_ms, memory_limit=memory_limit,
                             tournament={"max_hands": hands, **DEEP})
-    result = run_tournament(bots, deck_seed, seed, options, tick)
+
+    def stop(record) -> str | None:
+        if max_decisions is not None and record.index + 1 >= max_decisions:
+            return "decisions"
+        return "time" if out_of_time is not None and out_of_time() else None
+
+    result = run_tournament(bots, deck_seed, seed, options, tick, stop=stop)
     errors = [d for d in result.decisions if d.error is not None]
     return {
         "seats": [b.id for b in bots], "deckSeed": deck_seed, "botSeed": seed,
-        "hands": len(result.hands), "decisions": len(result.decisions),
+        "hands": len(result.hands), "decisions": len(result.decisions), "handCap": hands,
+        "decisionCap": max_decisions, "cut": result.cut,
         "errors": dict(Counter(f"{d.error}/{d.code}" for d in errors)),
         "firstError": None if not errors else {"hand": errors[0].hand_number, "decision": errors[0].index,
                                                "detail": errors[0].detail},
         "terminated": [{"seat": s.id, **s.terminated} for s in result.seats if s.terminated],
         "timingByHands": timing_by_hands(result.decisions, None, RANGE),
-    }
+    }, result

@@ -54,6 +54,10 @@ def milliseconds(text: str) -> float:
     return int(value) if value.is_integer() else value
 
 
+def seconds(text: str) -> float:
+    return positive_number(text, "seconds")
+
+
 def write_json_report(path: Path, data: object) -> None:
     """Write a report whole or not at all; an unwritable path is a usage error naming it."""
     try:

@@ -363,15 +363,19 @@ class TournamentResult:
     hands: list[dict]  # the reference's full hand records (hole cards included)
     ruleset: str = "contract-v1"
     names: tuple = ()  # the seat names in the order the bots were given (R23 seats them by the seed)
+    cut: dict | None = None  # {reason, decision, hand}: ``stop`` ended the tournament before its end
 
     def to_json(self, timings: bool = True) -> dict:
-        return {
+        out = {
             "ruleset": self.ruleset, "seed": self.seed, "botSeed": self.bot_seed, "options": self.options,
             "seats": [s.to_json(timings) for s in self.seats],
             "standings": self.standings,
             "hands": len(self.hands),
             "decisions": [d.to_json(timings) for d in self.decisions],
         }
+        if self.cut is not None:
+            out["cut"] = self.cut
+        return out
 
     def digest(self) -> str:
         """sha256 of everything but the timings: equal for equal seeds, bots and options."""
@@ -420,9 +424,12 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
                    options: RunnerOptions | None = None,
                    on_decision: Callable[[DecisionRecord], None] | None = None,
                    on_hand: Callable[[dict], None] | None = None,
-                   forced_late: ForcedLate | None = None) -> TournamentResult:
+                   forced_late: ForcedLate | None = None,
+                   stop: Callable[[DecisionRecord], str | None] | None = None) -> TournamentResult:
     """Play one tournament to its end. ``bots[i]`` sits in seat ``i`` unless the ruleset seats
-    by the seed (R23). ``on_hand`` gets each completed hand's record as it completes."""
+    by the seed (R23). ``on_hand`` gets each completed hand's record as it completes. ``stop``,
+    asked after every decision, ends the tournament there when it gives a reason (a bound of the
+    caller's: the result's ``cut`` says where; its hands are the completed ones)."""
     options = options or RunnerOptions()
     forced_late = forced_late or ForcedLate()
     check_bot_seed(bot_seed)
@@ -457,19 +464,21 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
                 report.terminated = {"reason": f"failed to load ({out.kind}): {out.error['message']}",
                                      "decision": None}
             seats.append(report)
-        decisions = _play(tournament, workers, seats, options, on_decision, on_hand, forced_late.decisions)
+        decisions, cut = _play(tournament, workers, seats, options, on_decision, on_hand, forced_late.decisions, stop)
     finally:
         list(pool.map(lambda w: w.close(), workers))
         pool.shutdown()
     return TournamentResult(seed=seed, bot_seed=bot_seed, options=json.loads(json.dumps(dict(options.tournament))),
                             seats=seats, standings=tournament.standings(), decisions=decisions,
-                            hands=tournament.hands, ruleset=tournament.ruleset.name, names=names)
+                            hands=tournament.hands, ruleset=tournament.ruleset.name, names=names, cut=cut)
 
 
 def _play(t: Tournament, workers: list, seats: list[SeatReport], options: RunnerOptions,
           on_decision: Callable[[DecisionRecord], None] | None, on_hand: Callable[[dict], None] | None,
-          forced: frozenset) -> list[DecisionRecord]:
+          forced: frozenset, stop: Callable[[DecisionRecord], str | None] | None = None
+          ) -> tuple[list[DecisionRecord], dict | None]:
     records: list[DecisionRecord] = []
+    cut = None
     vocabulary = t.ruleset.vocabulary
     clock_runs_out = t.ruleset.timeouts_to_auto_fold is not None  # v4: no valid answer is a timeout (R22)
     reported = 0
@@ -524,9 +533,13 @@ def _play(t: Tournament, workers: list, seats: list[SeatReport], options: Runner
         if on_decision is not None:
             on_decision(record)
         report_hands()
+        reason = None if stop is None or t.over else stop(record)
+        if reason is not None:
+            cut = {"reason": reason, "decision": index, "hand": state["handNumber"]}
+            break
     for report in seats:  # every error went through the reference's fallback exactly once
         assert report.error_count == t.errors[report.seat], (report.seat, report.errors, t.errors)
-    return records
+    return records, cut
 
 
 def replay_states(result: TournamentResult):
@@ -558,8 +571,8 @@ def replay_hashes(result: TournamentResult) -> int | None:
     before it was sent (so what a bot did to its copy reached the engine), or None.
     """
     for record, state in replay_states(result):
-        if record is None:
-            return None if state is None else len(result.decisions)
+        if record is None:  # a cut tournament is not over: the replay goes on where it stopped
+            return None if state is None or result.cut is not None else len(result.decisions)
         if state is None or state_hash(state) != record.state_hash:
             return record.index
     return None

@@ -17,9 +17,11 @@ from pathlib import Path
 
 from reference.errors import OptionError
 
+from conformance.bots import bounds
 from conformance.bots.bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
                         rerun_state, state_file, state_file_name)
-from conformance.cli.argtypes import add_quiet_option, at_least_one, count, milliseconds, show_progress, uint32, write_json_report
+from conformance.cli.argtypes import (add_quiet_option, at_least_one, count, milliseconds, seconds, show_progress,
+                                     uint32, write_json_report)
 from conformance.errors import UsageError
 from conformance.outfiles import text_stream
 from conformance.report.formats import plural
@@ -76,6 +78,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--full-hands", type=count, default=300, metavar="N",
                         help="hand cap of the full-length table: nine copies of the bot, seat names drawn "
                              "from --seed, decision times per 50 hands (default 300, the contract's; 0: none)")
+    parser.add_argument("--full-decisions", type=at_least_one, default=bounds.FULL_TABLE_DECISIONS, metavar="N",
+                        help="decision cap of the full-length table: it stops there whatever its hand count (a "
+                             f"passive bot takes about 120 decisions a hand; default {bounds.FULL_TABLE_DECISIONS}; "
+                             "the report says where it stopped)")
+    parser.add_argument("--time-budget", type=seconds, default=bounds.TIME_BUDGET_S, metavar="S",
+                        help=f"wall-clock budget in seconds (default {bounds.TIME_BUDGET_S:g}): past their share of "
+                             "it, the stages start no more decisions; such a cut is a warning naming what was not "
+                             "run, never a rejection (conformance/bots/bounds.py)")
     add_quiet_option(parser)
 
 
@@ -146,7 +156,8 @@ def summary_lines(report: CertReport) -> list[str]:
     if report.full_table is not None:
         t = report.full_table
         ranges = ", ".join(f"{r['hands']} {_ms(r['wallP95'])}" for r in t["timingByHands"])
-        lines.append(f"full-length table of 9: {t['hands']} hands, {t['decisions']} decisions, errors "
+        cut = "" if t["cut"] is None else f" (stopped by its {t['cut']['reason']} bound in hand {t['cut']['hand']})"
+        lines.append(f"full-length table of 9: {t['hands']} hands, {t['decisions']} decisions{cut}, errors "
                      f"{sum(t['errors'].values())}; p95 by hands: {ranges}")
     if report.profile is not None:
         p = report.profile
@@ -257,7 +268,8 @@ def _save_failed(report: CertReport, folder: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     options = CertOptions(bot_seed=args.seed, init_ms=args.init_ms, decision_ms=args.decision_ms,
                           generated_states=args.states, kind_states=args.kinds, smoke_seats=args.tables,
-                          smoke_max_hands=args.hands, node=args.node, full_table_hands=args.full_hands)
+                          smoke_max_hands=args.hands, node=args.node, full_table_hands=args.full_hands,
+                          full_table_decisions=args.full_decisions, time_budget_s=args.time_budget)
     if not args.file.is_file():
         raise UsageError(f"cannot read {args.file}: not a file")
     if args.state is not None:

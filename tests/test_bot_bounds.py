@@ -1,0 +1,102 @@
+"""The bounds of bot certification (issue #25, conformance/bots/bounds.py): a bot late on every
+decision is rejected once its lateness is proven, without the stages that would only be killed at
+the deadline again; a bot at risk at nine seats stops the battery after a fixed number of kills; a
+passive bot's full-length table stops at its decision cap and stays certified; a slow bot is cut by
+the time budget with a warning, never a rejection; side by side the report is the one-worker report."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from conformance.bots import bot_timing, bounds
+from conformance.bots.bot_cert import CertOptions, certify_file
+from conformance.harness.runner import bundled_engine
+from conformance.host.worker import Worker
+from reference.tournament import Tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "tests" / "bots"
+NINE = Tournament([f"P{i}" for i in range(9)], seed=3).decision_state()
+
+
+def reasons(report) -> set[tuple[str, str, str]]:
+    return {(r.severity, r.category, r.code) for r in report.reasons}
+
+
+def test_a_bot_late_on_every_decision_is_rejected_without_the_full_table():
+    # The whole default battery, the three smoke tables and the 300-hand full table: the battery's
+    # first kill is re-timed late beyond doubt, which ends both passes there, and the full-length
+    # table (nine copies killed one after the other) is not played.
+    options = CertOptions(decision_ms=200, init_ms=2000)
+    report = certify_file(BOTS / "bad" / "act-loop.js", options)
+    assert report.verdict == "rejected"
+    assert {("error", "decision", "late"), ("error", "timing", "late")} <= reasons(report)
+    assert report.battery["answered"] == 1 and report.battery["stopped"] is None
+    assert report.determinism["compared"] == 0
+    assert [t["verdict"] for t in report.timing["retimed"]] == ["late"]
+    assert report.full_table is None and any("full-length table" in s and "proven" in s for s in report.skipped)
+    for table in report.tournaments:  # each killed at the bot's first decision: the rest are fallbacks
+        assert table["late"]["verdict"] == "late" and table["terminated"]["decision"] is not None
+
+
+def _nine_seat_cpu_ms() -> float:
+    """slow-at-nine.js's median QuickJS CPU time on a nine-seat state, on this machine."""
+    with Worker() as worker:
+        worker.start(bundled_engine(), (BOTS / "timing" / "slow-at-nine.js").read_text(encoding="utf-8"), 1)
+        return sorted(worker.act(NINE, timeout_ms=10_000).cpu_ms for _ in range(3))[1]
+
+
+def test_a_bot_at_risk_at_nine_seats_stops_the_battery_after_its_kills():
+    # A deadline below the bot's nine-seat CPU time (so every nine-seat state is killed) and above
+    # half of it (so re-timing finds it at risk, never late): each kill costs a deadline and a fresh
+    # worker, and the battery stops at the bound's count, saying how many states were not run.
+    deadline = max(30.0, round(0.7 * _nine_seat_cpu_ms()))
+    options = CertOptions(decision_ms=deadline, init_ms=3000, generated_states=0, kind_states=0, smoke_seats=(),
+                          full_table_hands=0)
+    report = certify_file(BOTS / "timing" / "slow-at-nine.js", options)
+    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    assert ("warning", "bound", "kills") in reasons(report) and ("warning", "timing", "at-risk") in reasons(report)
+    stopped = report.battery["stopped"]
+    assert stopped["reason"] == "kills" and stopped["notRun"] == report.battery["notRun"] > 0
+    late = [a for a in report.battery["answers"] if a["outcome"] == "late"]
+    assert len(late) == bounds.MAX_BATTERY_KILLS
+    retimed = [t["verdict"] for t in report.timing["retimed"] if not t["id"].startswith("table")]
+    assert retimed == ["at-risk"] * bot_timing.MAX_LATE_RETIMED  # the later kills followed these
+
+
+def test_a_passive_bot_is_certified_with_its_full_table_cut_at_the_decision_cap():
+    options = CertOptions(vector_states=5, generated_states=0, kind_states=0, smoke_seats=(), full_table_decisions=400)
+    report = certify_file(BOTS / "good" / "passive.js", options)
+    assert report.verdict == "certified", [r.to_json() for r in report.reasons]
+    table = report.full_table
+    assert table["cut"]["reason"] == "decisions" and table["decisions"] == 400 and table["hands"] < 300
+    assert table["cut"]["hand"] == table["hands"] + 1  # stopped inside the next hand; completed ones count
+    assert any("full-length table" in s and "cap of 400 decisions" in s for s in report.skipped)
+
+
+def test_the_time_budget_cuts_with_a_warning_never_a_rejection():
+    # About 20 ms a decision: the default battery would take half a minute; a one-second budget stops
+    # both passes and the table, each cut a warning naming what was not run.
+    options = CertOptions(time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
+    report = certify_file(BOTS / "timing" / "steady.js", options)
+    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    assert not any(r.severity == "error" for r in report.reasons)
+    assert report.battery["stopped"]["reason"] == "time" and report.battery["notRun"] > 0
+    assert ("warning", "bound", "time") in reasons(report)
+    assert report.tournaments[0]["cut"]["reason"] == "time"
+
+
+def test_side_by_side_the_report_is_the_one_worker_report():
+    def strip(value):
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k not in ("wallMs", "cpuMs", "timing", "timingByHands")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    options = CertOptions(vector_states=30, generated_states=10, kind_states=2, smoke_seats=(2, 6),
+                          smoke_max_hands=6, full_table_hands=4)
+    one, two = (certify_file(BOTS / "good" / "seeded-random.js", replace(options, parallel=n)).to_json()
+                for n in (1, 2))
+    assert strip(one) == strip(two)
+    assert [t["digest"] for t in one["tournaments"]] == [t["digest"] for t in two["tournaments"]]
