@@ -21,11 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bots" / "bad"
 GOOD = ROOT / "tests" / "bots" / "good"
 SLACK = 250  # ms allowed past a deadline for the kill and the reap
-# Small batteries and one short table: the deadline is the subject only for the loops.
+# Small batteries and one short table: the deadline is the subject only for the loops. One worker at
+# a time in each certification: certify_all runs two side by side (both cores), and a deadline test
+# must not share them with four.
 QUICK = CertOptions(decision_ms=300, init_ms=1000, generated_states=10, vector_states=10, smoke_seats=(2,),
-                    smoke_max_hands=5, memory_limit=32 * 1024 * 1024, full_table_hands=0)
+                    smoke_max_hands=5, memory_limit=32 * 1024 * 1024, full_table_hands=0, parallel=1)
 GOOD_OPTIONS = CertOptions(generated_states=20, vector_states=20, smoke_seats=(2,), smoke_max_hands=8,
-                           full_table_hands=0)
+                           full_table_hands=0, parallel=1)
 
 # file -> the reasons (category, code) it must get; and for decision errors the code behind them.
 BAD_EXPECTED = {

@@ -1,6 +1,6 @@
 """The default battery's generated states, shipped (issue #25): ``battery.json.gz`` beside this module.
 
-Generating them -- the 200 random states (hypothesis games, :func:`conformance.bots.bot_cert.generated_states`)
+Generating them -- the 200 random states (hypothesis games, :mod:`conformance.bots.random_states`)
 and the 20 states of each decision kind (seeded reference tournaments,
 :func:`conformance.bots.decision_kinds.stratified_states`) -- took one to three seconds of every
 ``holdem-cert bot`` run, for the same states every time. With the default counts the battery reads
@@ -21,6 +21,8 @@ import json
 import sys
 from pathlib import Path
 
+from . import decision_kinds, random_states
+
 PATH = Path(__file__).with_name("battery.json.gz")
 GENERATED = 200  # the default count of random states (CertOptions.generated_states)
 PER_KIND = 20  # the default states per decision kind (CertOptions.kind_states)
@@ -30,12 +32,10 @@ def build() -> dict:
     """The file's content from a fresh generation."""
     import hypothesis
 
-    from . import bot_cert, decision_kinds
-
     return {"hypothesis": hypothesis.__version__,
-            "generationSeed": bot_cert.GENERATION_SEED, "generated": bot_cert.generate_states(GENERATED),
-            "kindSeed": bot_cert.KIND_SEED, "perKind": PER_KIND,
-            "kinds": decision_kinds.generate(PER_KIND, bot_cert.KIND_SEED)}
+            "generationSeed": random_states.GENERATION_SEED, "generated": random_states.generate_states(GENERATED),
+            "kindSeed": decision_kinds.KIND_SEED, "perKind": PER_KIND,
+            "kinds": decision_kinds.generate(PER_KIND, decision_kinds.KIND_SEED)}
 
 
 def encode(content: dict) -> bytes:

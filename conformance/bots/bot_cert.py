@@ -65,10 +65,6 @@ from random import Random
 from reference import evaluate
 from reference.actions import js_text
 from reference.errors import OptionError
-from reference.hand import STREETS
-from reference.rng import deal_hand
-from reference.scenario import pinned_deck
-from reference.tournament import Tournament
 
 from conformance.harness.lint_static import lint_source
 from conformance.harness.roster import lint_roster
@@ -79,22 +75,15 @@ from conformance.host.node_timing import find_node
 from conformance.host.worker import Outcome, Worker, thrown_text
 from conformance.resources import HOUSE_ROSTER
 from conformance.vectors import library as vectors
-from conformance.vectors.gamespec import STRATEGIES
 from . import battery_file, bot_timing, bounds, full_table
-from .decision_kinds import KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
+from .decision_kinds import KIND_SEED, KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
+from .random_states import GENERATION_SEED, generate_states
 from .profile import Profile, profile_hands
 
 # The house samples that fill the smoke tables, in seat order after the bot.
 SMOKE_OPPONENTS = ("sample-caller", "sample-tight", "equity-bot", "check-fold")
 # Deck seeds of the smoke tables by seat count: fixed, never derived from the botSeed.
 SMOKE_DECK_SEEDS = {2: 2002, 6: 6006, 9: 9009}
-GENERATION_SEED = 21  # hypothesis seed of the generated battery
-KIND_SEED = 18  # seed of the stratified battery (decision_kinds.stratified_states)
-# Boards on which the board plays for most hands (split pots), pinned for hand 1.
-TIED_BOARDS = ("AsKsQsJsTs", "2c2d2h2sAc", "5c6d7h8s9c", "KcKdKhQcQd")
-SCHEDULES = (((50, 100),), ((25, 50), (50, 100), (100, 200)), ((100, 200), (300, 600)))
-# Starting stacks: deep ones, and short ones that post short blinds or go all-in short.
-STACKS = (10000, 20000, 3000, 1000, 400, 250, 150, 99, 75, 30, 1)
 FEATURES = ("street:preflop", "street:flop", "street:turn", "street:river", "seats:2", "seats:9",
             "short-stack", "short-all-in", "min-raise-null", "min-raise-above-max", "board-plays",
             "eliminated-seat")
@@ -259,61 +248,14 @@ def state_features(state: dict) -> set[str]:
     return found
 
 
-def _game_strategy():
-    """Hypothesis strategy of a short random game: seats, stacks, blinds, strategies, a pinned
-    tied board, and which of its decisions to keep (``pick``)."""
-    from hypothesis import strategies as st
-
-    @st.composite
-    def game(draw):
-        n = draw(st.sampled_from((2, 9, 3, 6)))
-        return {
-            "n": n,
-            "seed": draw(st.integers(0, 2**32 - 1)),
-            "stacks": draw(st.lists(st.sampled_from(STACKS), min_size=n, max_size=n)),
-            "schedule": draw(st.sampled_from(SCHEDULES)),
-            "handsPerLevel": draw(st.sampled_from((1, 3, 12))),
-            "maxHands": draw(st.integers(1, 4)),
-            "strategies": draw(st.lists(st.sampled_from(sorted(STRATEGIES)), min_size=n, max_size=n)),
-            "board": draw(st.one_of(st.none(), st.sampled_from(TIED_BOARDS))),
-            "pick": draw(st.integers(0, 2**16)),
-        }
-
-    return game()
-
-
-def _game_states(game: dict) -> list[dict]:
-    """Play a generated game with its seat strategies; the decision states it picks."""
-    n = game["n"]
-    decks = None
-    if game["board"] is not None:
-        board = [game["board"][i:i + 2] for i in range(0, 10, 2)]
-        rest = [c for c in deal_hand(game["seed"], 1) if c not in board]
-        decks = {1: pinned_deck({s: rest[2 * s] + rest[2 * s + 1] for s in range(n)}, n, 0, game["board"])}
-    t = Tournament([f"P{s}" for s in range(n)], seed=game["seed"], stacks=game["stacks"],
-                   blind_schedule=game["schedule"], hands_per_level=game["handsPerLevel"],
-                   max_hands=game["maxHands"], decks=decks)
-    states = []
-    while not t.over:
-        state = t.decision_state()
-        states.append(state)
-        t.act(STRATEGIES[game["strategies"][state["you"]["seat"]]](state))
-    # One decision of each street the game reached, so that preflop does not crowd out the rest.
-    picked = []
-    for street in STREETS:
-        pool = [s for s in states if s["street"] == street]
-        if pool:
-            picked.append(pool[game["pick"] % len(pool)])
-    return picked
-
-
 _generated: dict[int, list[BatteryState]] = {}
 _generation_lock = threading.Lock()  # hypothesis is not thread-safe; the result is cached
 
 
 def generated_states(count: int) -> list[BatteryState]:
     """``count`` decision states from random reference games, the same on every call: for the
-    default count the shipped ones (:mod:`conformance.bots.battery_file`), else :func:`generate_states`."""
+    default count the shipped ones (:mod:`conformance.bots.battery_file`), else
+    :func:`conformance.bots.random_states.generate_states`."""
     with _generation_lock:
         if count not in _generated:
             shipped = battery_file.shipped()
@@ -325,39 +267,15 @@ def generated_states(count: int) -> list[BatteryState]:
         return list(_generated[count])
 
 
-def generate_states(count: int) -> list[dict]:
-    """``count`` decision states from random reference games.
-
-    Hypothesis draws the games (:func:`_game_strategy`) from a fixed seed, with no
-    example database and no shrinking, until ``count`` states are collected, so the
-    battery is a pure function of ``count`` (for a given hypothesis version).
-    """
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis.errors import NoSuchExample
-
-    collected: list[dict] = []
-
-    def full(game: dict) -> bool:
-        if len(collected) < count:
-            collected.extend(_game_states(game))
-        return len(collected) >= count
-
-    if count:
-        try:
-            find(_game_strategy(), full, random=Random(GENERATION_SEED),
-                 settings=settings(max_examples=4 * count, database=None, phases=(Phase.generate,),
-                                   deadline=None, derandomize=False, suppress_health_check=list(HealthCheck)))
-        except NoSuchExample:  # fewer states than asked for; the report says how many
-            pass
-    return collected[:count]
-
-
 def battery(options: CertOptions) -> list[BatteryState]:
     """Every state of the battery, its seat names and ids drawn from the botSeed (R36)."""
     states = vector_states()
     if options.vector_states is not None:
         states = states[:options.vector_states]
-    kinds = [BatteryState(f"kind.{i:03d}", s) for i, s in enumerate(stratified_states(options.kind_states, KIND_SEED))]
+    shipped = battery_file.shipped()
+    kind_states = shipped["kinds"] if (options.kind_states, KIND_SEED) == (shipped["perKind"], shipped["kindSeed"]) \
+        else stratified_states(options.kind_states, KIND_SEED)
+    kinds = [BatteryState(f"kind.{i:03d}", s) for i, s in enumerate(kind_states)]
     # One draw per state, from the botSeed and the state's id: a state looks the same whichever
     # options chose the states around it (``--state ID`` finds it as the run showed it).
     return [BatteryState(b.id, disguised(b.state, Random(f"battery seats {options.bot_seed} {b.id}")))

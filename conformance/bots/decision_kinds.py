@@ -52,6 +52,7 @@ SCHEDULES = (((50, 100),), ((25, 50), (50, 100), (100, 200)), ((10, 20), (20, 40
 SEAT_COUNTS = (2, 9, 3, 6)
 KEEP_CHANCE = 0.25  # a state is considered with this chance, so that a few games do not supply everything
 MAX_GAMES = 4000  # a bound on the search; the report counts what was found
+KIND_SEED = 18  # seed of the certification battery's stratified part (bot_cert)
 
 
 def street_short_all_in(state: dict) -> bool:
@@ -142,17 +143,11 @@ _lock = threading.Lock()
 
 def stratified_states(per_kind: int, seed: int) -> list[dict]:
     """Decision states from seeded reference games until every kind has ``per_kind`` of them (or
-    :data:`MAX_GAMES` games were played); the same list for the same arguments. The default
-    battery's are shipped (:mod:`conformance.bots.battery_file`)."""
-    from . import battery_file
-
+    :data:`MAX_GAMES` games were played); the same list for the same arguments. (The default
+    battery's are shipped: :mod:`conformance.bots.battery_file`.)"""
     with _lock:
         if (per_kind, seed) not in _cache:
-            shipped = battery_file.shipped()
-            if (per_kind, seed) == (shipped["perKind"], shipped["kindSeed"]):
-                _cache[per_kind, seed] = shipped["kinds"]
-            else:
-                _cache[per_kind, seed] = generate(per_kind, seed) if per_kind else []
+            _cache[per_kind, seed] = generate(per_kind, seed) if per_kind else []
         return list(_cache[per_kind, seed])
 
 
