@@ -1,7 +1,8 @@
 """holdem-cert league: the schedule (every table, duplicate decks, coordinates), the SQLite store
 (identity, idempotent rows, refusals that change nothing), Plackett-Luce ratings (recovering known
 strengths, ties, optimality, bootstrap), results identical whatever the backend, the number of
-workers, the finishing order, a killed worker or a rerun over a half-filled store; bad input."""
+workers, the finishing order, a killed worker or a rerun over a half-filled store; a real signal
+stops a league on either backend keeping what finished; bad input."""
 from __future__ import annotations
 
 import hashlib
@@ -20,6 +21,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cli_helpers import make_roster, run_cli
+from signal_helpers import TOKEN_ENV, none_left, rows, stopped, token
 from conformance.arena import series
 from conformance.arena.league import backends, ratings
 from conformance.arena.league.run import run_league
@@ -321,6 +323,43 @@ def test_a_two_cpu_local_ray_gives_the_local_results_and_retries_a_killed_task(r
     on_ray = run_league(specs(), 2, 12, SEED, BOT_SEED, OPTIONS, tmp_path / "ray.db", backend="ray", jobs=2)
     assert without_timings(on_ray) == without_timings(report)
     assert attempts(marker) == Counter({**{n: 1 for n in range(12)}, 4: 2})  # Ray re-ran the killed task
+
+
+def stored(path: Path) -> dict:
+    """A store's tournaments: (table, set, rotation) -> the summary as stored."""
+    with sqlite3.connect(path) as con:
+        return {(t, j, r): s for t, j, r, s in con.execute("SELECT tbl, set_no, rotation, summary FROM tournaments")}
+
+
+NEEDS_RAY = pytest.mark.skipif(not backends.ray_installed(), reason="Ray is not installed (pip install -e '.[ray]')")
+
+
+@pytest.mark.parametrize("backend, sig, group", [
+    ("local", signal.SIGINT, True), ("local", signal.SIGTERM, False),
+    pytest.param("ray", signal.SIGINT, True, marks=NEEDS_RAY), pytest.param("ray", signal.SIGTERM, False, marks=NEEDS_RAY),
+], ids=["local-SIGINT-to-the-group", "local-SIGTERM", "ray-SIGINT-to-the-group", "ray-SIGTERM"])
+def test_a_signal_stops_the_league_keeping_what_finished_and_a_rerun_plays_the_rest(reference, tmp_path, backend,
+                                                                                      sig, group):
+    """Ctrl-C (SIGINT to the process group, as a terminal sends it) or ``kill`` (SIGTERM to the
+    process), once the first tournaments are stored: exit 128 + the signal, the stored rows are the
+    ones an uninterrupted league plays, nothing the run started is left running (task processes,
+    QuickJS workers, the local Ray instance), and a rerun plays only the missing tournaments."""
+    report, ref_path = reference
+    store, run = tmp_path / "s.db", token()
+    code, err, _ = stopped(["league", "--roster", ROSTER, "--bots", ",".join(BOTS), "--tournaments", 12,
+                            "--table-size", 2, "--hands", 12, "--seed", SEED, "--bot-seed", BOT_SEED,
+                            "--backend", backend, "--jobs", 2 if backend == "local" else 1, "--store", store,
+                            "--quiet"], sig, lambda: rows(store) >= 1, group, env={TOKEN_ENV: run})
+    assert code == 128 + sig and "Traceback" not in err, err
+    assert ("interrupted" if sig == signal.SIGINT else "stopped by SIGTERM") in err
+    kept = stored(store)
+    assert 1 <= len(kept) < 12
+    assert kept.items() <= stored(ref_path).items()
+    assert none_left(run) == []
+    planned: list = []
+    again = run_league(specs(), 2, 12, SEED, BOT_SEED, OPTIONS, store, on_plan=planned.append)
+    assert planned == [12 - len(kept)]
+    assert without_timings(again) == without_timings(report)
 
 
 # --- the command --------------------------------------------------------------------------------

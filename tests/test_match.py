@@ -1,10 +1,11 @@
 """holdem-cert match: the duplicate-deck plan (seat rotations over the same seeds), results
 independent of --jobs, honest intervals (bootstrap, within what is possible, none below five
-sets), usage errors."""
+sets), a real signal stops it, usage errors."""
 from __future__ import annotations
 
 import json
 import math
+import signal
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from conformance.arena.match import MIN_SETS, interval, plan, rotation, summariz
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 from reference.errors import OptionError
 from cli_helpers import run_cli
+from conformance.arena.series import KILL_TASK_ENV
+from signal_helpers import TOKEN_ENV, lines, none_left, stopped, token
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ("sample-caller", "sample-tight", "check-fold")
@@ -158,3 +161,19 @@ def test_match_prints_the_warning_and_the_tournaments_a_width_needs(capsys):
 def test_match_usage_errors(capsys, argv, message):
     code, _, err = run_cli(capsys, "match", "--roster", ROOT / "bots.json", *argv)
     assert code == 2 and message in err
+
+
+@pytest.mark.parametrize("sig, group", [(signal.SIGINT, True), (signal.SIGTERM, False)],
+                         ids=["SIGINT-to-the-group", "SIGTERM"])
+def test_a_signal_stops_the_match_and_everything_it_ran(tmp_path, sig, group):
+    """Ctrl-C (SIGINT to the process group) or ``kill`` (SIGTERM to the process) once tournaments
+    have finished: exit 128 + the signal, no report, and nothing the run started is left running."""
+    marker, run = tmp_path / "started", token()
+    code, err, _ = stopped(["match", "--roster", ROOT / "bots.json", "--bots", ",".join(BOTS), "--tournaments", 30,
+                            "--hands", 40, "--seed", 1, "--bot-seed", 2, "--jobs", 2, "--quiet"], sig,
+                           lambda: lines(marker) > 2,  # a task started after one of the first two finished
+                           group, env={TOKEN_ENV: run, KILL_TASK_ENV: f"-1:once:{marker}"})
+    assert code == 128 + sig and "Traceback" not in err, err
+    assert ("interrupted" if sig == signal.SIGINT else "stopped by SIGTERM") in err
+    assert lines(marker) < 30
+    assert none_left(run) == []

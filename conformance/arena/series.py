@@ -138,7 +138,10 @@ def _child(conn, play: Callable[[Task], dict], task: Task, environment: dict[str
             message = ("raised", exc)
         except Exception:  # an exception that does not make the trip: its text
             message = ("raised", RuntimeError(f"{type(exc).__name__}: {exc}"))
-    conn.send(message)
+    try:
+        conn.send(message)
+    except BrokenPipeError:  # the parent stopped (a signal) as this task finished: nobody listens
+        pass
     conn.close()
 
 

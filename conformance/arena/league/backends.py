@@ -4,18 +4,26 @@ at ``--address``). Either way each task carries its bots' sources and options, s
 no roster and no checkout; summaries come back as they finish, in any order (the store and the
 standings put them in coordinate order). A worker that dies costs only its task: it is played
 again (local: a process per task, ``series.TASK_RETRIES`` times; Ray retries the task, ``RAY_RETRIES``
-times); a task that dies every time stops the league with exit 2 once the others are in the store.
+times, on another node when its node is lost); a task that dies every time stops the league with
+exit 2 once the others are in the store.
+
+Stopped (SIGINT, SIGTERM, SIGHUP: the command's handlers raise), either backend stops the tasks
+still running or queued and lets the exception through; every tournament finished before is in the
+store, and a rerun plays only the others (on Ray the signals are taken between Ray's calls: :class:`_Noted`).
 
 Ray is an optional extra (``pip install 'holdem-conformance[ray]'``), imported only here and only
 for ``--backend ray``.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import importlib.util
 import os
+import signal
 import socket
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -24,6 +32,8 @@ from conformance.errors import UsageError
 
 BACKENDS = ("local", "ray")
 RAY_RETRIES = 3
+POLL_S = 0.25  # how often a run on Ray looks for a stop signal
+CANCEL_WAIT_S = 5.0  # stopped: how long cancelled Ray tasks get to stop (their QuickJS workers close)
 CONNECT_TIMEOUT_S = 5.0  # an unreachable --address is said within seconds, not after Ray's own minutes
 RAY_MISSING = ("--backend ray needs Ray, an optional extra: pip install 'holdem-conformance[ray]' "
                "(or pip install ray)")
@@ -73,19 +83,79 @@ def _code_modules() -> list[str]:
     return [str(root / "conformance"), str(root / "reference")]
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class _Noted:
+    """Once Ray has started, the stop signals are only noted, and :meth:`check` hands a noted one
+    to the caller's handler between Ray's calls: a handler that raises inside them (Ray's C code)
+    breaks them (``SystemError: ... returned a result with an exception set``, exit 1). And
+    ``ray.init`` replaces the SIGTERM handler with its own (Python's ``sys.exit(15)``, then its core
+    worker's, which aborts the process): the caller's comes back. While ``ray.init`` runs, SIGINT
+    raises at once (the caller's handler) and Ray's SIGTERM handler exits (taken for SIGTERM).
+    Signals the caller ignores or leaves to their default stay so."""
+
+    def __init__(self) -> None:
+        on_main = threading.current_thread() is threading.main_thread()
+        self.callers = {s: signal.getsignal(s) for s in STOP_SIGNALS} if on_main else {}
+        self.noted: list[int] = []
+
+    def _note(self, signum: int, frame) -> None:
+        self.noted.append(signum)
+
+    def note(self) -> None:
+        """(Again) note the signals the caller handles in Python."""
+        for s, handler in self.callers.items():
+            if callable(handler):
+                signal.signal(s, self._note)
+
+    def restore(self) -> None:
+        for s, handler in self.callers.items():
+            if handler is not None:
+                signal.signal(s, handler)
+
+    def check(self) -> None:
+        """The caller's handler for the first signal noted (it raises, e.g. KeyboardInterrupt)."""
+        if self.noted:
+            self.restore()
+            signal.raise_signal(self.noted[0])
+
+
+def _cancel(ray, refs: list) -> None:
+    """Stop Ray tasks: a queued one never starts, a running one gets a KeyboardInterrupt (it closes
+    its QuickJS workers as it unwinds); they get up to CANCEL_WAIT_S to stop. Cancelled tasks are
+    not retried."""
+    for ref in refs:
+        with contextlib.suppress(ray.exceptions.RayError):
+            ray.cancel(ref)
+    if refs:
+        ray.wait(refs, num_returns=len(refs), timeout=CANCEL_WAIT_S)
+
+
 def run_ray(tasks: Sequence[Task], jobs: int, address: str | None, on_done: Callable[[dict], None]) -> None:
     """Play ``tasks`` as Ray tasks: on a new local instance of ``jobs`` CPUs, or on the cluster at
-    ``address`` (then ``jobs`` is not used: the cluster's CPUs are)."""
+    ``address`` (then ``jobs`` is not used: the cluster's CPUs are). Stopped (a signal, a lost
+    task), the tasks not finished are cancelled."""
     if address is not None:
         check_address(address)
     ray = import_ray()
     os.environ.setdefault("RAY_DISABLE_USAGE_STATS", "1")
-    if address is None:
-        ray.init(num_cpus=jobs, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
-    else:
-        ray.init(address=address, logging_level="ERROR", log_to_driver=False,
-                 runtime_env={"py_modules": _code_modules()})
+    signals = _Noted()
+    pending: list = []
     try:
+        try:
+            if address is None:  # "local": a new instance, even where a `ray start` cluster runs
+                ray.init(address="local", num_cpus=jobs, include_dashboard=False, logging_level="ERROR",
+                         log_to_driver=False)
+            else:
+                ray.init(address=address, logging_level="ERROR", log_to_driver=False,
+                         runtime_env={"py_modules": _code_modules()})
+        except SystemExit as exc:  # Ray's SIGTERM handler, while Ray started
+            if exc.code != signal.SIGTERM:
+                raise
+            signals.noted.append(signal.SIGTERM)
+        signals.note()
+        signals.check()
         remote = ray.remote(num_cpus=1, max_retries=RAY_RETRIES)(play_task)
         # A bounded window of tasks in flight: each carries its bots' sources, and a league of
         # thousands submitted at once would hold them all in the object store.
@@ -93,7 +163,8 @@ def run_ray(tasks: Sequence[Task], jobs: int, address: str | None, on_done: Call
         queue = iter(tasks)
         pending = [remote.remote(task) for task in itertools.islice(queue, window)]
         while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
+            ready, pending = ray.wait(pending, num_returns=1, timeout=POLL_S)
+            signals.check()
             pending += [remote.remote(task) for task in itertools.islice(queue, len(ready))]
             for ref in ready:
                 try:
@@ -101,8 +172,15 @@ def run_ray(tasks: Sequence[Task], jobs: int, address: str | None, on_done: Call
                 except ray.exceptions.RayError as exc:
                     raise LeagueStopped(f"a Ray task failed after {RAY_RETRIES} retries: {exc}") from None
                 on_done(summary)
+    except BaseException:
+        _cancel(ray, pending)
+        raise
     finally:
-        ray.shutdown()
+        try:
+            ray.shutdown()
+        finally:
+            signals.restore()
+    signals.check()  # one that came while Ray shut down
 
 
 def check(backend: str, address: str | None) -> None:
