@@ -116,8 +116,9 @@ def test_a_cmd_engine_gets_the_json_lines_to_pipe(tmp_path, monkeypatch):
     assert lines == f["repro"]["lines"] and [json.loads(x)["cmd"] for x in lines.splitlines()] == ["start", "run", "stop"]
     done = subprocess.run(command.split(), input=lines, capture_output=True, text=True, timeout=60, cwd=ROOT)
     reply = json.loads(done.stdout.splitlines()[1])
-    assert f["first"]["path"] == "history()[0].board[0]"
-    assert reply["result"]["history"][0]["board"][0] == f["first"]["actual"] != f["first"]["expected"]
+    # the engine's board seen only in its history: the dealing failure points at that record's board
+    assert f["first"]["path"] == "history()[0].board" and f["first"]["clause"] == "rules.burn"
+    assert reply["result"]["history"][0]["board"] == f["first"]["actual"] != f["first"]["expected"]
 
 
 def test_readable_input_deals_hand_one_as_the_reference_does():
@@ -191,8 +192,9 @@ def test_the_failing_games_open_at_their_highlighted_divergence_in_chromium(brok
     for game, f in zip(found["games"], report["failures"]):
         first = f["first"]
         assert game["shown"] and game["last"] and game["back"] and "diverges here" in game["opened"]
-        assert game["text"] == (f"first divergence: {first['path']}: expected {json.dumps(first['expected'])}, "
-                                f"actual {json.dumps(first['actual'])} — breaks {first['clause']}")
+        js = lambda v: json.dumps(v, separators=(",", ":"))  # noqa: E731 - the page's JSON.stringify
+        assert game["text"] == (f"first divergence: {first['path']}: expected {js(first['expected'])}, "
+                                f"actual {js(first['actual'])} — breaks {first['clause']}")
 
 
 def test_certify_writes_the_reproductions_into_its_report_directory(broken, tmp_path):

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from conformance.vectors.clauses import CLAUSES
+from .dealing import DEALT_OTHER_CARDS
 from .verdicts import Case, Report
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -35,8 +36,6 @@ def field_of(path: str | None) -> str:
     ``state.history[2].winners[1].amount`` -> ``history.winners[].amount``)."""
     if not path:
         return ""
-    if path.startswith("the cards of seat ") or path == "the board":  # dealing.py: seen only at a showdown
-        return "state.you.cards" if path != "the board" else "state.board"
     return _RECORD.sub("history.", _INDEX.sub("[]", path))
 
 
@@ -121,7 +120,8 @@ def group(cases: list[Case]) -> list[Cause]:
         for k, f in enumerate(_failures(case)):
             path = f.get("path")
             kind = f.get("kind") or kind_of(path or "", f.get("expected"), f.get("actual"))
-            cause = Cause(f.get("clause"), field_of(path), kind, f.get("alternative"))
+            where = "the deal" if kind == DEALT_OTHER_CARDS else field_of(path)  # wherever the cards were seen
+            cause = Cause(f.get("clause"), where, kind, f.get("alternative"))
             cause = causes.setdefault(cause.key(), cause)
             cause.count += 1
             if case.id not in cause.vectors:

@@ -15,7 +15,7 @@ alternative (R3: from the back) is that alternative, not a failure.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reference.cards import CANONICAL_DECK
 from reference.hand import complete_deck, dealing_order, needed_hole_cards
@@ -26,6 +26,8 @@ from .step_judge import Divergence, GameVerdict
 from .trajectory import expand
 
 _CARDS = frozenset(CANONICAL_DECK)
+# A dealing failure's kind of difference (causes.py: one cause wherever the cards were seen).
+DEALT_OTHER_CARDS = "other cards dealt than the pinned deck's"
 # The deal alternatives of the rulings (reference/rulings.py): the pinned deck dealt from its end.
 DEAL_ALTERNATIVES = ({"R3": "back"},)
 
@@ -42,7 +44,8 @@ class HandCards:
 
     hole: dict
     board: list
-    seen: dict  # "hole:<seat>" / "board" -> the decision index where first seen (None: at the end)
+    seen: dict  # "hole:<seat>" / "board:<n>" -> the decision index where first seen (None: at the end)
+    where: dict = field(default_factory=dict)  # the same keys -> the end record's path that showed it
     button: int | None = None
     in_hand: list | None = None
     complete: set | None = None  # seats whose two hole cards are both known
@@ -95,18 +98,22 @@ class Observed:
             self.broken.add(number)
             self.hands.pop(number, None)
 
-    def _board(self, h: HandCards, board: object, at) -> None:
+    def _board(self, h: HandCards, board: object, at, where: str | None = None) -> None:
         board = _card_list(board)
         short, long = sorted((h.board, board), key=len)
         if long[:len(short)] != short or len(long) > 5:
             raise _Inconsistent
         h.seen.setdefault(f"board:{len(board)}", at)
+        if where is not None:
+            h.where.setdefault(f"board:{len(board)}", f"{where}.board")
         if len(board) > len(h.board):
             h.board = board
 
-    def _hole(self, h: HandCards, seat: int, cards: list, whole: bool, at) -> None:
+    def _hole(self, h: HandCards, seat: int, cards: list, whole: bool, at, where: str | None = None) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise _Inconsistent
+        if where is not None:
+            h.where.setdefault(f"hole:{seat}", where)
         known = h.hole.get(seat)
         if whole:
             if len(cards) != 2:
@@ -147,18 +154,19 @@ class Observed:
 
         self._guard(number, add)
 
-    def record(self, entry: object, at: int | None, number: int | None = None) -> None:
-        """A hand's public record (a history entry, a log record's result, a lone hand's result)."""
+    def record(self, entry: object, at: int | None, number: int | None = None, where: str | None = None) -> None:
+        """A hand's public record (a history entry, a log record's result, a lone hand's result);
+        ``where``: its path at the end of the game (``history()[i]``), for a reproduction to look at."""
         if not isinstance(entry, dict):
             return
         number = entry.get("handNumber", number)
 
         def add(h: HandCards) -> None:
-            self._board(h, entry.get("board", []), at)
-            for shown in entry.get("showdown") or ():
+            self._board(h, entry.get("board", []), at, where)
+            for j, shown in enumerate(entry.get("showdown") or ()):
                 cards = _card_list(shown["cards"])
                 seat = self.seat_of[shown["id"]]
-                self._hole(h, seat, cards, len(cards) == 2, at)
+                self._hole(h, seat, cards, len(cards) == 2, at, where and f"{where}.showdown[{j}].cards")
 
         self._guard(number, add)
 
@@ -176,14 +184,15 @@ def observe(trajectory: dict, ids: "list[str] | None" = None, hand_number: int |
         if hand_number is not None and isinstance(state, dict):
             state = {**state, "handNumber": hand_number}
         seen.state(state, k)
-    for entry in trajectory.get("history") if isinstance(trajectory.get("history"), list) else ():
-        seen.record(entry, None)
-    for entry in trajectory.get("log") if isinstance(trajectory.get("log"), list) else ():
+    history = trajectory.get("history") if isinstance(trajectory.get("history"), list) else ()
+    for i, entry in enumerate(history):
+        seen.record(entry, None, where=f"history()[{i}]")
+    for i, entry in enumerate(trajectory.get("log") if isinstance(trajectory.get("log"), list) else ()):
         if isinstance(entry, dict):
-            seen.record(entry.get("result"), None, entry.get("handNumber"))
+            seen.record(entry.get("result"), None, entry.get("handNumber"), f"log()[{i}].result")
     result = trajectory.get("result")
     if hand_number is not None and isinstance(result, dict):
-        seen.record(result.get("result"), None, hand_number)
+        seen.record(result.get("result"), None, hand_number, "result().result")
     return seen
 
 
@@ -244,13 +253,19 @@ def _failure(number: int, h: HandCards, deal: dict, holes_agree: bool) -> Diverg
         wrong = [s for s, cards in h.hole.items() if deal["hole"].get(s) != cards]
         seat = min(wrong, key=lambda s: (h.seen.get(f"hole:{s}") is None, h.seen.get(f"hole:{s}") or 0, s))
         at = h.seen.get(f"hole:{seat}")
-        return Divergence(number, at, "state.you.cards" if at is not None else f"the cards of seat {seat}",
-                          deal["hole"].get(seat), h.hole[seat], "rules.deal-order")
+        path = "state.you.cards" if at is not None else h.where.get(f"hole:{seat}", f"the cards of seat {seat}")
+        return Divergence(number, at, path, deal["hole"].get(seat), h.hole[seat], "rules.deal-order",
+                          kind=DEALT_OTHER_CARDS)
     j = next(j for j, card in enumerate(h.board) if deal["board"][j] != card)
     length = 3 if j < 3 else j + 1
     at = h.seen.get(f"board:{length}")
-    return Divergence(number, at, "state.board" if at is not None else "the board", deal["board"][:length],
-                      h.board[:length], "rules.burn")
+    if at is None:  # seen only at the end: the first record that showed it, as the record shows it
+        length, path = next(((n, h.where[f"board:{n}"]) for n in range(length, 6) if f"board:{n}" in h.where),
+                            (length, "the board"))
+    else:
+        path = "state.board"
+    return Divergence(number, at, path, deal["board"][:length], h.board[:length], "rules.burn",
+                      kind=DEALT_OTHER_CARDS)
 
 
 def pinned_decks(spec: dict) -> dict:

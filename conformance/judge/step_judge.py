@@ -287,10 +287,11 @@ class Divergence:
     actual: object
     clause: str
     counted: int = 0  # the later differences of its hand counted under it (a hand's first divergence)
+    kind: str | None = None  # the kind of difference where the path does not tell it (dealing.py)
 
     def as_json(self) -> dict:
         return {"hand": self.hand, "decision": self.decision, "path": self.path, "expected": _plain(self.expected),
-                "actual": _plain(self.actual), "clause": self.clause}
+                "actual": _plain(self.actual), "clause": self.clause, **({"kind": self.kind} if self.kind else {})}
 
     def where(self) -> str:
         at = [f"hand {self.hand}" if self.hand is not None else None,
