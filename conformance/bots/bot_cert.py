@@ -641,6 +641,11 @@ def _timing(report: CertReport, states: list[BatteryState], run: _Run, retimer: 
     for t in timings:
         if t.verdict == "late":
             report.error("timing", "late", f"late beyond doubt at state {t.id}: {t.describe()}", t.id)
+    untimed = [t for t in timings if t.node_error is not None]
+    if untimed:  # a throw is no decision time: those states rest on QuickJS alone (R33)
+        report.warning("timing", "cannot-time-in-v8", f"{len(untimed)} re-timed state(s) could not be timed in V8, "
+                       f"first {untimed[0].id}: cannot time in V8: {untimed[0].node_error}; their timing verdicts "
+                       "rest on QuickJS alone", untimed[0].id)
     risky = sorted((t for t in timings if t.verdict == "at-risk"), key=lambda t: -t.quickjs_median)
     if risky:
         report.warning("timing", "at-risk", f"{len(risky)} state(s) near the deadline (at risk, not certainly late)"

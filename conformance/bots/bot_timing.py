@@ -19,7 +19,11 @@ decision deadline:
    persists: its code is JIT-compiled). The QuickJS
    time is the process CPU time of the decision (wall time inflates when the machine is
    loaded; CPU time does not), the node time the wall time; each side is the **median** of
-   its repeats, a kill counting as infinitely late.
+   its repeats, a kill counting as infinitely late. A throw is no decision time: when the bot
+   throws in V8 where it answered (or was killed) in QuickJS, or the reverse, or V8 could not
+   load or run it, V8 does not time the state ("cannot time in V8: ...", :attr:`StateTiming.node_error`)
+   and the verdict rests on QuickJS alone, which is never more lenient. V8 runs the bot with
+   core-js's builtins of the QuickJS worker (:mod:`conformance.host.node_polyfill`).
 3. **Verdict per state**:
    - ``late`` (an error: rejected) when the QuickJS median exceeds QUICKJS_LATE_FACTOR x D,
      and node, when present, is late too (median above D);
@@ -40,6 +44,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from conformance.host import node_polyfill
 from conformance.host.node_timing import NodeBot
 from conformance.host.worker import Worker
 
@@ -65,6 +70,7 @@ class StateTiming:
     node_ms: tuple[float, ...] | None  # wall ms per repeat in V8; inf: terminated; None: no node
     verdict: str  # ok, at-risk, late
     deadline_ms: float
+    node_error: str | None = None  # why V8 could not time it (node_ms is then None): "it threw ..."
 
     @property
     def quickjs_median(self) -> float:
@@ -82,8 +88,12 @@ class StateTiming:
 
         d = self.deadline_ms
         q = median("QuickJS", self.quickjs_median, "CPU ", QUICKJS_KILL_FACTOR * d)
-        n = "node not installed: QuickJS alone" if self.node_ms is None else \
-            median("node (V8)", self.node_median, "", NODE_KILL_FACTOR * d)
+        if self.node_error is not None:
+            n = f"cannot time in V8: {self.node_error} (QuickJS alone)"
+        elif self.node_ms is None:
+            n = "node not installed: QuickJS alone"
+        else:
+            n = median("node (V8)", self.node_median, "", NODE_KILL_FACTOR * d)
         return f"{q} (late beyond doubt above {QUICKJS_LATE_FACTOR * d:g} ms); {n}; deadline {d:g} ms"
 
     def to_json(self) -> dict:
@@ -94,7 +104,8 @@ class StateTiming:
         return {"id": self.id, "verdict": self.verdict, "quickjsCpuMs": j(self.quickjs_ms),
                 "quickjsMedianMs": None if math.isinf(self.quickjs_median) else round(self.quickjs_median, 3),
                 "nodeMs": j(self.node_ms),
-                "nodeMedianMs": None if med is None or math.isinf(med) else round(med, 3)}
+                "nodeMedianMs": None if med is None or math.isinf(med) else round(med, 3),
+                **({"nodeError": self.node_error} if self.node_error is not None else {})}
 
 
 def classify(quickjs_median: float, node_median: float | None, deadline_ms: float) -> str:
@@ -108,9 +119,10 @@ def classify(quickjs_median: float, node_median: float | None, deadline_ms: floa
 
 
 def _quickjs_samples(source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
-                     init_ms: float, deadline_ms: float, memory_limit: int | None) -> tuple[float, ...]:
+                     init_ms: float, deadline_ms: float, memory_limit: int | None) -> tuple[tuple[float, ...], int]:
     """REPEATS runs of ``state`` in one fresh worker after the untimed ``prefix`` (the states the bot
-    answered before it, so that its module memory is as it was); after a kill the rest are kills."""
+    answered before it, so that its module memory is as it was); after a kill the rest are kills.
+    Also how many of the runs threw."""
     kill_ms = QUICKJS_KILL_FACTOR * deadline_ms
     # A run past QUICKJS_LATE_FACTOR x D of CPU time is late whatever it would have taken: the worker's
     # CPU backstop ends it there (with a margin) rather than at its default 10 s.
@@ -122,43 +134,80 @@ def _quickjs_samples(source: str, engine: str, state: dict, prefix: Sequence[dic
                 break
             worker.act(earlier, timeout_ms=kill_ms)
             alive = not worker.dead
-        samples = []
+        samples, threw = [], 0
         for _ in range(REPEATS):
             out = worker.act(state, timeout_ms=kill_ms) if alive else None
             alive = alive and not worker.dead
             ok = out is not None and out.kind not in ("late", "dead", "memory", "crash", "malformed")
             samples.append((out.cpu_ms if out.cpu_ms is not None else out.wall_ms) if ok else math.inf)
-    return tuple(samples)
+            threw += out is not None and out.kind == "throw"
+    return tuple(samples), threw
+
+
+@dataclass(frozen=True)
+class _NodeRuns:
+    samples: tuple[float, ...]  # wall ms per timed run; inf: terminated at the kill
+    threw: int  # of the warm-up and timed runs of the state
+    message: str  # the first throw's
+    failure: str | None  # node could not load or run the bot (no samples then)
+    polyfill: str | None  # what node loaded before the bot (NodeBot.polyfill)
 
 
 def _node_samples(node: str, source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
-                  init_ms: float, deadline_ms: float) -> tuple[float, ...]:
+                  init_ms: float, deadline_ms: float, polyfill: bool = True) -> _NodeRuns:
     """REPEATS timed runs in one V8 worker after the untimed ``prefix`` and one untimed warm-up run of
     the state: the arena's worker persists, so its decisions run JIT-compiled code, which a cold
-    first call does not show. A run that is not ok (terminated, or the worker gone) is a kill."""
+    first call does not show. A run terminated at the kill is infinite; a run that threw is counted
+    (``retime`` decides whether its time is one); a load or worker failure gives no samples."""
     kill_ms = NODE_KILL_FACTOR * deadline_ms
+    samples: list[float] = []
+    threw, message = 0, ""
     with NodeBot(node) as bot:
-        out = bot.start(engine, source, bot_seed, init_ms)
-        for earlier in (*prefix, state):  # the state's own first run is the warm-up
-            if out.kind != "ok":
-                break
-            out = bot.act(earlier, kill_ms)
-        samples = []
-        for _ in range(REPEATS):
-            out = bot.act(state, kill_ms) if out.kind == "ok" else out
-            samples.append(out.ms if out.kind == "ok" else math.inf)
-    return tuple(samples)
+        out = bot.start(engine, source, bot_seed, init_ms, polyfill=polyfill)
+        if out.kind == "error":
+            return _NodeRuns((), 0, "", out.message, bot.polyfill)
+        runs = [*prefix, state] + [state] * REPEATS  # the state's own first run is the warm-up
+        for k, item in enumerate(runs):
+            if out.kind not in ("ok", "threw"):  # terminated: the rest are kills, as in the arena
+                samples.append(math.inf)
+                continue
+            out = bot.act(item, kill_ms)
+            if out.kind == "error":
+                return _NodeRuns((), 0, "", out.message, bot.polyfill)
+            if k >= len(prefix) and out.kind == "threw":
+                threw, message = threw + 1, message or out.message
+            if k > len(prefix):
+                samples.append(out.ms if out.kind in ("ok", "threw") else math.inf)
+    return _NodeRuns(tuple(samples[-REPEATS:]), threw, message, None, bot.polyfill)
+
+
+def _untimed(runs: _NodeRuns, quickjs_threw: int) -> str | None:
+    """Why V8's runs are no time for the state, or None: node could not run the bot, or the bot
+    threw on one side and not on the other (a throw is no decision time)."""
+    note = "" if runs.polyfill in (None, node_polyfill.LOADED) else \
+        f" (node ran without core-js's builtins: {runs.polyfill})"
+    if runs.failure is not None:
+        return f"{runs.failure}{note}"
+    if runs.threw and quickjs_threw < REPEATS:
+        return f"it threw in V8 where QuickJS answered or was killed: {runs.message}{note}"
+    if quickjs_threw and runs.threw < REPEATS + 1:
+        return f"it answered in V8 where it threw in QuickJS{note}"
+    return None
 
 
 def retime(state_id: str, state: dict, prefix: Sequence[dict] = (), *, source: str, engine: str, bot_seed: int,
            init_ms: float, deadline_ms: float, memory_limit: int | None, node: str | None) -> StateTiming:
     """Steps 2 and 3 for one state, in fresh workers that first answer ``prefix`` (untimed)."""
-    quickjs = _quickjs_samples(source, engine, state, prefix, bot_seed, init_ms, deadline_ms, memory_limit)
-    node_ms = None if node is None else _node_samples(node, source, engine, state, prefix, bot_seed, init_ms,
-                                                      deadline_ms)
+    quickjs, quickjs_threw = _quickjs_samples(source, engine, state, prefix, bot_seed, init_ms, deadline_ms,
+                                              memory_limit)
+    node_ms, node_error = None, None
+    if node is not None:
+        runs = _node_samples(node, source, engine, state, prefix, bot_seed, init_ms, deadline_ms)
+        node_error = _untimed(runs, quickjs_threw)
+        node_ms = runs.samples if node_error is None else None
     verdict = classify(statistics.median(quickjs), None if node_ms is None else statistics.median(node_ms),
                        deadline_ms)
-    return StateTiming(state_id, quickjs, node_ms, verdict, deadline_ms)
+    return StateTiming(state_id, quickjs, node_ms, verdict, deadline_ms, node_error)
 
 
 class Retimer:
@@ -194,10 +243,12 @@ def node_battery(node: str, source: str, engine: str, states: list[tuple[str, di
     """The whole battery once in V8, for the report: per-state times and p50/p95/max. A late state
     terminates the worker, as in the arena; the next state gets a fresh one; after ``max_late``
     late states the rest is not run (a bot that is late everywhere must not take minutes), nor
-    once ``out_of_time()`` (the certification's time budget: ``cut`` is then true)."""
+    once ``out_of_time()`` (the certification's time budget: ``cut`` is then true). A state the bot
+    threw on is listed in ``threw`` and its time left out (a throw is no decision time); ``polyfill``
+    says what node loaded before the bot (core-js, or why not)."""
     from conformance.harness.runner import timing_summary
 
-    times, late, failed, ran, cut = [], [], [], 0, False
+    times, late, failed, threw, ran, cut, polyfill = [], [], [], [], 0, False, None
     bot: NodeBot | None = None
     try:
         for state_id, state in states:
@@ -209,11 +260,15 @@ def node_battery(node: str, source: str, engine: str, states: list[tuple[str, di
             if bot is None:
                 bot = NodeBot(node)
                 start = bot.start(engine, source, bot_seed, init_ms)
+                polyfill = bot.polyfill
                 if start.kind != "ok":
                     return {"ran": ran, "error": start.message or start.kind, "late": late, "failed": failed,
-                            "timing": timing_summary(times, [])}
+                            "threw": threw, "polyfill": polyfill, "timing": timing_summary(times, [])}
             out = bot.act(state, deadline_ms)
             ran += 1
+            if out.kind == "threw":
+                threw.append(state_id)
+                continue
             times.append(out.ms)
             if out.kind != "ok":
                 (late if out.kind == "late" else failed).append(state_id)
@@ -222,5 +277,6 @@ def node_battery(node: str, source: str, engine: str, states: list[tuple[str, di
     finally:
         if bot is not None:
             bot.close()
-    return {"ran": ran, "error": None, "late": late, "failed": failed, "timing": timing_summary(times, []),
+    return {"ran": ran, "error": None, "late": late, "failed": failed, "threw": threw, "polyfill": polyfill,
+            "timing": timing_summary(times, []),
             **({"cut": True} if cut else {})}

@@ -7,10 +7,15 @@
  * stdin/stdout; the bot runs in one worker_threads Worker (one per bot, as one Web Worker per seat),
  * terminated at the decision deadline like the arena terminates a late worker.
  *
- * Requests:  {"op":"start","engine":SRC,"script":SRC,"botSeed":N,"initMs":MS,"memoryMb":N}
+ * Requests:  {"op":"start","engine":SRC,"script":SRC,"botSeed":N,"initMs":MS,"memoryMb":N,"polyfill":[PATH...]}
  *            {"op":"act","state":TEXT,"timeoutMs":MS}   (state: the JSON text the bot receives)
- * Responses: {"kind":"ok","ms":T[,"answer":A]} | {"kind":"late","ms":T} | {"kind":"error","ms":T,"message":M}
- * (answer: a string answer, else its typeof: only to show the bot ran, the QuickJS battery judges it)
+ * Responses: {"kind":"ok","ms":T[,"answer":A]} | {"kind":"threw","ms":T,"message":M} | {"kind":"late","ms":T}
+ *            | {"kind":"error","ms":T,"message":M}
+ * (answer: a string answer, else its typeof: only to show the bot ran, the QuickJS battery judges it;
+ * threw: the bot's act threw, which is no decision time: bot_timing compares it with QuickJS)
+ * polyfill: core-js module files (conformance/host/node_polyfill.py), required in the bot's worker before
+ * anything else, so that it offers the builtins of the QuickJS worker; the init deadline runs from
+ * when they are loaded.
  * ms is performance.now() from posting the state to receiving the answer: message delivery, parsing
  * and the bot's computation, as the contract counts decision time.
  */
@@ -21,6 +26,8 @@ if (isMainThread) {
 } else {
   bot();
 }
+
+const ENV_MS = 20000;  // starting the worker and loading the polyfill, on a loaded machine
 
 function main() {
   const { performance } = require('perf_hooks');
@@ -35,31 +42,44 @@ function main() {
     clearTimeout(p.timer);
     p.resolve(Object.assign({ ms: performance.now() - p.t0 }, msg));
   }
+  function expire() {
+    const w = worker;
+    worker = null;
+    if (w !== null) w.terminate();
+    settle({ kind: 'late' });
+  }
   function wait(timeoutMs) {
     return new Promise((resolve) => {
-      pending = { resolve, t0: performance.now(), timer: setTimeout(() => {
-        const w = worker;
-        worker = null;
-        if (w !== null) w.terminate();
-        settle({ kind: 'late' });
-      }, timeoutMs) };
+      pending = { resolve, t0: performance.now(), timer: setTimeout(expire, timeoutMs) };
     });
+  }
+  function restart(timeoutMs) {
+    pending.t0 = performance.now();
+    pending.timer = setTimeout(expire, timeoutMs);
   }
   function start(req) {
     if (worker !== null) worker.terminate();
     worker = new Worker(__filename, {
-      workerData: { engine: req.engine, script: req.script, botSeed: req.botSeed >>> 0 },
+      workerData: { engine: req.engine, script: req.script, botSeed: req.botSeed >>> 0,
+                    polyfill: Array.isArray(req.polyfill) ? req.polyfill : [] },
       resourceLimits: { maxOldGenerationSizeMb: req.memoryMb, stackSizeMb: 4 },
       stdout: true, stderr: true, // the bot's console is silent; the worker's own output is dropped
     });
     const w = worker;
-    w.on('message', (m) => settle(m));
+    w.on('message', (m) => {
+      if (m && m.kind === 'env') {  // the polyfill is loaded: the bot's init deadline starts now
+        if (pending !== null && worker === w) { clearTimeout(pending.timer); restart(req.initMs); }
+        return;
+      }
+      settle(m);
+    });
     w.on('error', (e) => {
       if (worker === w) worker = null;
       settle({ kind: 'error', message: String(e && e.message).slice(0, 300) });
     });
     w.on('exit', () => { if (worker === w) worker = null; settle({ kind: 'error', message: 'the worker exited' }); });
-    return wait(req.initMs);
+    // Loading the polyfill is not the bot's: its own deadline (ENV_MS) until the worker says 'env'.
+    return wait(req.polyfill && req.polyfill.length ? ENV_MS : req.initMs);
   }
   function act(req) {
     if (worker === null) return Promise.resolve({ kind: 'error', ms: 0, message: 'no live worker' });
@@ -92,7 +112,23 @@ function bot() {
   const vm = require('vm');
   const port = parentPort;
   const G = globalThis;
-  const { engine, script, botSeed } = workerData;
+  const { engine, script, botSeed, polyfill } = workerData;
+  // The builtins of the QuickJS worker that node lacks, from core-js (node_polyfill.py), before the
+  // environment is built. core-js wraps Function.prototype.toString (to show its functions as
+  // native code); the native one is put back, so that no builtin node has is replaced.
+  if (polyfill.length) {
+    const nativeToString = Function.prototype.toString;
+    try {
+      for (const file of polyfill) require(file);
+    } catch (e) {
+      port.postMessage({ kind: 'error', message: 'polyfill: ' + String(e && e.message).slice(0, 300) });
+      return;
+    }
+    Object.defineProperty(Function.prototype, 'toString', { value: nativeToString, writable: true,
+                                                            enumerable: false, configurable: true });
+    delete G['__core-js_shared__'];
+    port.postMessage({ kind: 'env' });
+  }
   const hide = (obj, key, value) =>
     Object.defineProperty(obj, key, { value, writable: true, enumerable: false, configurable: true });
   const forbidden = (what) => function () { throw new Error('contract violation: ' + what); };
@@ -104,12 +140,16 @@ function bot() {
   }
   // The worker's guards (dynamic code, clocks, timers) throw as the QuickJS worker's do.
   hide(G, 'eval', forbidden('eval'));
-  hide(G, 'Function', forbidden('Function constructor'));
+  const FunctionGuard = forbidden('Function constructor');
+  FunctionGuard.prototype = Function.prototype;  // as the QuickJS worker's guard: `f instanceof Function` holds
+  hide(G, 'Function', FunctionGuard);
   hide(Function.prototype, 'constructor', G.Function);
   hide(G, 'setTimeout', forbidden('setTimeout'));
   hide(G, 'setInterval', forbidden('setInterval'));
   const DateGuard = forbidden('Date');
   DateGuard.now = forbidden('Date.now()');
+  DateGuard.parse = forbidden('Date.parse()');
+  DateGuard.UTC = forbidden('Date.UTC()');
   DateGuard.prototype = Date.prototype;
   hide(G, 'Date', DateGuard);
   hide(G, 'window', G);
@@ -146,7 +186,12 @@ function bot() {
   }
   port.on('message', (text) => {
     let answer;
-    try { answer = act.call(self, parse(text)); } catch (e) { answer = 'threw'; }
+    try { answer = act.call(self, parse(text)); } catch (e) {
+      let message;
+      try { message = e instanceof Error ? e.name + ': ' + e.message : 'a thrown ' + typeof e; } catch (x) { message = 'a thrown value'; }
+      post({ kind: 'threw', message: String(message).slice(0, 300) });
+      return;
+    }
     // Only a short string goes back: the parent reads bounded lines, and node only times.
     post({ kind: 'ok', answer: typeof answer === 'string' ? answer.slice(0, 100) : typeof answer });
   });

@@ -5,7 +5,9 @@ near the deadline in QuickJS says little about the arena. When ``node`` is insta
 also timed in V8: :class:`NodeBot` runs ``node node_timing.js`` as one child process per bot (its own
 process group), which runs the bot in a ``worker_threads`` Worker with the contract's worker
 environment (seeded ``Math.random``, ``PokerEngine``, the ``module``/``exports`` shim, a silent
-console, and the QuickJS worker's guards) and terminates it at the decision deadline. This
+console, and the QuickJS worker's guards) and terminates it at the decision deadline. The Worker
+first loads core-js's modules of the builtins the QuickJS worker offers and node lacks
+(:mod:`conformance.host.node_polyfill`), so that a bot runs in V8 with the same language. This
 process only measures: the Python parent keeps its own wall-clock deadline on every line and kills
 the whole group when node overruns it, bounds what it reads, and caps node's heap
 (``--max-old-space-size``, and the Worker's ``resourceLimits``).
@@ -24,6 +26,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import node_polyfill
 from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
 from .worker import encode_state
 
@@ -31,6 +34,7 @@ SCRIPT = Path(__file__).resolve().parent / "node_timing.js"
 HEAP_MB = 256  # V8 heap of the bot's Worker, as the QuickJS worker's default memory limit
 GRACE_MS = 2000  # node's own deadline fires first; ours only catches a stuck or dead node
 MAX_LINE = 4096  # a response is a few dozen bytes
+ENV_MS = 20000  # node_timing.js's own deadline for starting the worker and loading the polyfill
 
 
 def find_node() -> str | None:
@@ -40,7 +44,7 @@ def find_node() -> str | None:
 
 @dataclass(frozen=True)
 class NodeTime:
-    kind: str  # ok, late (terminated at the deadline), error (did not load, threw in node's plumbing)
+    kind: str  # ok, threw (act threw: no decision time), late (terminated at the deadline), error (did not load, ...)
     ms: float
     message: str = ""
     answer: str | None = None  # a string answer, else its typeof (node only times; QuickJS judges)
@@ -57,6 +61,7 @@ class NodeBot:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, start_new_session=True, bufsize=0)
         self._finalizer = weakref.finalize(self, kill_group, self._proc)
         self._pipe = LinePipe(self._proc)
+        self.polyfill: str | None = None  # what start loaded first: "core-js 3.51.0", or why nothing
 
     def __enter__(self) -> NodeBot:
         return self
@@ -64,10 +69,14 @@ class NodeBot:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def start(self, engine: str, source: str, bot_seed: int, init_ms: float) -> NodeTime:
+    def start(self, engine: str, source: str, bot_seed: int, init_ms: float, polyfill: bool = True) -> NodeTime:
+        """Load the bot; with ``polyfill`` core-js's modules first (installed when absent, see
+        :attr:`polyfill`; without it node's own builtins)."""
+        package, self.polyfill = node_polyfill.resolve() if polyfill else (None, "not asked for")
+        files = [] if package is None else node_polyfill.module_paths(package)
         req = {"op": "start", "engine": engine, "script": source, "botSeed": bot_seed, "initMs": init_ms,
-               "memoryMb": HEAP_MB}
-        return self._request(json.dumps(req).encode() + b"\n", init_ms)
+               "memoryMb": HEAP_MB, "polyfill": files}
+        return self._request(json.dumps(req).encode() + b"\n", init_ms + (ENV_MS if files else 0))
 
     def act(self, state: dict, timeout_ms: float) -> NodeTime:
         text = encode_state(state).decode("utf-8")
