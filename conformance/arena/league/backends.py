@@ -132,6 +132,31 @@ def _cancel(ray, refs: list) -> None:
         ray.wait(refs, num_returns=len(refs), timeout=CANCEL_WAIT_S)
 
 
+AUTH_HELP = ("a cluster started with token authentication (RAY_AUTH_MODE=token) needs RAY_AUTH_MODE=token here "
+             "too and the cluster's token: RAY_AUTH_TOKEN, or the file at RAY_AUTH_TOKEN_PATH (default "
+             "~/.ray/auth_token); see docs/league.md")
+
+
+def _join(ray, address: str) -> None:
+    """Connect to the cluster at ``address`` (our packages go with the job); a UsageError that says
+    why not (no token here, a token the cluster refuses)."""
+    refused = getattr(ray.exceptions, "AuthenticationError", ())  # Ray >= 2.52
+    try:
+        ray.init(address=address, logging_level="ERROR", log_to_driver=False,
+                 runtime_env={"py_modules": _code_modules()})
+    except refused:  # token authentication on here, no token
+        raise UsageError(f"--address {address}: no Ray authentication token here: {AUTH_HELP}") from None
+    except ConnectionError as exc:
+        # why, as Ray says it: its last connection error (the text of a traceback) is the cause
+        why = str(exc.__cause__ or exc).strip().splitlines() or [str(exc)]
+        if isinstance(exc.__cause__, refused) or any("InvalidAuthToken" in line for line in why):
+            mode = os.environ.get("RAY_AUTH_MODE", "")
+            off = "" if mode.lower() == "token" else f" (RAY_AUTH_MODE is {mode or 'not set'} here)"
+            raise UsageError(f"--address {address}: the Ray cluster there refused this client's token, or its "
+                             f"lack of one{off}: {AUTH_HELP}") from None
+        raise UsageError(f"--address {address}: could not join the Ray cluster there: {why[-1]}") from None
+
+
 def run_ray(tasks: Sequence[Task], jobs: int, address: str | None, on_done: Callable[[dict], None]) -> None:
     """Play ``tasks`` as Ray tasks: on a new local instance of ``jobs`` CPUs, or on the cluster at
     ``address`` (then ``jobs`` is not used: the cluster's CPUs are). Stopped (a signal, a lost
@@ -148,8 +173,7 @@ def run_ray(tasks: Sequence[Task], jobs: int, address: str | None, on_done: Call
                 ray.init(address="local", num_cpus=jobs, include_dashboard=False, logging_level="ERROR",
                          log_to_driver=False)
             else:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False,
-                         runtime_env={"py_modules": _code_modules()})
+                _join(ray, address)
         except SystemExit as exc:  # Ray's SIGTERM handler, while Ray started
             if exc.code != signal.SIGTERM:
                 raise
