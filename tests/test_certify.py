@@ -229,3 +229,21 @@ def test_certify_reports_a_family_of_an_undeclared_profile_as_not_implemented(tm
     assert code == 1 and not summary["certified"]
     assert summary["engine"]["profiles"]["helpers"]["verdict"] == "not implemented", summary["engine"]["profiles"]
     assert "(none)" not in err
+
+
+def test_certify_prints_a_failing_engines_causes_with_their_reproductions(tmp_path, capsys):
+    """Issue #23: certify on a failing engine prints its root causes, each with the command that
+    reruns its smallest example from the report directory (where the file is written)."""
+    reversed_board = ("history = reply.get('result', {}).get('history') if isinstance(reply.get('result'), dict) else None\n"
+                      "if history and history[0].get('board'):\n    history[0]['board'] = history[0]['board'][::-1]\n")
+    command = reference_cmd_engine(tmp_path, reversed_board)
+    code, out, err = run_cli(capsys, "certify", "--cmd", command, "--roster", one_bot_roster(tmp_path),
+                             "--report", tmp_path / "R", "--family", "hands", "--no-fresh", "--hands", "5",
+                             "--json", "-")
+    summary = json.loads(out)
+    assert code == 1 and summary["engine"]["causes"]
+    cause = summary["engine"]["causes"][0]
+    assert "causes: " in err and f"1. breaks {cause['breaks']}" in err
+    repro = cause["example"]["repro"]
+    assert f"repro (in {tmp_path / 'R'}): {repro['run'][0]}" in err
+    assert (tmp_path / "R" / repro["file"]).is_file()

@@ -116,14 +116,19 @@ def test_rulings_come_from_proofs_and_vectors():
     assert options["R16"] == "—" and options["R1"] == "—"  # no tournament game, no rng vector judged
 
 
-def test_findings_group_failures_by_family_and_clause():
+def test_findings_group_unexplained_failures_by_family_and_root_cause():
     first = {"hand": None, "decision": 2, "path": "state.minRaiseTo", "expected": 200, "actual": 300,
              "clause": "state.min-raise-to"}
     cases = [Case(f"hand.{k}", "hand", "failed", message="m" * 400, breaks="state.min-raise-to", first=first)
              for k in range(3)] + [Case("rng.x", "rng", "failed", message="bad"), Case("rng.y", "rng", "passed")]
+    other = {**first, "expected": None, "actual": 300}  # the same clause, another kind of difference
+    cases.append(Case("hand.9", "hand", "failed", message="n", breaks="state.min-raise-to", first=other))
     out = findings(cases)
     assert [(f["family"], f["clause"], f["count"], f["id"]) for f in out] == [("hand", "state.min-raise-to", 3, "hand.0"),
-                                                                              ("rng", None, 1, "rng.x")]
+                                                                              ("rng", None, 1, "rng.x"),
+                                                                              ("hand", "state.min-raise-to", 1, "hand.9")]
+    assert out[0]["cause"] == {"field": "state.minRaiseTo", "kind": "more than due"}
+    assert out[2]["cause"]["kind"] == "a raise offered where raising is closed"
     assert out[0]["profile"] == "hand" and out[0]["first"] == first and len(out[0]["message"]) < 320
 
 
@@ -140,7 +145,8 @@ def test_a_mutant_engine_row_names_its_findings_and_divergences():
     assert row["rulings"]["R15"] == "alternative all-in"
     assert row["findings"][0]["clause"] == "rules.odd-chips" and row["findings"][0]["first"]["path"].endswith(".amount")
     assert "**not certified**" in to_markdown({"implementations": [row]})
-    assert re.search(r"rules\.odd-chips: \d+ vectors?, first `hand\.", to_markdown({"implementations": [row]}))
+    assert re.search(r"rules\.odd-chips \(history\.winners\[\]\.amount: more awarded than due\): \d+ vectors?, first `hand\.",
+                     to_markdown({"implementations": [row]}))
 
 
 def test_the_table_runs_fixed_fuzz_games_and_no_time_budget():

@@ -4,22 +4,29 @@ Each mutant (tests/mutants/mutants.py) is the engine with one snippet replaced. 
 (``holdem-cert engine``'s API: its QuickJS driver, smoke tier and judges) runs the vector family the mutant
 names and must judge at least one vector of it FAILED (a divergence on a ruling is not enough);
 the unmutated engine is certified on every family the mutants name, for each ruleset whose games
-they break (the holdem-sng-3-v4 mutants name the sng3v4 family).
+they break (the holdem-sng-3-v4 mutants name the sng3v4 family). The first failure's first root
+cause names the rule the mutant breaks (CAUSE_BREAKS), and its reproduction script exits 1 on the
+mutant and 0 on the bundled engine.
 """
 import json
 import re
+import shutil
+import subprocess
 
 import pytest
 
+from conformance.judge import causes
 from conformance.judge.engine_cert import certify, load_tests, start
 from conformance.judge.families import FAMILIES, FAMILY_RULESET, RULESETS
 from conformance.judge.engine_drivers import QuickJSDriver
+from conformance.report.repro import js_script
 from conformance.vectors.generators.sng3v4 import play
 from js_vector_runner import ENGINE_PATH, JSEngine, _play_out, sng3v4_step
 from mutants.mutants import DIVERGENT_MUTANTS, MUTANTS
 from reference.rulings import profiles_to_try
 
 SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
+NODE = shutil.which("node")
 KEYS = ["name", "description", "family_expected_to_fail", "find", "replace"]
 NAMED_FAMILIES = sorted({m["family_expected_to_fail"] for m in MUTANTS})
 
@@ -30,6 +37,7 @@ def mutate(mutant: dict) -> str:
 
 def test_mutant_specs_are_well_formed():
     assert len(MUTANTS) >= 15
+    assert sorted(CAUSE_BREAKS) == sorted(m["name"] for m in MUTANTS)
     assert sum(m["family_expected_to_fail"] == "sng3v4" for m in MUTANTS) >= 2  # holdem-sng-3-v4 rules
     names = [m["name"] for m in MUTANTS]
     assert len(set(names)) == len(names)
@@ -72,12 +80,51 @@ def first_failure(source: str, family: str, extra: list = ()):
         driver.close()
 
 
+# The clause the first cause of each mutant's first failure breaks (issue #23: each mutant gets a
+# cause naming the rule it breaks). Where the contract has no clause of its own for the mutated
+# rule (holdem-sng-3-v4's recovery, auto-fold and clock rules, R22/R26), the field it first shows:
+# those are marked "consequence" below.
+CAUSE_BREAKS = {
+    "odd-chip-wrong-seat": "rules.odd-chips", "short-all-in-reopens": "rules.short-allin",
+    "wheel-not-a-straight": "rules.best-five", "no-burn-card": "rules.burn",
+    "heads-up-big-blind-acts-first": "rules.heads-up-order", "pots-not-merged": "rules.folded-chips",
+    "refund-counted-as-award": "state.history-winners", "fnv-over-utf16-units": "helper.rng",
+    "min-raise-from-raise-to": "state.last-full-raise", "heads-up-transition-button": "rules.heads-up-transition",
+    "deal-from-the-button": "rules.deal-order", "simultaneous-smaller-stack-first": "rules.simultaneous",
+    "simultaneous-equal-button-first": "rules.simultaneous", "level-one-hand-late": "rules.levels",
+    "raise-without-responder": "rules.no-responder", "call-not-capped": "return.call",
+    "big-blind-option-without-raise": "state.min-raise-to", "raise-amount-as-additional-chips": "rules.raise-total",
+    "strings-case-insensitive": "return.forms", "cap-places-by-seat": "rules.cap-places",
+    **{m["name"]: "rules.best-five" for m in MUTANTS if m["name"].startswith("showdown-")},
+    "equity-every-tie-a-half": "helper.equity", "evaluate-duplicate-in-low-pair": "helper.evaluate-errors",
+    "v4-auto-fold-after-second-timeout": "timing.fallback", "v4-third-timeout-checks": "timing.fallback",
+    "v4-valid-action-keeps-timeout-count": "timing.fallback",
+    "v4-recovery-never-applied": "state.pots",  # consequence: the seat stays auto-folded (R26)
+    "v4-auto-fold-not-persistent": "state.seats",  # consequence: the seat is dealt in live (R26)
+    "v4-recovery-immediate": "state.seats",  # consequence: the seat is live within the hand (R26)
+    "v4-human-clock-ignored": "state.tournament",  # consequence: timeLimitMs (R22)
+    "v4-showdown-reveals-losers": "rules.showdown-public", "v4-reveal-hole-cards-in-best-five": "rules.showdown-public",
+    "v4-heads-up-transition": "rules.heads-up-transition",
+}
+
+
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m["name"] for m in MUTANTS])
-def test_the_mutant_fails_a_vector_of_its_family(mutant):
+def test_the_mutant_fails_a_vector_of_its_family(mutant, tmp_path):
     family = mutant["family_expected_to_fail"]
     case = first_failure(mutate(mutant), family)
     assert case is not None, f"{mutant['name']} survives the {family} family"
     assert case.group == family and case.id.startswith(f"{family}.")
+    found = causes.group([case])
+    assert found and found[0].breaks == CAUSE_BREAKS[mutant["name"]], [c.title() for c in found]
+    if NODE is not None:  # issue #24, item 6: its reproduction exits 1 on it and 0 on the bundled engine
+        test = next(t for t in load_tests([family])[family] if t["id"] == case.id)
+        for source, code in ((mutate(mutant), 1), (SOURCE, 0)):
+            engine = tmp_path / "engine.js"
+            engine.write_text(source, encoding="utf-8")
+            script = tmp_path / "repro.js"
+            script.write_text(js_script([str(engine)], False, family, test, case.first, case.message), encoding="utf-8")
+            done = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=120)
+            assert done.returncode == code, (source is SOURCE, done.stdout[-2000:], done.stderr[-1000:])
     if mutant["name"].startswith("showdown-"):
         # Only the showdown vectors catch these: every hands vector before them passed.
         assert case.id.startswith("hands.showdown."), case.id

@@ -22,7 +22,7 @@ from conformance.harness.runner import BotSpec, RunnerOptions, bundled_engine, r
 from conformance.judge.engine_cert import certify as certify_engine
 from conformance.outfiles import replace_directory
 from conformance.report import formats as engine_report
-from conformance.report.formats import plural
+from conformance.report.formats import cause_lines, plural, run_causes
 from conformance.report.html import PALETTE, render
 from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
 from conformance.resources import default_roster
@@ -64,6 +64,9 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
                                 fuzz_plan=chosen.fuzz)
     attach_repro(engine, chosen.subject, chosen.tests)
     say(engine_line(engine))
+    for line in cause_lines(run_causes(engine), str(options.report_dir),
+                            f"each vector's details in {options.report_dir / 'index.html'}"):
+        say(line.lstrip("\n"))
 
     try:
         roster = lint_roster(options.roster)

@@ -14,6 +14,7 @@ from html import escape
 
 from reference.rulings import RULINGS
 
+from conformance.judge.causes import first_cause
 from conformance.judge.cert_profiles import CERTIFIED, NOT_IMPLEMENTED, PROFILES, profile_of
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.families import FAMILIES
@@ -93,8 +94,8 @@ def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str,
 
 def findings(cases: list[Case], explanations: list[Finding] = ()) -> list[dict]:
     """The failures grouped in the report's order by the hand-written finding that explains them
-    (``explanations``, findings.toml; proven divergences too), else by family and the clause they
-    break: how many, and the first one's id, message and first divergence. Then the findings that
+    (``explanations``, findings.toml; proven divergences too), else by family and root cause (the
+    clause, field and kind of difference of the first failure, conformance.judge.causes): how many, and the first one's id, message and first divergence. Then the findings that
     are not judged (kind ``adapter``: what the adapter reshapes)."""
     explanations = list(explanations)
     groups: dict[tuple, dict] = {}
@@ -107,11 +108,13 @@ def findings(cases: list[Case], explanations: list[Finding] = ()) -> list[dict]:
         if why is None and c.status == "divergent":
             continue  # shown in the rulings table
         family = FUZZ_FAMILY if c.group == "fuzz" else c.group
-        key = (c.group, why.id if why else c.breaks, why is not None)
+        cause = None if why else first_cause(c)  # an unexplained failure: by its root cause (issue #23)
+        key = (c.group, why.id, True) if why else (c.group, cause.key(), False)
         if key not in groups:
             groups[key] = {"profile": profile_of(family) or c.group, "family": c.group, "clause": c.breaks, "count": 0,
                            "id": c.id, "message": _cut(c.message), **({"first": c.first} if c.first else {}),
-                           **({"finding": described(why)} if why else {})}
+                           **({"finding": described(why)} if why else
+                              {"cause": {"field": cause.field, "kind": cause.kind}})}
         groups[key]["count"] += 1
     unjudged = [{"profile": None, "family": None, "clause": None, "count": 0, "id": None, "message": "",
                  "finding": described(f)} for f in explanations if f.kind == "adapter"]
@@ -192,10 +195,17 @@ def to_markdown(table: dict, *, fuzz_games: int = FUZZ_GAMES) -> str:
             continue
         for f in e["findings"]:
             out += _explained(f) if "finding" in f else [
-                f"- **{f['family']}**, {f['clause'] or 'no clause named'}: {f['count']} vector"
+                f"- **{f['family']}**, {f['clause'] or 'no clause named'}{_cause_words(f)}: {f['count']} vector"
                 f"{'s' if f['count'] > 1 else ''}, first `{f['id']}` — {_md(f['message'])}"]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _cause_words(f: dict) -> str:
+    """An unexplained finding's root cause beyond its clause: the field and the kind of difference."""
+    cause = f.get("cause") or {}
+    words = ": ".join(_md(x) for x in (cause.get("field"), cause.get("kind")) if x)
+    return f" ({words})" if words else ""
 
 
 def _explained(f: dict) -> list[str]:
@@ -238,7 +248,8 @@ def to_html(table: dict) -> str:
                       + "".join(f"<td>{escape(e['rulings'][rid])}</td>" for e in impls) + "</tr>" for rid in ENGINE_RULINGS)
     found = "".join(f"<h3>{escape(e['name'])}</h3><ul>" + ("".join(
         f"<li><b>{escape(f['finding']['title'] if 'finding' in f else str(f['family']))}</b>"
-        f"{' (' + escape(f['finding']['kind']) + ')' if 'finding' in f else ''}, {escape(str(f['clause']))}: "
+        f"{' (' + escape(f['finding']['kind']) + ')' if 'finding' in f else ''}, "
+        f"{escape(f['clause'] or 'no clause named')}: "
         f"{f['count']} vector(s), first <code>{escape(str(f['id']))}</code> — {escape(f['message'])}"
         f"{'<br>' + escape(f['finding']['what']) if 'finding' in f else ''}</li>" for f in e["findings"])
         or "<li>No findings.</li>") + "</ul>" for e in impls)

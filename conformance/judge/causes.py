@@ -26,8 +26,8 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 ABSENT, MISSING = "(absent)", "(missing)"
 
 
-# Where a hand record is seen: a state's history, history(), log()'s result -> one field.
-_RECORD = re.compile(r"^(?:steps\[\]\.)?(?:state\.history\[\]|history\(\)\[\]|log\(\)\[\]\.result)\.")
+# Where a hand record is seen: a state's history, history(), log()'s result, a lone hand's result -> one field.
+_RECORD = re.compile(r"^(?:steps\[\]\.)?(?:state\.history\[\]|history\(\)\[\]|log\(\)\[\]\.result|result\(\)\.result)\.")
 
 
 def field_of(path: str | None) -> str:
@@ -64,7 +64,7 @@ def kind_of(path: str, expected: object, actual: object) -> str:
         return f"{_word(actual)} where {_word(expected)} is due"
     if _is_number(expected) and _is_number(actual):
         if leaf == "amount" and "winners" in path and actual > expected:
-            return "more awarded than won (a refund counted as an award?)"
+            return "more awarded than due"
         return "more than due" if actual > expected else "less than due"
     return "another value"
 
@@ -111,6 +111,18 @@ class Cause:
         return f"breaks {self.breaks or '(no clause)'}: {what}{alt}"
 
 
+def _cause(f: dict) -> "Cause":
+    path = f.get("path")
+    kind = f.get("kind") or kind_of(path or "", f.get("expected"), f.get("actual"))
+    where = "the deal" if kind == DEALT_OTHER_CARDS else field_of(path)  # wherever the cards were seen
+    return Cause(f.get("clause"), where, kind, f.get("alternative"))
+
+
+def first_cause(case: Case) -> "Cause":
+    """The cause of a failed case's first failure (uncounted)."""
+    return _cause(_failures(case)[0])
+
+
 def group(cases: list[Case]) -> list[Cause]:
     """The causes of the failed ``cases``, the most frequent first (then by clause)."""
     causes: dict[tuple, Cause] = {}
@@ -118,10 +130,7 @@ def group(cases: list[Case]) -> list[Cause]:
         if case.status != "failed":
             continue
         for k, f in enumerate(_failures(case)):
-            path = f.get("path")
-            kind = f.get("kind") or kind_of(path or "", f.get("expected"), f.get("actual"))
-            where = "the deal" if kind == DEALT_OTHER_CARDS else field_of(path)  # wherever the cards were seen
-            cause = Cause(f.get("clause"), where, kind, f.get("alternative"))
+            cause = _cause(f)
             cause = causes.setdefault(cause.key(), cause)
             cause.count += 1
             if case.id not in cause.vectors:

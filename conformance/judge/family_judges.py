@@ -4,6 +4,7 @@ from __future__ import annotations
 from reference.cards import CANONICAL_DECK
 
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
+from .js_values import UNDEFINED, js_text
 from .diffs import is_finite, is_number, readable_diff
 from .engine_drivers import Run
 from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
@@ -28,7 +29,7 @@ def _rng(test: dict, r: dict) -> Judged:
         if not isinstance(values, list) or len(values) != count:
             return f"expected {count} values"
         bad = [v for v in values if not (is_number(v) and 0 <= v < 1)]
-        return f"{bad[0]!r} is not a number in [0, 1)" if bad else None
+        return f"{js_text(bad[0])} is not a number in [0, 1)" if bad else None
 
     return judge_outcome(test, {"values": r.get("values")}, test["expected"], well_formed)
 
@@ -41,7 +42,7 @@ def _seeded_game(test: dict, r: dict) -> Judged:
     seeded, pinned = r.get("seeded"), r.get("pinned")
     for name, run in (("seeded", seeded), ("pinned", pinned)):
         if not isinstance(run, dict) or "error" in run:
-            return failed(f"the {name} game stopped {failure_text(run.get('error')) if isinstance(run, dict) else run!r}")
+            return failed(f"the {name} game stopped {js_text(failure_text(run.get('error')) if isinstance(run, dict) else run)}")
     c = Comparison()
     c.compare(None, None, "log()", seeded.get("log"), pinned.get("log"), clause="helper.deal-hand")
     c.compare(None, None, "standings()", seeded.get("standings"), pinned.get("standings"), clause="helper.deal-hand")
@@ -58,7 +59,7 @@ def _deck(test: dict, r: dict) -> Judged:
     i = test["input"]
     if "game" in i:
         return _seeded_game(test, r)
-    call = f"dealHand({i['seed']!r}, {i['handNumber']!r})"
+    call = f"dealHand({js_text(i['seed'])}, {js_text(i['handNumber'])})"
     if test["result"] == "invalid":
         return must_throw(r, call, test, returned=r.get("deck"))
     if is_refusal(r):
@@ -79,7 +80,7 @@ def _deck(test: dict, r: dict) -> Judged:
 def _evaluate(test: dict, r: dict) -> Judged:
     i, expected = test["input"], test["expected"]
     if test["result"] == "invalid":
-        return must_throw(r, f"evaluate({i['cards']!r})", test, returned=r.get("result"))
+        return must_throw(r, f"evaluate({js_text(i['cards'])})", test, returned=r.get("result"))
     if is_refusal(r):
         return failed(f"evaluate threw {thrown_text(r['threw'])}")
     if "digest" in i:
@@ -87,65 +88,65 @@ def _evaluate(test: dict, r: dict) -> Judged:
     if "a" in i:
         values = [x.get("value") if isinstance(x, dict) else None for x in (r.get("a"), r.get("b"))]
         if not all(is_finite(v) for v in values):
-            return failed(f"evaluate(...).value is not a finite number: a {values[0]!r}, b {values[1]!r}")
+            return failed(f"evaluate(...).value is not a finite number: a {js_text(values[0])}, b {js_text(values[1])}")
         order = (values[0] > values[1]) - (values[0] < values[1])
         if order != expected["order"]:
             return failed(f"sign(value(a) - value(b)) is {order:+d}, expected {expected['order']:+d} "
-                          f"(values {values[0]!r} and {values[1]!r})")
+                          f"(values {js_text(values[0])} and {js_text(values[1])})")
         return passed()
     res = r.get("result")
     if not isinstance(res, dict):
-        return failed(f"evaluate returned {res!r}, not an object")
+        return failed(f"evaluate returned {js_text(res)}, not an object")
     if set(expected) == {"rank"}:
         return _evaluate_rank(i["cards"], expected["rank"], res, r.get("bestValue"))
 
     def well_formed() -> str | None:
         if not same(res.get("rank"), expected["rank"]):
-            return f"rank {res.get('rank')!r}, expected {expected['rank']}"
+            return f"rank {js_text(res.get('rank', UNDEFINED))}, expected {expected['rank']}"
         if not is_finite(res.get("value")):
-            return f"value {res.get('value')!r} is not a finite number"
-        return None if isinstance(res.get("name"), str) and res["name"] else f"name {res.get('name')!r}"
+            return f"value {js_text(res.get('value', UNDEFINED))} is not a finite number"
+        return None if isinstance(res.get("name"), str) and res["name"] else f"name {js_text(res.get('name', UNDEFINED))}"
 
     return judge_outcome(test, {k: res[k] for k in expected if k in res}, expected, well_formed)
 
 
 def _evaluate_rank(cards: list, rank: int, res: dict, best_value: object) -> Judged:
     if not same(res.get("rank"), rank):
-        return failed(f"rank {res.get('rank')!r}, expected {rank}", readable_diff({"rank": rank}, {"rank": res.get("rank")}))
+        return failed(f"rank {js_text(res.get('rank', UNDEFINED))}, expected {rank}", readable_diff({"rank": rank}, {"rank": res.get("rank")}))
     best = res.get("best")
     if not (isinstance(best, list) and len(best) == 5 and all(isinstance(c, str) and c in cards for c in best)
             and len(set(best)) == 5):
-        return failed(f"best {best!r} is not five distinct input cards")
+        return failed(f"best {js_text(best)} is not five distinct input cards")
     if not (is_finite(res.get("value")) and same(best_value, res.get("value"))):
-        return failed(f"evaluate(best).value is {best_value!r}, but the result's value is {res.get('value')!r}")
+        return failed(f"evaluate(best).value is {js_text(best_value)}, but the result's value is {js_text(res.get('value', UNDEFINED))}")
     return passed()
 
 
 def _equity(test: dict, r: dict) -> Judged:
     i, expected = test["input"], test["expected"]
     result = r.get("equity")
-    call = f"equity({i['hole']!r}, {i['board']!r}, {i['opponents']!r}, {i['iterations']!r}, {i['random']['kind']} random)"
+    call = f"equity({js_text(i['hole'])}, {js_text(i['board'])}, {js_text(i['opponents'])}, {js_text(i['iterations'])}, {i['random']['kind']} random)"
     if "error" in expected:
         return must_throw(r, call, test, lambda x: None if is_number(x) and 0 <= x <= 1 else "not in [0, 1]", result)
     if is_refusal(r):
         return failed(f"{call} threw {thrown_text(r['threw'])}")
     if not is_finite(result):
-        return failed(f"{call} returned {result!r}, not a finite number")
+        return failed(f"{call} returned {js_text(result)}, not a finite number")
     if "value" in expected:  # the exact stream (R6): another procedure must still estimate the equity
         if same(result, expected["value"]):
             return passed()
         off = abs(result - expected["equity"])
         if off <= expected["tolerance"]:
-            return Judged("divergent", f"{result!r} differs from the exact-stream value {expected['value']!r} and is "
-                          f"within tolerance of the equity {expected['equity']!r}: another sampling procedure",
+            return Judged("divergent", f"{js_text(result)} differs from the exact-stream value {js_text(expected['value'])} and is "
+                          f"within tolerance of the equity {js_text(expected['equity'])}: another sampling procedure",
                           rulings=test["rulings"])
-        return failed(f"{result!r} differs from the exact-stream value {expected['value']!r} and is {off:.6f} from the "
-                      f"equity {expected['equity']!r}, beyond the tolerance {expected['tolerance']:.6f}: no sampling "
+        return failed(f"{js_text(result)} differs from the exact-stream value {js_text(expected['value'])} and is {off:.6f} from the "
+                      f"equity {js_text(expected['equity'])}, beyond the tolerance {expected['tolerance']:.6f}: no sampling "
                       "procedure (R6) explains it (hands mis-ranked, or ties shared wrongly?)")
     off = abs(result - expected["equity"])
     if off <= expected["tolerance"]:
         return passed()
-    return failed(f"equity {result!r} is {off:.6f} from the exact {expected['equity']!r}, beyond the tolerance "
+    return failed(f"equity {js_text(result)} is {off:.6f} from the exact {js_text(expected['equity'])}, beyond the tolerance "
                   f"{expected['tolerance']:.6f} (5 standard errors)")
 
 
@@ -250,7 +251,7 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         return failed(run.value)
     r = run.value
     if not isinstance(r, dict):
-        return failed(f"the driver's result is not an object: {r!r}"[:600])
+        return failed(f"the driver's result is not an object: {js_text(r)}"[:600])
     if "missing" in r:
         if family in OPTIONAL:
             return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")

@@ -20,6 +20,7 @@ from reference.state import hand_state
 
 from conformance.vectors.gamespec import answer as decode_answer
 
+from .js_values import js_text
 from .refusals import is_refusal
 from . import dealing
 from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, clause_for, verdict
@@ -115,7 +116,7 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
     or the reference under documented ruling alternatives reproduces every step) or failed at the
     first divergence."""
     if not isinstance(trajectory, dict):
-        return GameVerdict("failed", f"the result is not an object: {trajectory!r}"[:600])
+        return GameVerdict("failed", f"the result is not an object: {js_text(trajectory)}"[:600])
     def judged(spec: dict) -> GameVerdict:
         return verdict(replay(spec, trajectory), FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True))
 

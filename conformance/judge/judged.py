@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from conformance.vectors import schemas
 from .diffs import compare, readable_diff
 from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
+from .js_values import js_text
 from .refusals import is_refusal
 from .step_judge import ORDER_FREE, GameVerdict
 
@@ -36,14 +37,14 @@ def failed(message: str, diff: str = "", notes: Iterable[str] = ()) -> Judged:
 
 def thrown_text(threw: object) -> str:
     if not isinstance(threw, dict):
-        return repr(threw)
+        return js_text(threw)
     name = threw.get("name")
     return f"{name}: {threw.get('message')}" if name else str(threw.get("message"))
 
 
 def failure_text(error: object) -> str:
     if not isinstance(error, dict):
-        return repr(error)
+        return js_text(error)
     return f"at {error.get('at')}: {thrown_text(error)}"
 
 
@@ -71,8 +72,8 @@ def must_throw(r: dict, call: str, test: dict, well_formed: Callable[[object], s
     if is_refusal(r):  # any refusal (refusals.py); the vectors give no code here
         return passed()
     if test["result"] == "acceptable" and well_formed is not None and well_formed(returned) is None:
-        return Judged("divergent", f"{call} returned {returned!r} instead of throwing", rulings=test["rulings"])
-    return failed(f"{call} must throw (invalid {test['expected'].get('error', 'input')}), but returned {returned!r}")
+        return Judged("divergent", f"{call} returned {js_text(returned)} instead of throwing", rulings=test["rulings"])
+    return failed(f"{call} must throw (invalid {test['expected'].get('error', 'input')}), but returned {js_text(returned)}")
 
 
 def state_problem(state: object, what: str) -> str | None:
@@ -96,7 +97,7 @@ def standings_chips(standings: object) -> object:
 
 def conserved(game: dict, chips: object) -> str | None:
     if not (isinstance(chips, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in chips)):
-        return f"standings chips {chips!r} are not integers"
+        return f"standings chips {js_text(chips)} are not integers"
     total = _starting_chips(game)
     return None if sum(chips) == total else f"the standings hold {sum(chips)} chips, the game started with {total}"
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from conformance.vectors import schemas
 from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import GAME_FAMILIES
+from .js_values import js_text
 from .diffs import show
 from .engine_drivers import Run
 from .judged import standings_chips, conserved, failure_text, state_problem, thrown_text
@@ -40,10 +41,10 @@ def _smoke_hand(showdown: int) -> Callable[[dict, dict], str | None]:
             if problem := state_problem(state, f"state() before answer {k}"):
                 return f"{problem} (schemas/state.schema.json)"
         if r.get("over") is not True:
-            return f"game.over is {r.get('over')!r} after the hand (maxHands 1)"
+            return f"game.over is {js_text(r.get('over'))} after the hand (maxHands 1)"
         history = r.get("history")
         if not isinstance(history, list) or len(history) != 1:
-            return f"history() is {history!r}"[:300] + ": expected one entry"
+            return f"history() is {js_text(history)}"[:300] + ": expected one entry"
         problems = schemas.errors("history-entry", history[0], limit=1)
         if problems:
             return f"history()[0]: {problems[0]}"
@@ -118,7 +119,7 @@ def smoke_problem(test: dict, check: Callable[[dict, dict], str | None], run: Ru
         return f"skipped: {run.value}" if run.kind == "skipped" else str(run.value)
     r = run.value
     if not isinstance(r, dict):
-        return f"the driver's result is not an object: {r!r}"[:300]
+        return f"the driver's result is not an object: {js_text(r)}"[:300]
     if "missing" in r:
         return f"{r['missing']} is not a function"
     if "threw" in r:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .js_values import js_text
 from . import sng3v4_text
 from .diffs import is_number, show
 from .families import FAMILY_RULESET
@@ -49,7 +50,7 @@ def _step_views(outcomes: list, expected: list, notes: list[str]) -> list:
         elif k < len(expected) and isinstance(outcome, dict) and "error" in outcome:
             want, got = expected[k].get("error"), outcome["error"]
             if isinstance(want, str) and want != "late" and isinstance(got, str) and got not in (want, "late"):
-                notes.append(f"steps[{k}]: error code {got!r}; the vectors give {want!r} (reported, not failed)")
+                notes.append(f"steps[{k}]: error code {js_text(got)}; the vectors give {js_text(want)} (reported, not failed)")
                 outcome = {**outcome, "error": want}
         views.append(outcome)
     return views
@@ -99,7 +100,7 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
     for k, (step, outcome) in enumerate(zip(steps, outcomes)):
         where = f"steps[{k}]"
         if not isinstance(outcome, dict):
-            return f"{where} is {outcome!r}, not an outcome"
+            return f"{where} is {js_text(outcome)}, not an outcome"
         if _is_recover(step):
             seat = f"s{step['recover'] + 1}"
             if "recovered" in outcome:
@@ -120,7 +121,7 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
         if state["timeLimitMs"] != clock and "timeLimitMs" not in game["options"]:
             return f"{where}.state.timeLimitMs is {state['timeLimitMs']}; the clock of this table is {clock} ms"
         if not (isinstance(action, dict) and isinstance(action.get("type"), str)):
-            return f"{where}.action is {action!r}, not an action"
+            return f"{where}.action is {js_text(action)}, not an action"
         seat, kind, number = state["you"]["id"], action["type"], state["handNumber"]
         seats.hand_seen(number)
         if seats.auto_folded(seat):
@@ -136,7 +137,7 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
             continue
         seats.timeouts[seat] += 1
         if outcome.get("error") != "late":
-            return f"{where}: a timeout's error is {outcome.get('error')!r}, expected 'late'"
+            return f"{where}: a timeout's error is {js_text(outcome.get('error'))}, expected 'late'"
         if kind not in ("check", "fold") or (kind == "check" and not state["canCheck"]):
             return f"{where}: a timeout {kind}s; it may only check (when legal) or fold"
         count = seats.consecutive.get(seat, 0)
@@ -198,12 +199,12 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
         seat = s.get("id")
         explicit, invalid = seats.timeouts[seat], seats.invalid[seat]
         if not (isinstance(s.get("timeouts"), int) and explicit <= s["timeouts"] <= explicit + invalid):
-            return f"{seat}: timeouts is {s.get('timeouts')!r}; the steps timed it out {explicit} times" + \
+            return f"{seat}: timeouts is {js_text(s.get('timeouts'))}; the steps timed it out {explicit} times" + \
                 (f" (and gave {invalid} invalid answers, R22)" if invalid else "")
         if invalid or seat in seats.pending:
             continue
         if s.get("autoFolded") is not seats.auto_folded(seat):
-            return f"{seat}: autoFolded is {s.get('autoFolded')!r}, expected {seats.auto_folded(seat)} " + \
+            return f"{seat}: autoFolded is {js_text(s.get('autoFolded'))}, expected {seats.auto_folded(seat)} " + \
                 ("(persistent auto-fold since hand %d)" % seats.folded[seat][-1][0] if seats.auto_folded(seat)
                  else "(never three consecutive timeouts, or recovered)")
     for entry in log:
@@ -216,7 +217,7 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
                     return f"hand {number}: {seat} wins chips in persistent auto-fold (since hand {since})"
         for shown in result.get("showdown", []):
             if not isinstance(shown, dict) or shown.get("id") not in winners:
-                return f"hand {number}: the showdown shows {shown!r}, which won nothing: only cards needed to " \
+                return f"hand {number}: the showdown shows {js_text(shown)}, which won nothing: only cards needed to " \
                        "establish an awarded hand are public"
             if problem := sng3v4_text.reveal_problem(number, shown, result.get("board")):
                 return problem

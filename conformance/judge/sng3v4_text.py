@@ -8,6 +8,8 @@ from __future__ import annotations
 from reference.errors import HoldemError
 from reference.evaluator import evaluate
 
+from .js_values import js_text
+
 SEATS = 3
 
 
@@ -54,7 +56,7 @@ def reveal_problem(number: object, shown: dict, board: object) -> str | None:
     if not (isinstance(board, list) and len(board) == 5):
         return None  # a showdown runs the board out: the step comparison reports a short board
     if not (isinstance(cards, list) and len(cards) <= 2):
-        return f"hand {number}: the showdown shows {shown!r}: expected at most two hole cards"
+        return f"hand {number}: the showdown shows {js_text(shown)}: expected at most two hole cards"
     try:
         value = evaluate(cards + board)["value"]
         for card in cards:
@@ -64,5 +66,5 @@ def reveal_problem(number: object, shown: dict, board: object) -> str | None:
                        f"it, {' '.join(rest) or 'nothing'} and the board {' '.join(board)} realise the same value " \
                        "(only cards needed to establish an awarded hand are public, R25)"
     except HoldemError as exc:  # bad or repeated cards
-        return f"hand {number}: the showdown shows {shown!r} on board {board!r}: {exc.reason}"
+        return f"hand {number}: the showdown shows {js_text(shown)} on board {js_text(board)}: {exc.reason}"
     return None

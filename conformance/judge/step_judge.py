@@ -172,6 +172,8 @@ def clause_for(path: str) -> str:
             return "rules.elimination"
         if rest[0] == "board" and rest[-1] == "length":
             return "state.board"
+        if rest[:2] == ["tournament", "level"]:
+            return "rules.levels"
         return STATE_CLAUSES.get(rest[0], "state.fields")
     if head == "act":
         return "return.forms"
@@ -238,27 +240,48 @@ def _at(root: object, path: str) -> object:
 
 def _context_clause(path: str, expected: object, actual: object) -> str | None:
     """A clause that the values around ``path`` decide, or None (then the path's own applies):
-    who is to act heads-up (rules.heads-up-order); a winner's amount when the same seats won the
-    same total, one chip moved between them (a split's odd chips, rules.odd-chips)."""
+    who is to act heads-up (rules.heads-up-order); the button heads-up (rules.heads-up-transition); a winner's amount when the same seats won the
+    same total, one chip moved between them (a split's odd chips, rules.odd-chips), more chips
+    awarded than due (a refund counted, state.history-winners), the same chips to other seats (the
+    ranking, rules.best-five) or shared otherwise among the same seats (rules.side-pots)."""
     if path == ".minRaiseTo" and _at(expected, path) is None and isinstance(expected, dict) \
-            and _at(actual, path) is not None and _reopened(expected):
-        return "rules.short-allin"
-    if path in (".you.seat", ".you.id"):
+            and _at(actual, path) is not None:
+        if _reopened(expected):
+            return "rules.short-allin"
+        if not _responders(expected):  # no other seat has chips to answer a raise (R10)
+            return "rules.no-responder"
+    if path in (".you.seat", ".you.id", ".buttonSeat"):
         seats = _at(expected, ".seats")
         live = sum(1 for x in seats if isinstance(x, dict) and not x.get("out")) if isinstance(seats, list) else 0
+        if path == ".buttonSeat":  # heads-up, the button follows the transition's rule
+            return "rules.heads-up-transition" if live == 2 else None
         return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
     match = _WINNER_AMOUNT.match(path)
     if not match:
         return None
     e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
     try:
-        if [w["id"] for w in e] == [w["id"] for w in a] and len(e) > 1 \
-                and sum(w["amount"] for w in e) == sum(w["amount"] for w in a) \
+        awarded, due = sum(w["amount"] for w in a), sum(w["amount"] for w in e)
+        if [w["id"] for w in e] == [w["id"] for w in a] and len(e) > 1 and awarded == due \
                 and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)):
             return "rules.odd-chips"
+        if awarded > due:  # more chips awarded than the pots hold: a refund counted as an award
+            return "state.history-winners"
+        if awarded == due:  # the same chips shared otherwise: among other seats the showdown's
+            # ranking decided who won; among the same seats, which pots each could win
+            return "rules.best-five" if {w["id"] for w in e} != {w["id"] for w in a} else "rules.side-pots"
     except (TypeError, KeyError):
         pass
     return None
+
+
+def _responders(state: dict) -> bool:
+    """Whether a seat other than the one to act is in the hand with chips behind."""
+    try:
+        you = state["you"]["id"]
+        return any(x["id"] != you and not x["folded"] and not x.get("out") and x["stack"] > 0 for x in state["seats"])
+    except (KeyError, TypeError):
+        return True
 
 
 def _reopened(state: dict) -> bool:

@@ -59,6 +59,34 @@ def run_causes(report: Report) -> list:
     return found
 
 
+def cause_lines(found: list, repro_dir: str | None = None, details: str = "details of each vector below") -> list[str]:
+    """The terminal's lines for the run's root causes (conformance.judge.causes), each with its
+    smallest example and its reproduction's command (``repro_dir``: the directory it runs from,
+    when not the current one)."""
+    lines = []
+    p = lines.append
+    if found:
+        total = sum(c.count for c in found)
+        p(f"\ncauses: {plural(total, 'failure')} from {plural(len(found), 'cause')} ({details})")
+        for k, cause in enumerate(found, 1):
+            ex = cause.example or {}
+            first = ex.get("first") or {}
+            where = ", ".join(x for x in (f"hand {first['hand']}" if first.get("hand") is not None else "",
+                                          f"decision {first['decision']}" if first.get("decision") is not None else "")
+                              if x)
+            p(f"  {k}. {cause.title()}")
+            summary = root_causes.CLAUSES.get(cause.breaks, (None, None))[1]
+            p(f"     {summary + '; ' if summary else ''}{plural(cause.count, 'failure')} in "
+              f"{plural(len(cause.vectors), 'vector')}; smallest example {ex.get('vector')}"
+              + (f" ({where})" if where else ""))
+            if first.get("path"):
+                p(f"     {first['path']}: expected {_short(first.get('expected'))}, got {_short(first.get('actual'))}")
+            repro = ex.get("repro")
+            if repro and repro.get("run"):
+                inside = f" (in {repro_dir})" if repro_dir else ""
+                p(f"     repro{inside}: {repro['run'][0]}" + (f"  ({repro['note']})" if repro.get("note") else ""))
+    return lines
+
 def write_json(path: Path, report: Report) -> None:
     # An escaped lone surrogate is the JSON escape \udXXX, as ensure_ascii would write it.
     write_text(path, printable(json.dumps(to_json(report), indent=2, ensure_ascii=False)) + "\n")
@@ -162,26 +190,8 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
         p(f"{'profile':<{width}}  {'verdict':<15}  " + "  ".join(f"{s:>9}" for s in STATUSES))
         for name, row in report.profiles.items():
             p(f"{name:<{width}}  {row['verdict']:<15}  " + "  ".join(f"{row[s]:>9}" for s in STATUSES))
-    found = run_causes(report)
-    if found:
-        total = sum(c.count for c in found)
-        p(f"\ncauses: {plural(total, 'failure')} from {plural(len(found), 'cause')} (details of each vector below)")
-        for k, cause in enumerate(found, 1):
-            ex = cause.example or {}
-            first = ex.get("first") or {}
-            where = ", ".join(x for x in (f"hand {first['hand']}" if first.get("hand") is not None else "",
-                                          f"decision {first['decision']}" if first.get("decision") is not None else "")
-                              if x)
-            p(f"  {k}. {cause.title()}")
-            summary = root_causes.CLAUSES.get(cause.breaks, (None, None))[1]
-            p(f"     {summary + '; ' if summary else ''}{plural(cause.count, 'failure')} in "
-              f"{plural(len(cause.vectors), 'vector')}; smallest example {ex.get('vector')}"
-              + (f" ({where})" if where else ""))
-            if first.get("path"):
-                p(f"     {first['path']}: expected {_short(first.get('expected'))}, got {_short(first.get('actual'))}")
-            repro = ex.get("repro")
-            if repro and repro.get("run"):
-                p(f"     repro: {repro['run'][0]}" + (f"  ({repro['note']})" if repro.get("note") else ""))
+    for line in cause_lines(run_causes(report)):
+        p(line)
     for c in report.with_status("failed"):
         p(f"\nFAILED {c.id}  [{', '.join(c.clauses)}]")
         p(_indent(c.message))

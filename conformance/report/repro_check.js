@@ -10,9 +10,11 @@ function decision(k) {
 // The engine's value at a divergence path of the step judge (docs/INTERPRETING.md, Step judging).
 function locate(path, at) {
   const k = at === null ? null : at - OFFSET;
-  const head = /^(state\(\)|state|again|action|history\(\)|log\(\)|standings\(\)|result\(\)|over|error|steps)/.exec(path);
+  const head = /^(state\(\)|stateAfter|state|again|action|act|submit|history\(\)|log\(\)|standings\(\)|result\(\)|over|error|steps)/.exec(path);
   let root, rest = path.slice(head ? head[1].length : 0);
-  switch (head && head[1]) {
+  if (FAMILY === 'legality' && head && ['state', 'act', 'submit', 'stateAfter'].includes(head[1])) {
+    root = outcome[head[1]];  // one state, one act, one submit: not a game's decisions
+  } else switch (head && head[1]) {
     case 'state': case 'state()': root = k !== null && k < (outcome.decisions || []).length ? decision(k) : outcome.error || null; break;
     case 'again': root = outcome.again ? outcome.again[k] : ((outcome.fresh || []).find(f => f.decision === k) || {}).state; break;
     case 'action': root = (outcome.actions || [])[k]; if (root === undefined) root = outcome.error; break;
@@ -32,9 +34,39 @@ function locate(path, at) {
   return root === undefined ? '(missing)' : root;
 }
 const show = v => JSON.stringify(v);
+const same = (a, b) => show(a) === show(b);
+// Not a game: the outcome judged as the family's judge does (conformance/judge/family_judges.py):
+// a reason it still differs, or null.
+function outcomeDiffers(o, e) {
+  if (o === null || typeof o !== 'object') return 'no outcome';
+  if (o.skipped) return 'skipped: ' + o.skipped;
+  if ('error' in e) return o.threw ? null : 'returned where a refusal (throw) is due';  // any refusal passes
+  if (o.threw) return 'threw ' + show(o.threw);
+  if (FAMILY === 'equity') {
+    if (typeof o.equity !== 'number' || !isFinite(o.equity)) return 'not a finite number';
+    if ('value' in e && o.equity === e.value) return null;
+    const off = Math.abs(o.equity - e.equity);
+    return off <= e.tolerance ? null : off.toFixed(6) + ' from the equity, beyond the tolerance ' + e.tolerance;
+  }
+  if (FAMILY === 'evaluate') {
+    if ('order' in e) {
+      const a = (o.a || {}).value, b = (o.b || {}).value;
+      return Math.sign(a - b) === e.order ? null : 'sign(value(a) - value(b)) is not ' + e.order;
+    }
+    const r = 'result' in o ? o.result : o;  // a digest's fields are the outcome's own
+    const bad = Object.keys(e).filter(key => !same((r || {})[key], e[key]));
+    return bad.length ? 'differs at ' + bad.join(', ') : null;
+  }
+  const bad = Object.keys(e).filter(key => !same(o[key], e[key]));
+  return bad.length ? 'differs at ' + bad.join(', ') : null;
+}
 if (FIRST === null) {  // not a game: the whole outcome is compared (the failure says how it differs)
   console.log('expected (reference): ' + show(EXPECTED).slice(0, 4000));
   console.log('actual (this engine): ' + show(outcome).slice(0, 4000));
+  const why = outcomeDiffers(outcome, EXPECTED);
+  console.log(why ? 'DIVERGES: ' + why : 'the same now: the outcome no longer diverges');
+  if (why && typeof process === 'object') process.exitCode = 1;
+  if (why) globalThis.__reproDiverges = true;
 } else {
   const actual = locate(FIRST.path, FIRST.decision);
   const where = [FIRST.hand !== null ? 'hand ' + FIRST.hand : null, FIRST.decision !== null ? 'decision ' + FIRST.decision : null]
@@ -42,7 +74,10 @@ if (FIRST === null) {  // not a game: the whole outcome is compared (the failure
   console.log('first divergence at ' + where + ': ' + FIRST.path + ' (breaks ' + FIRST.clause + ')');
   console.log('  expected (reference): ' + show(FIRST.expected));
   console.log('  actual (this engine): ' + show(actual));
-  const diverges = show(actual) !== show(FIRST.expected);
+  // an entry the reference does not have ("(absent)") is what an engine without it shows ("(missing)")
+  // and where a refusal is due ("throws"), any refusal is one (docs/INTERPRETING.md, Refusals)
+  const refused = FIRST.expected === 'throws' && actual !== null && typeof actual === 'object' && 'threw' in actual;
+  const diverges = !same(actual, FIRST.expected) && !refused && !(actual === '(missing)' && FIRST.expected === '(absent)');
   console.log(diverges ? 'DIVERGES: the engine still leaves the rules here' : 'the same now: this step no longer diverges');
   if (diverges && typeof process === 'object') process.exitCode = 1;
   if (diverges) globalThis.__reproDiverges = true;

@@ -386,7 +386,7 @@ BLIND_SPOT_MUTANTS = [
         "name": "responder-counts-folded-seats",
         "description": "R10: a folded seat with chips counts as a responder, so a raise is offered with no one to answer it",
         "family_expected_to_fail": "hands",
-        "breaks": "state.min-raise-to",
+        "breaks": "rules.no-responder",  # the rule R10 applies (issue #23, item 4: the right clause)
         "find": "if (o !== s && this.stacks[o] > 0 && !this.folded[o]) { canRaise = true; break; }",
         "replace": "if (o !== s && this.stacks[o] > 0) { canRaise = true; break; }",
     },
