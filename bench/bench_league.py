@@ -11,12 +11,23 @@ The local backend's cost of a process per task (a killed process costs only its 
 side by side with the process pool it replaced: the same no-op tasks (carrying the league's bots)
 through ``run_tasks`` at 2 jobs and through a two-process spawn pool, per task (median of repeats).
 Without Ray installed, only the local rows are measured.
+
+The cost per tournament (``--cost N1,N2``, default 12,36) compares local processes (``--jobs 2``), a
+local Ray instance of 2 CPUs and a real two-node Ray cluster on this machine (``ray start --head``
+with 1 CPU plus ``ray start --address`` with 1 CPU, on 127.0.0.1 with token authentication, started
+and stopped by tests/ray_cluster.py): each plays the league of N1 and of N2 tournaments through the
+command (``holdem-cert league``, a process of its own), and the cost per tournament is
+(seconds at N2 - seconds at N1) / (N2 - N1), the start-up (Python, Ray, joining the cluster)
+cancelling out; the start-up is what is left at N1. ``--cost 0`` skips it.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,11 +100,58 @@ def ray_overhead(repeats: int = 200) -> tuple[float, float]:
         ray.shutdown()
 
 
+def command_seconds(tournaments: int, hands: int, backend: list[str], env: dict | None = None) -> float:
+    """Wall seconds of ``holdem-cert league`` (a process of its own) on a fresh store."""
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "conformance", "league", "--roster", str(ROOT / "bots.json"),
+                        "--bots", ",".join(HOUSE), "--tournaments", str(tournaments), "--table-size", "3",
+                        "--hands", str(hands), "--seed", "1", "--bot-seed", "2", "--store", str(Path(tmp) / "s.db"),
+                        "--quiet", *backend], cwd=ROOT, env={**os.environ, **(env or {})}, check=True,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+
+@contextlib.contextmanager
+def two_node_cluster():
+    """A head of 1 CPU and a worker node of 1 CPU on 127.0.0.1 (tests/ray_cluster.py)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from ray_cluster import Cluster
+
+    with tempfile.TemporaryDirectory(prefix="hc-bench-", dir="/tmp") as tmp:
+        cluster = Cluster(Path(tmp) / "c")
+        try:
+            cluster.start(1)
+            cluster.add(1)
+            yield cluster
+        finally:
+            cluster.stop()
+
+
+def cost_per_tournament(small: int, large: int, hands: int, with_ray: bool) -> None:
+    print(f"cost per tournament: (seconds at {large} - seconds at {small}) / {large - small}, "
+          f"through the command, 2 workers each")
+    print(f"{'where':<34} {f'{small} (s)':>8} {f'{large} (s)':>8} {'per tournament':>15} {'start-up':>9}")
+
+    def row(name: str, backend: list[str], env: dict | None = None) -> None:
+        t1, t2 = (command_seconds(n, hands, backend, env) for n in (small, large))
+        per = (t2 - t1) / (large - small)
+        print(f"{name:<34} {t1:>8.2f} {t2:>8.2f} {per * 1000:>12.0f} ms {t1 - small * per:>7.2f} s")
+
+    row("local, --jobs 2", ["--jobs", "2"])
+    if with_ray:
+        row("Ray, a local instance of 2 CPUs", ["--backend", "ray", "--jobs", "2"])
+        with two_node_cluster() as cluster:
+            row("Ray, a 2-node cluster (1 + 1 CPU)", ["--address", cluster.address], cluster.client_env())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tournaments", type=int, default=12)
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--cost", default="12,36", help="N1,N2: the cost per tournament from leagues of N1 "
+                        "and N2 tournaments (0: skip it)")
     args = parser.parse_args()
     backends = ["local"] + (["ray"] if importlib.util.find_spec("ray") else [])
     print(f"{args.tournaments} tournaments of at most {args.hands} hands, 4 bots at tables of 3; "
@@ -115,6 +173,9 @@ def main() -> None:
     if "ray" in backends:
         startup, per_task = ray_overhead()
         print(f"ray: start-up {startup:.2f} s; a no-op task's round trip {per_task:.2f} ms (median of 200)")
+    if args.cost != "0":
+        small, large = (int(n) for n in args.cost.split(","))
+        cost_per_tournament(small, large, args.hands, "ray" in backends)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -91,8 +92,10 @@ class Setup:
         self.marks = {"head": root / "head.attempts"}
         # every task a node's Ray workers start notes its number in the node's marker (no fault: -1)
         self.cluster = Cluster(root / "c")
-        self.cluster.start(1, env={series.KILL_TASK_ENV: f"-1:once:{self.marks['head']}"})
         self.worker = None
+
+    def start(self) -> None:
+        self.cluster.start(1, env={series.KILL_TASK_ENV: f"-1:once:{self.marks['head']}"})
         self.ensure_worker()
 
     def ensure_worker(self):
@@ -121,15 +124,17 @@ class Setup:
 
 
 @pytest.fixture(scope="module")
-def setup(tmp_path_factory):
+def setup():
     # a short path: Ray's socket paths under --temp-dir must fit in 108 bytes
     root = Path(os.environ.get("HOLDEM_CERT_RAY_TMP", "/tmp")) / f"hc-ray-{os.getpid()}"
     s = Setup(root)
     try:
+        s.start()
         yield s
     finally:
         s.cluster.stop()
         assert s.cluster.processes() == []
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
