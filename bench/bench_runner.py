@@ -13,7 +13,12 @@
    state, hashing it, applying the action), and encoding the state for the pipe as the
    runner does (``HistoryEncoder``: each finished hand encoded once); the rest is judging,
    recording and the host's reading of the answer.
-2. A tournament of the four house samples cycled over the seats (default nine seats,
+2. The worker's check of its globals and standard built-ins after every decision (R35, #26 item 2),
+   alone: its CPU time per decision in a worker session holding the bundled engine and a trivial
+   bot (the cheap part, with every FULL_EVERY-th check descriptor-level, as after decisions), and
+   the descriptor-level comparison alone (after a decision that called a definer). Target: the
+   whole check <= 0.1 ms more per decision than the identity check of the globals alone.
+3. A tournament of the four house samples cycled over the seats (default nine seats,
    300-hand cap), start-up of the workers included: once under contract v1's defaults, where
    it ends when one bot has all the chips, and once with deep stacks and fixed blinds
    (1,000,000 chips, 50/100) so that every one of the hands is played.
@@ -21,6 +26,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -73,6 +79,33 @@ def reference_share(result) -> tuple[list[float], list[float], list[float], list
     return build, hashing, apply, encode, size
 
 
+def check_cost(repeats: int = 2000) -> tuple[float, float]:
+    """CPU ms per decision of the worker's check (the ``drain`` its responses end with), and of the
+    descriptor-level comparison alone, in this process (the worker's own session class)."""
+    from conformance.harness.runner import bundled_engine
+    from conformance.host.worker_process import _Session
+
+    session = _Session()
+    response = session.init({"engine": bundled_engine(), "script": TRIVIAL.source, "botSeed": 1, "mode": "bot"})
+    assert response["ok"], response
+    t0 = time.process_time()
+    for _ in range(repeats):
+        session.host("drain", "")
+    per_check = (time.process_time() - t0) * 1000 / repeats
+    # The same call with and without a definer (which makes its own response's check descriptor-level).
+    def call(source: str) -> float:
+        text = json.dumps({"op": "evalFn", "source": source, "args": []})
+        t0 = time.process_time()
+        session.handle("evalFn", {"source": source, "args": []}, text)
+        return (time.process_time() - t0) * 1000
+
+    plain, marked = [], []
+    for _ in range(repeats // 10):
+        plain.append(call("function () { return Object.keys({x: 1}); }"))
+        marked.append(call("function () { return Object.defineProperty({}, 'x', {value: 1}); }"))
+    return per_check, statistics.median(marked) - statistics.median(plain)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=9)
@@ -101,6 +134,10 @@ def main() -> int:
     print(f"      apply the action     {summary(apply)}")
     print(f"    encode for the worker  {summary(encode)}")
     print(f"    the rest               {summary(rest)}")
+
+    per_check, full = check_cost()
+    print(f"the worker's check of globals and built-ins (R35), CPU per decision: {per_check:.3f} ms "
+          f"(descriptor-level comparison alone: {full:.3f} ms, after a decision that called a definer)")
 
     bots = [BotSpec.from_file(ROOT / "bots" / f"{HOUSE[s % len(HOUSE)]}.js") for s in range(args.seats)]
     deep = RunnerOptions(tournament={"max_hands": args.hands, "starting_stack": 1_000_000,

@@ -44,6 +44,13 @@ EXPECTED = {
     "globals-accessor": (False, {("environment", "Math.random"), ("environment", "console")}, {}),
     "globals-engine-member": (False, {("environment", "Object.keys"), ("environment", "module")}, {}),
     "violation-flood": (False, {("static", "eval"), ("violation", "eval")}, {}),
+    # #26 item 2: the standard built-ins and their prototypes, compared by descriptor (R35)
+    "intrinsics-array-index": (False, {("environment", "Array.prototype[0]")}, {}),
+    "intrinsics-object-prototype": (False, {("environment", "Object.prototype.foo")}, {}),
+    "intrinsics-math-max": (False, {("environment", "Math.max")}, {}),
+    "intrinsics-prevent-extensions": (False, {("environment", "Array.prototype")}, {}),
+    "intrinsics-proxy-accessor": (False, {("environment", "Map.prototype.size")}, {}),
+    "intrinsics-class-field": (False, {("environment", "Array.prototype.push")}, {}),
     # Caught only by the full-length table (tests/test_full_table.py); certified by these short stages.
     "late-from-hand-100": (True, set(), {}),
     "fixture-names": (None, set(), {}),
@@ -167,3 +174,25 @@ def test_a_flood_of_violations_keeps_the_first_thousand_per_seat(reports):
     assert 101 * seat.decisions > MAX_SEAT_VIOLATIONS and len(seat.violations) == MAX_SEAT_VIOLATIONS
     assert seat.to_json()["violationsDropped"] == 101 * seat.decisions - MAX_SEAT_VIOLATIONS
     assert all(s.error_count == 0 for s in result.seats)  # a violation caught by the bot is no decision error
+
+
+def test_every_change_to_the_intrinsics_is_named_and_placed(reports):
+    """#26 item 2: additions, deletions, redefinitions and extensibility of the standard built-ins and
+    their prototypes, at load or in a decision, however reached (a prototype by value, a Proxy, a
+    class field through a return override), each an environment error naming the property."""
+    def reason(bot, code):
+        return [r for r in reports[bot].reasons if r.category == "environment" and r.code == code][0]
+
+    assert "Array.prototype[0] defined" in reason("intrinsics-array-index", "Array.prototype[0]").message
+    assert reason("intrinsics-array-index", "Array.prototype[0]").example == "load"
+    foo = reason("intrinsics-object-prototype", "Object.prototype.foo")
+    third = reports["intrinsics-object-prototype"].battery["answers"][2]["id"]
+    assert "defined" in foo.message and foo.example == third  # placed at the decision that made it
+    assert "made non-extensible" in reason("intrinsics-prevent-extensions", "Array.prototype").message
+    assert "Map.prototype.size replaced" in reason("intrinsics-proxy-accessor", "Map.prototype.size").message
+    assert "attributes" in reason("intrinsics-class-field", "Array.prototype.push").message
+    assert "Object.prototype.then defined" in reason("thenable-prototype", "Object.prototype.then").message
+    assert reports["intrinsics-array-index"].environment["intrinsicsChanged"] == ["Array.prototype.length",
+                                                                                 "Array.prototype[0]"]
+    for name in ("surrogate-legal", "huge-name", "late-from-hand-100"):  # compliant: nothing changed
+        assert reports[name].environment["intrinsicsChanged"] == [], name

@@ -22,7 +22,9 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
    when the bot caught the error: tricks the static linter cannot see.
 5. **environment** -- every worker global (and the members of ``Math``, ``JSON``,
    ``PokerEngine``, ...) the bot changed, at load or in any decision: the worker checks
-   them by identity from its own closure (R35).
+   them by identity from its own closure (R35); and every change to the standard built-ins and
+   their prototypes (an addition, deletion, redefinition or extensibility), compared by
+   descriptor (R35, #26).
 6. **determinism** -- the battery again in a fresh worker with the same botSeed:
    the answers must be the same.
 7. **tournaments** -- smoke tournaments at 2, 6 and 9 seats against the house
@@ -655,7 +657,7 @@ def _timing(report: CertReport, states: list[BatteryState], run: _Run, retimer: 
 def _violations(report: CertReport, violations: list[dict], dropped: int = 0) -> None:
     by_kind: dict[str, list[dict]] = {}
     for v in violations:
-        if v["kind"] == "global":  # reported by _environment
+        if v["kind"] in ("global", "intrinsic"):  # reported by _environment
             continue
         by_kind.setdefault(v["kind"], []).append(v)
     for kind, vs in by_kind.items():
@@ -667,14 +669,25 @@ def _violations(report: CertReport, violations: list[dict], dropped: int = 0) ->
 
 
 def _environment(report: CertReport, run: _Run) -> None:
-    """R35: the worker watches its globals by identity, after loading and after every decision, and
-    records each one changed once, as a violation of kind ``global``."""
+    """R35: the worker watches its globals by identity, and the standard built-ins and their prototypes
+    by descriptor, after loading and after every decision, and records each change once, as a
+    violation of kind ``global`` or ``intrinsic`` naming the property."""
     changed = {v["global"]: v for v in run.violations if v["kind"] == "global"}
-    report.environment = {"checked": list(run.watched), "changed": sorted(changed)}
+    intrinsics: dict[str, dict] = {}
+    for v in run.violations:
+        if v["kind"] == "intrinsic":
+            intrinsics.setdefault(v["intrinsic"], v)
+    report.environment = {"checked": list(run.watched), "changed": sorted(changed),
+                          "intrinsicsChanged": sorted(intrinsics)}
     for name, v in sorted(changed.items()):
         where = "loading" if v["where"] == "load" else f"deciding state {v['where']}"
         report.error("environment", name, f"`{name}` was overwritten while {where}: worker globals must not "
                      "be overwritten (checked by identity, R35)", v["where"])
+    for name, v in sorted(intrinsics.items()):
+        where = "loading" if v["where"] == "load" else f"deciding state {v['where']}"
+        detail = v["detail"].removesuffix(" (the standard built-ins must not be changed)")
+        report.error("environment", name, f"{detail}, seen after {where}: the standard built-ins and their "
+                     "prototypes must not be changed (compared by descriptor, R35)", v["where"])
 
 
 def _determinism(report: CertReport, first: _Run, second: _Run) -> None:

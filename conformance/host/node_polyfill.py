@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import shutil
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from conformance.implementations.poker_ts import cache_dir
 
 PACKAGE = "core-js"
 VERSION = "3.51.0"  # pinned: the list below is checked against this version's modules
@@ -60,6 +60,11 @@ NOT_OFFERED = ("Float16Array", "ArrayBuffer.prototype.immutable", "ArrayBuffer.p
                "InternalError", "Error.prototype.stack")
 
 _lock = threading.Lock()
+
+
+def cache_dir() -> Path:
+    """The suite's npm cache, as conformance/implementations/poker_ts.py's (a lower layer: not imported)."""
+    return Path(os.environ.get("HOLDEM_CACHE") or Path.home() / ".cache" / "holdem-conformance")
 _resolved: tuple[Path | None, str] | None = None
 
 

@@ -13,8 +13,17 @@
       symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
       bigintToString = BigInt.prototype.toString, stringSlice = String.prototype.slice,
       toWellFormed = String.prototype.toWellFormed, ownDescriptor = Object.getOwnPropertyDescriptor,
-      ownPropertyKeys = Reflect.ownKeys, hasOwn = Object.hasOwn, sameValue = Object.is;
+      ownPropertyKeys = Reflect.ownKeys, hasOwn = Object.hasOwn, sameValue = Object.is,
+      isExtensible = Object.isExtensible, lookupGetter = Object.prototype.__lookupGetter__,
+      lookupSetter = Object.prototype.__lookupSetter__;
   var IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+  // Writing an element by assignment would meet a setter (or a getter without one) that a bot put on
+  // Array.prototype or Object.prototype; the harness's arrays written after the bot has run get
+  // their elements by definition, with a descriptor that inherits nothing.
+  var ELEMENT = createObject(null);
+  ELEMENT.writable = true; ELEMENT.enumerable = true; ELEMENT.configurable = true;
+  function put(a, i, v) { ELEMENT.value = v; defineProperty(a, i, ELEMENT); ELEMENT.value = undefined; }
+  function append(a, v) { put(a, a.length, v); }
   var MAX_DEPTH = 32, MAX_NODES = 100000, MAX_VIOLATIONS = 100;
   // R34 (conformance/host/bounds.py): what a bot says crosses to Python bounded and as Unicode text. A
   // string in an answer longer than MAX_ANSWER_CHARS is not read ("toolong"); a message, name or
@@ -22,22 +31,24 @@
 
   // ---- violations -------------------------------------------------------
   var violations = [], droppedViolations = 0;
+  var VIOLATION_NAME = createObject(null);
+  VIOLATION_NAME.value = 'ContractViolation'; VIOLATION_NAME.writable = true; VIOLATION_NAME.configurable = true;
   function violation(kind, detail, extra) {
     if (violations.length < MAX_VIOLATIONS) {
-      violations[violations.length] = '{"kind":' + jsonQuote(kind) + ',"detail":' + jsonQuote(detail) + (extra || '') + '}';
+      append(violations, '{"kind":' + jsonQuote(kind) + ',"detail":' + jsonQuote(detail) + (extra || '') + '}');
     } else {
       droppedViolations++;
     }
     var e = new ErrorCtor('contract violation: ' + detail);
-    defineProperty(e, 'name', {value: 'ContractViolation', writable: true, configurable: true});
+    defineProperty(e, 'name', VIOLATION_NAME);
     return e;
   }
   function drainViolations() {
-    if (watching) checkGlobals();
+    if (watching) checkAll();
     if (violations.length === 0) return '';
     if (droppedViolations > 0) {
-      violations[violations.length] = '{"kind":"dropped","detail":' +
-        jsonQuote(droppedViolations + ' further violations not listed') + '}';
+      append(violations, '{"kind":"dropped","detail":' +
+        jsonQuote(droppedViolations + ' further violations not listed') + '}');
     }
     var text = ',"violations":[';
     for (var i = 0; i < violations.length; i++) text += (i ? ',' : '') + violations[i];
@@ -52,6 +63,26 @@
     if (s.length <= max) return jsonQuote(wellFormed(s));
     return jsonQuote(wellFormed(apply(stringSlice, s, [0, max])) + '\u2026 (' + (s.length - max) + ' more characters)');
   }
+
+  // ---- the definers, marked --------------------------------------------------
+  // A property becomes an accessor, or changes its attributes, only through these (a Proxy forwards to
+  // its target through them too): each call marks the built-ins for a descriptor-level comparison
+  // after the decision (checkAll). Each stands in for the native, as a method: same name and length,
+  // not a constructor; its own descriptor is the native's.
+  var definersCalled = false;
+  function markDefiner(holder, key) {
+    var native = holder[key];
+    var marked = ({[key]: function () { definersCalled = true; return apply(native, this, arguments); }})[key];
+    defineProperty(marked, 'length', {value: native.length, configurable: true});
+    var d = ownDescriptor(holder, key);
+    d.value = marked;
+    defineProperty(holder, key, d);
+  }
+  markDefiner(Object, 'defineProperty');
+  markDefiner(Object, 'defineProperties');
+  markDefiner(Reflect, 'defineProperty');
+  markDefiner(Object.prototype, '__defineGetter__');
+  markDefiner(Object.prototype, '__defineSetter__');
 
   // ---- guards: dynamic code, clocks, timers -------------------------------
   function setHidden(obj, key, value) {
@@ -132,9 +163,9 @@
     var d = ownDescriptor(obj, key);
     if (d === undefined) return;
     var data = hasOwn(d, 'value');
-    watched[watched.length] = {obj: obj, key: key, name: name, data: data,
-                               value: data ? d.value : undefined, get: data ? undefined : d.get,
-                               set: data ? undefined : d.set};
+    append(watched, {obj: obj, key: key, name: name, data: data,
+                     value: data ? d.value : undefined, get: data ? undefined : d.get,
+                     set: data ? undefined : d.set});
   }
   function watchGlobals() {
     watch(G, 'globalThis');
@@ -154,19 +185,171 @@
     for (var i = 0; i < watchedLabels.length; i++) text += (i ? ',' : '') + jsonQuote(watchedLabels[i]);
     return text + ']';
   }
-  function checkGlobals() {
-    for (var i = 0; i < watched.length; i++) {
-      var w = watched[i];
-      if (reported[w.name] === true) continue;
-      var d = ownDescriptor(w.obj, w.key), same;
-      if (d === undefined) same = false;
-      else if (w.data) same = hasOwn(d, 'value') && sameValue(d.value, w.value);
-      else same = !hasOwn(d, 'value') && d.get === w.get && d.set === w.set;
-      if (!same) {
-        reported[w.name] = true;
-        violation('global', w.name + (d === undefined ? ' was deleted' : ' was overwritten') +
-                  ' (worker globals must not be overwritten)', ',"global":' + jsonQuote(w.name));
+  // An R35 entry's change: by identity of value, getter and setter (not attributes), as since #19.
+  function globalChanged(w, d) {
+    if (d === undefined) return ' was deleted';
+    var same = w.data ? hasOwn(d, 'value') && sameValue(d.value, w.value)
+                      : !hasOwn(d, 'value') && d.get === w.get && d.set === w.set;
+    return same ? null : ' was overwritten';
+  }
+  function reportGlobal(w, what) {
+    reported[w.name] = true;
+    violation('global', w.name + what + ' (worker globals must not be overwritten)', ',"global":' + jsonQuote(w.name));
+  }
+
+  // ---- the standard built-ins, by descriptor (R35, #26) ----------------------------
+  // Every standard constructor and namespace (the global object's capitalised names but PokerEngine),
+  // its prototype, their prototypes and the hidden intrinsics (iterator, generator and typed-array
+  // prototypes), captured with the globals before the bot runs: for each object its extensibility,
+  // its prototype and its own keys (symbols too), for each own property of it that R35 does not
+  // already watch its value, getter, setter and attributes. Any addition, deletion or redefinition is
+  // a violation of kind `intrinsic` naming the property ("Array.prototype[0] defined").
+  //
+  // After every decision the cheap part runs: extensibility, prototype and key count of each object,
+  // every data property's value read directly, every accessor's getter and setter looked up (no
+  // descriptor objects, no bot code: a data property becomes an accessor only through the marked
+  // definers). The descriptor-level comparison runs after loading, after a decision in which a
+  // definer was called or the cheap part saw a change, and every FULL_EVERY decisions (attributes
+  // changed without a definer: a class field defined through a constructor's return override).
+  var FULL_EVERY = 64;
+  var holders = [], holderLabels = [], holderExtensible = [], holderProto = [], holderCount = [],
+      holderKnown = [], holderCounted = [];
+  var intrinsic = [], checks = 0, dataObjects = [], dataKeys = [], dataValues = [];
+  var IDENTIFIER_KEY = /^[A-Za-z_$][\w$]*$/, INDEX_KEY = /^(0|[1-9]\d*)$/;
+  function propertyName(label, k) {
+    if (typeof k === 'symbol') {
+      var d = apply(symbolDescription, k, []);
+      return label + '[' + (d === undefined ? 'Symbol()' : d) + ']';
+    }
+    if (apply(regexpExec, IDENTIFIER_KEY, [k])) return label + '.' + k;
+    return label + '[' + (apply(regexpExec, INDEX_KEY, [k]) ? k : jsonQuote(k)) + ']';
+  }
+  function flagsOf(d) {
+    return (hasOwn(d, 'value') ? (d.writable ? 1 : 0) : 8) | (d.enumerable ? 2 : 0) | (d.configurable ? 4 : 0);
+  }
+  function watchIntrinsics() {
+    var seen = new Set(), queue = [], labels = [], i;
+    var r35 = new Map();                       // object -> {key: true} of the R35 entries
+    for (i = 0; i < watched.length; i++) {
+      var keys = r35.get(watched[i].obj);
+      if (keys === undefined) { keys = createObject(null); r35.set(watched[i].obj, keys); }
+      keys[watched[i].key] = true;
+    }
+    function add(o, label) {
+      if (o === null || (typeof o !== 'object' && typeof o !== 'function') || seen.has(o)) return;
+      seen.add(o); queue[queue.length] = o; labels[labels.length] = label;
+    }
+    add(G, 'globalThis');
+    var names = ownPropertyKeys(G);
+    for (i = 0; i < names.length; i++) {
+      var n = names[i];
+      if (typeof n !== 'string' || !apply(regexpExec, /^[A-Z]/, [n]) || n === 'PokerEngine') continue;
+      var d = ownDescriptor(G, n);
+      if (hasOwn(d, 'value')) add(d.value, n);
+    }
+    var hidden = [
+      [getPrototypeOf(Int8Array), '%TypedArray%'],
+      [getPrototypeOf([][Symbol.iterator]()), '%ArrayIteratorPrototype%'],
+      [getPrototypeOf(new Map()[Symbol.iterator]()), '%MapIteratorPrototype%'],
+      [getPrototypeOf(new Set()[Symbol.iterator]()), '%SetIteratorPrototype%'],
+      [getPrototypeOf(''[Symbol.iterator]()), '%StringIteratorPrototype%'],
+      [getPrototypeOf(/a/g[Symbol.matchAll]('')), '%RegExpStringIteratorPrototype%'],
+      [getPrototypeOf(function* () {}), '%GeneratorFunction.prototype%'],
+      [getPrototypeOf(async function () {}), '%AsyncFunction.prototype%'],
+      [getPrototypeOf(async function* () {}), '%AsyncGeneratorFunction.prototype%']];
+    try { hidden[hidden.length] = [getPrototypeOf([].values().map(function (x) { return x; })), '%IteratorHelperPrototype%']; } catch (e) {}
+    try { hidden[hidden.length] = [getPrototypeOf(Iterator.from({next: function () {}})), '%WrapForValidIteratorPrototype%']; } catch (e) {}
+    for (i = 0; i < hidden.length; i++) add(hidden[i][0], hidden[i][1]);
+    // The closure: each constructor's prototype (first, so that Object.prototype is named so), then
+    // every object's prototype.
+    function addPrototypeProperty(o, label) {
+      var p = ownDescriptor(o, 'prototype');
+      if (o !== G && p !== undefined && hasOwn(p, 'value')) add(p.value, label + '.prototype');
+    }
+    for (i = 0; i < queue.length; i++) addPrototypeProperty(queue[i], labels[i]);
+    for (i = 0; i < queue.length; i++) {
+      addPrototypeProperty(queue[i], labels[i]);
+      add(getPrototypeOf(queue[i]), 'Object.getPrototypeOf(' + labels[i] + ')');
+    }
+    for (i = 0; i < watched.length; i++) {   // R35's data entries are read by the cheap part too
+      if (!watched[i].data) continue;
+      dataObjects[dataObjects.length] = watched[i].obj; dataKeys[dataKeys.length] = watched[i].key;
+      dataValues[dataValues.length] = watched[i].value;
+    }
+    for (i = 0; i < queue.length; i++) {
+      var obj = queue[i], ks = ownPropertyKeys(obj), known = createObject(null), skip = r35.get(obj);
+      for (var j = 0; j < ks.length; j++) {
+        var k = ks[j];
+        known[k] = true;
+        if (obj === G || (skip !== undefined && skip[k] === true)) continue;   // R35's, or a global name
+        var desc = ownDescriptor(obj, k), data = hasOwn(desc, 'value');
+        intrinsic[intrinsic.length] = {obj: obj, key: k, name: propertyName(labels[i], k), data: data,
+                                       value: data ? desc.value : undefined, get: data ? undefined : desc.get,
+                                       set: data ? undefined : desc.set, flags: flagsOf(desc)};
+        if (data) { dataObjects[dataObjects.length] = obj; dataKeys[dataKeys.length] = k; dataValues[dataValues.length] = desc.value; }
       }
+      holders[i] = obj; holderLabels[i] = labels[i]; holderExtensible[i] = isExtensible(obj);
+      holderProto[i] = getPrototypeOf(obj); holderCount[i] = ks.length; holderKnown[i] = known;
+      holderCounted[i] = obj !== G && obj !== console;   // a bot's top-level names are globals of its own
+    }
+  }
+  function reportIntrinsic(name, what) {
+    if (reported[name + what] === true) return;
+    reported[name + what] = true;
+    violation('intrinsic', name + ' ' + what + ' (the standard built-ins must not be changed)',
+              ',"intrinsic":' + jsonQuote(name));
+  }
+  // Whether anything may have changed, without descriptor objects and without running bot code: the
+  // objects' extensibility, prototype and key count, and every data property's value read directly
+  // (parallel arrays: the fastest reads). Accessors are not read: one is replaced, or a data property
+  // made one, only through a definer; a class field over an accessor (a return override) is found by
+  // the periodic descriptor-level comparison.
+  function quickChanged() {
+    var i, v, n = holders.length;
+    for (i = 0; i < n; i++) {
+      var h = holders[i];
+      if (isExtensible(h) !== holderExtensible[i] || getPrototypeOf(h) !== holderProto[i] ||
+          (holderCounted[i] && ownPropertyKeys(h).length !== holderCount[i])) return true;
+    }
+    n = dataObjects.length;
+    for (i = 0; i < n; i++) {
+      v = dataObjects[i][dataKeys[i]];
+      if (v !== dataValues[i] && (v === v || dataValues[i] === dataValues[i])) return true;   // NaN is NaN
+    }
+    return false;
+  }
+  function fullCheck() {
+    var i, e, d, what;
+    for (i = 0; i < watched.length; i++) {
+      e = watched[i];
+      if (reported[e.name] === true) continue;
+      what = globalChanged(e, ownDescriptor(e.obj, e.key));
+      if (what !== null) reportGlobal(e, what);
+    }
+    for (i = 0; i < intrinsic.length; i++) {
+      e = intrinsic[i];
+      d = ownDescriptor(e.obj, e.key);
+      if (d === undefined) { reportIntrinsic(e.name, 'deleted'); continue; }
+      var data = hasOwn(d, 'value');
+      if (data !== e.data || (data ? !sameValue(d.value, e.value) : d.get !== e.get || d.set !== e.set)) {
+        reportIntrinsic(e.name, data === e.data ? 'replaced' : 'redefined as ' + (data ? 'a value' : 'an accessor'));
+      } else if (flagsOf(d) !== e.flags) {
+        reportIntrinsic(e.name, 'redefined (its attributes)');
+      }
+    }
+    for (i = 0; i < holders.length; i++) {
+      var h = holders[i], label = holderLabels[i];
+      if (isExtensible(h) !== holderExtensible[i]) reportIntrinsic(label, 'made non-extensible');
+      if (getPrototypeOf(h) !== holderProto[i]) reportIntrinsic(label, 'given another prototype');
+      if (!holderCounted[i]) continue;
+      var ks = ownPropertyKeys(h), known = holderKnown[i];
+      for (var j = 0; j < ks.length; j++) if (known[ks[j]] !== true) reportIntrinsic(propertyName(label, ks[j]), 'defined');
+    }
+  }
+  function checkAll() {
+    if (definersCalled || checks++ % FULL_EVERY === 0 || quickChanged()) {
+      definersCalled = false;
+      fullCheck();
     }
   }
 
@@ -276,7 +459,7 @@
   // A call's value, recursively, bounded by depth and node count. Pieces go to
   // one array joined at the end: repeated `+=` on long strings is quadratic.
   var out, nodes, TOO_LARGE = {};   // compared by identity: no user code runs
-  function emit(text) { out[out.length] = text; }
+  function emit(text) { append(out, text); }
   function encodeDeep(v, depth) {
     if (++nodes > MAX_NODES) throw TOO_LARGE;
     var p = primitive(v);
@@ -302,7 +485,7 @@
         encodeMember(v, ks[k], depth);
       }
       emit('}');
-      if (escaped) { out[mark] = '{"$":"object","value":{'; emit('}'); }
+      if (escaped) { put(out, mark, '{"$":"object","value":{'); emit('}'); }
     } catch (e) {
       if (e === TOO_LARGE || isOutOfMemory(e)) throw e;
       out.length = mark;
@@ -420,6 +603,8 @@
     }
     return null;
   }
+  // By assignment, for speed: a bot that put a setter on Array.prototype's elements meets it in its
+  // own state's copies (and is reported for the change, checkAll).
   function copyList(a) {
     var b = [];
     for (var i = 0; i < a.length; i++) b[i] = a[i];
@@ -523,7 +708,7 @@
       case 'finish': return finish(text);
       case 'locate': return locate(text);
       case 'drain': return '{' + apply(stringSlice, drainViolations(), [1]) + '}';
-      case 'watch': watchGlobals(); return 'null';
+      case 'watch': watchGlobals(); watchIntrinsics(); return 'null';
     }
     throw new ErrorCtor('unknown op ' + op);
   }
