@@ -28,13 +28,21 @@ class Ruling:
     options: tuple[str, ...]  # playable options, the default among them
     default: str  # our choice (under contract v1 when the ruleset decides; see default_for)
     families: tuple[str, ...]  # vector families whose outcomes the ruling can change
-    # ruleset name -> options that ruleset's own text rules out: not a reasonable reading there, so
-    # never its default nor an alternative (an engine taking one fails; it is not divergent).
-    ruled_out: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Options a ruleset's own text rules out (docs/rulings.md, Audit of the alternatives): not a
+    # reasonable reading there, so never its default nor an alternative (an engine taking one fails
+    # with the record's clause; it is not divergent). The reference still plays them, so that a
+    # failure can say which one reproduces it: a diagnosis, not an excuse.
+    ruled_out: tuple["RuledOut", ...] = ()
+
+    def ruled_out_for(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> tuple["RuledOut", ...]:
+        """The records of the options ``ruleset``'s text rules out, in documented order."""
+        name = get_ruleset(ruleset).name
+        mine = {r.option: r for r in self.ruled_out if r.ruleset == name}
+        return tuple(mine[o] for o in self.options if o in mine)
 
     def options_for(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> tuple[str, ...]:
         """The options that are reasonable readings of ``ruleset``'s text, in documented order."""
-        out = dict(self.ruled_out).get(get_ruleset(ruleset).name, ())
+        out = {r.option for r in self.ruled_out_for(ruleset)}
         return tuple(o for o in self.options if o not in out)
 
     def default_for(self, ruleset: "str | Ruleset" = CONTRACT_V1) -> str:
@@ -54,10 +62,46 @@ class Ruling:
         return tuple(o for o in self.options_for(ruleset) if o != default)
 
 
-def _r(id: str, title: str, options: str, families: tuple[str, ...], **ruled_out: str) -> Ruling:
-    """``ruled_out``: ruleset name with "-" as "_" -> the options its text rules out (space-separated)."""
+@dataclass(frozen=True)
+class RuledOut:
+    """An option of ``ruling`` that ``ruleset``'s text rules out: ``words`` are the text's, and an
+    engine following the option breaks ``clause`` (conformance/vectors/clauses.py)."""
+
+    ruling: str
+    option: str
+    ruleset: str
+    clause: str
+    words: str
+
+    def text(self) -> str:
+        return f"{self.ruling} = {self.option!r}, which {self.ruleset}'s text rules out ({self.words!r})"
+
+
+V1, V4 = "contract-v1", "holdem-sng-3-v4"
+# The contract's words, quoted once (bot-contract-v1.md, holdem-sng-3-v4.md).
+_CHECKER = "The house convention also does not reopen a checker facing only a short opening all-in."
+_V4_REOPEN = ("An all-in below a full minimum raise does not reopen betting for a player whose action was already "
+              "complete, according to standard no-limit rules.")
+_ODD_V1 = "Tied winners split each pot; odd chips go clockwise starting immediately left of the button."
+_ODD_V4 = "Tied pots split equally. Odd chips are awarded clockwise beginning with the first tied winner left of the button."
+_FOLDED = "`folded` means not contesting this hand"
+_EQUAL_V1 = "Equal starting stacks use button-relative order: the first seat left of the button ranks higher."
+_EQUAL_V4 = ("If simultaneous elimination produces equal final stacks, lower seat number receives the better "
+             "persisted finish position.")
+_AMOUNT = "`amount` is additional chips committed by that action, NOT its raise-to amount."
+_HEADS_UP_V4 = "The button advances clockwise to the next participant with chips after each hand."
+_PUBLIC_V1 = "All live hands at showdown are public, including an eliminated player's shown hand."
+_PUBLIC_V4 = "Only cards needed to establish an awarded showdown hand are public after hand completion"
+_BUST_V1 = "Simultaneous eliminations rank larger starting-hand stacks higher."
+
+
+def _r(id: str, title: str, options: str, families: tuple[str, ...],
+       *ruled_out: tuple[str, str, str, str]) -> Ruling:
+    """``ruled_out``: (ruleset, options its text rules out (space-separated), clause, the words)."""
     names = tuple(options.split())
-    out = tuple((name.replace("_", "-"), tuple(o.split())) for name, o in ruled_out.items())
+    out = tuple(RuledOut(id, o, ruleset, clause, words) for ruleset, opts, clause, words in ruled_out
+                for o in opts.split())
+    assert all(r.option in names for r in out), id
     return Ruling(id, title, names, names[0], families, out)
 
 
@@ -70,30 +114,38 @@ _ALL = (
     _r("R6", "equity arguments and sampling procedure", "partial-fisher-yates", ("equity",)),
     _r("R7", "build_pots: a layer nobody can win", "join-below stand-alone", ("pots",)),
     _r("R8", "short (all-in) blinds", "actual-blind full-big-blind", HAND),
-    _r("R9", "the reopening model", "checker-convention checker-reopened", HAND),
+    _r("R9", "the reopening model", "checker-convention checker-reopened", HAND,
+       (V1, "checker-reopened", "rules.checker-convention", _CHECKER),
+       (V4, "checker-reopened", "rules.checker-convention", _V4_REOPEN)),
     _r("R10", "when raising is not permitted", "responder-with-chips responder-above-bet", HAND),
     _r("R11", "action order and round closure", "contract-order", HAND),
     _r("R12", "uncalled excess", "refund-at-round-close", HAND),
     _r("R13", "splitting and odd chips", "merged-pots raw-layers first-winner-in-seat-order first-winner-left-of-button",
-       HAND),
+       HAND, (V1, "first-winner-in-seat-order first-winner-left-of-button", "rules.odd-chips", _ODD_V1),
+       (V4, "first-winner-in-seat-order first-winner-left-of-button", "rules.odd-chips", _ODD_V4)),
     _r("R14", "order of showdown and winners", "seat-index left-of-button", HAND),
-    _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", HAND),
+    _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", HAND,
+       (V1, "all-in neither", "state.seats", _FOLDED), (V4, "all-in neither", "state.seats", _FOLDED)),
     # holdem-sng-3-v4's text: "The button advances clockwise to the next participant with chips" (issue #14).
     _r("R16", "button, blinds and the heads-up transition", "big-blind-advances button-advances", GAMES,
-       holdem_sng_3_v4="big-blind-advances"),
-    _r("R17", "eliminations and places", "button-relative seat-order", GAMES),
+       (V4, "big-blind-advances", "rules.button", _HEADS_UP_V4)),
+    _r("R17", "eliminations and places", "button-relative seat-order", GAMES,
+       (V1, "seat-order", "rules.simultaneous", _EQUAL_V1), (V4, "button-relative", "rules.simultaneous", _EQUAL_V4)),
     _r("R18", "blind levels", "by-hand-number", GAMES),
     _r("R19", "parsing the bot's answer", "strict", HAND),
-    _r("R20", "actions entries", "chips-added amount-street-total", HAND),
+    _r("R20", "actions entries", "chips-added amount-street-total", HAND,
+       (V1, "amount-street-total", "state.actions", _AMOUNT), (V4, "amount-street-total", "state.actions", _AMOUNT)),
     _r("R21", "per-seat Math.random seeds", "hash-of-seat", ("runner",)),
     _r("R22", "sng3v4: invalid answers", "as-timeout immediate-fallback", ("sng3v4",)),
     _r("R23", "sng3v4: seating and the first button", "seeded-fisher-yates", ("sng3v4",)),
     _r("R24", "sng3v4: action vocabulary", "contract-words", ("sng3v4",)),
     # v4's text: "Only cards needed to establish an awarded showdown hand are public" (issue #14).
     _r("R25", "sng3v4: public showdown cards", "winners-needed-cards all-showdown-hands", ("sng3v4",),
-       holdem_sng_3_v4="all-showdown-hands"),
+       (V1, "winners-needed-cards", "rules.showdown-public", _PUBLIC_V1),
+       (V4, "all-showdown-hands", "rules.showdown-public", _PUBLIC_V4)),
     _r("R26", "sng3v4: auto-folded seats", "dealt-in-folded", ("sng3v4",)),
-    _r("R27", "sng3v4: simultaneous eliminations", "starting-stack lower-seat", ("sng3v4",)),
+    _r("R27", "sng3v4: simultaneous eliminations", "starting-stack lower-seat", ("sng3v4",),
+       (V1, "lower-seat", "rules.simultaneous", _BUST_V1)),
     _r("R28", "exports = ... is not an export", "commonjs", ()),
     _r("R29", "roster bounds and text", "bounded", ()),
     _r("R30", "static lint: clocks, entropy and the environment", "probes-warn", ()),
@@ -212,3 +264,29 @@ def profiles_to_try(ruling_ids: Iterable[str], max_combined: int = 2,
         for combo in itertools.combinations(alternatives, size):
             if len({rid for rid, _ in combo}) == size:
                 yield Profile(dict(combo))
+
+
+def ruled_out_in(profile: "Mapping[str, str]", ruleset: "str | Ruleset" = CONTRACT_V1) -> list[RuledOut]:
+    """The records of the options in ``profile`` that ``ruleset``'s text rules out."""
+    out = []
+    for rid, option in sorted(profile.items(), key=lambda item: _number(item[0])):
+        out += [r for r in RULINGS[rid].ruled_out_for(ruleset) if r.option == option]
+    return out
+
+
+def diagnoses_to_try(ruling_ids: Iterable[str], ruleset: "str | Ruleset" = CONTRACT_V1) -> Iterator[Profile]:
+    """The profiles that replay options ``ruleset``'s text rules out (for a diagnosis, never a
+    divergence): every single ruled-out option (rulings by number, options in documented order),
+    then each paired with every playable alternative or ruled-out option of another ruling."""
+    ids = sorted({rid for rid in ruling_ids if rid in RULINGS}, key=_number)
+    out = [(rid, r.option) for rid in ids for r in RULINGS[rid].ruled_out_for(ruleset)]
+    playable = [(rid, option) for rid in ids for option in RULINGS[rid].alternatives(ruleset)]
+    for item in out:
+        yield Profile(dict([item]))
+    seen = set()
+    for a in out:
+        for b in playable + out:
+            pair = frozenset((a, b))
+            if a[0] != b[0] and pair not in seen:
+                seen.add(pair)
+                yield Profile(dict(sorted(pair, key=lambda item: _number(item[0]))))

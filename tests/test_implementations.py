@@ -58,7 +58,8 @@ def test_the_json_has_exactly_the_documented_shape(implementations_run, unavaila
         for row in e["profiles"].values():
             assert list(row) == ["verdict", "passed", "failed", "divergent", "skipped"]
         assert list(e["rulings"]) == ENGINE_RULINGS
-        assert all(v in ("ours", "—") or v.startswith("alternative ") for v in e["rulings"].values())
+        assert all(v in ("ours", "—") or v.startswith("alternative ") or v.endswith("(ruled out by the text: fails)")
+                   for v in e["rulings"].values())
 
 
 def test_the_bundled_engine_and_the_reference_are_certified_on_every_profile(implementations_run):
@@ -108,10 +109,13 @@ def test_check_says_stale_or_fresh_without_a_rerun(implementations_run, unavaila
 
 def test_rulings_come_from_proofs_and_vectors():
     tests = {"hand": [{"id": "hand.a", "rulings": ["R3", "R15"]}], "rng": [{"id": "rng.a", "rulings": []}]}
-    cases = [Case("hand.a", "hand", "divergent", rulings=["R15"], alternative={"R15": "all-in"}),
-             Case("hand.b", "hand", "passed"), Case("x", "hands", "divergent", rulings=["R14"])]
+    cases = [Case("hand.a", "hand", "divergent", rulings=["R15"], alternative={"R15": "folded-and-all-in"}),
+             Case("hand.b", "hand", "passed"), Case("x", "hands", "divergent", rulings=["R14"]),
+             Case("hand.c", "hand", "failed", diagnosis={"R9": "checker-reopened", "R10": "responder-above-bet"})]
     options = ruling_options(cases, tests)
-    assert options["R15"] == "alternative all-in" and options["R14"] == "alternative another order"
+    assert options["R15"] == "alternative folded-and-all-in" and options["R14"] == "alternative another order"
+    # A failure that only an option the text rules out reproduces (issue #24): named, as failing.
+    assert options["R9"] == "checker-reopened (ruled out by the text: fails)" and options["R10"] == "ours"
     assert options["R3"] == "ours" and options["R13"] == "ours"  # hand vectors passed: the family it governs
     assert options["R16"] == "—" and options["R1"] == "—"  # no tournament game, no rng vector judged
 
@@ -136,13 +140,13 @@ def test_a_mutant_engine_row_names_its_findings_and_divergences():
     """A single-rule mutant (wrong odd-chip seat) and an R15 alternative, on the hand profile."""
     odd = next(m for m in MUTANTS if m["name"] == "odd-chip-wrong-seat")
     find = "seat.folded = true; seat.allIn = false; seat.out = true;"
-    source = SOURCE.replace(odd["find"], odd["replace"]).replace(find, find.replace("folded = true", "folded = false")
-                                                                  .replace("allIn = false", "allIn = true"))
+    # R15's folded-and-all-in (all-in alone is ruled out by the text: "`folded` means not contesting this hand").
+    source = SOURCE.replace(odd["find"], odd["replace"]).replace(find, find.replace("allIn = false", "allIn = true"))
     tests = load_tests(["hand"])
     report = certify(QuickJSDriver(source, engine_name="m.js"), tests, {}, profiles=["hand"])
     row = entry(Implementation("mutant", "javascript"), report, tests)
     assert row["profiles"]["hand"]["verdict"] == "not certified" and row["profiles"]["tournament"]["verdict"] == "not implemented"
-    assert row["rulings"]["R15"] == "alternative all-in"
+    assert row["rulings"]["R15"] == "alternative folded-and-all-in"
     assert row["findings"][0]["clause"] == "rules.odd-chips" and row["findings"][0]["first"]["path"].endswith(".amount")
     assert "**not certified**" in to_markdown({"implementations": [row]})
     assert re.search(r"rules\.odd-chips \(history\.winners\[\]\.amount: more awarded than due\): \d+ vectors?, first `hand\.",

@@ -58,11 +58,11 @@ def test_profiles_to_try_singles_then_pairs_in_a_fixed_order():
     got = [dict(p) for p in profiles_to_try(["R16", "R8", "R8"])]
     assert got == [{"R8": "full-big-blind"}, {"R16": "button-advances"},
                    {"R8": "full-big-blind", "R16": "button-advances"}]
-    assert [dict(p) for p in profiles_to_try(["R13"], max_combined=3)] == [
-        {"R13": "raw-layers"}, {"R13": "first-winner-in-seat-order"},
-        {"R13": "first-winner-left-of-button"}]  # never two options of one ruling
+    # The first-winner options are ruled out by the text (issue #24): never tried as divergences.
+    assert [dict(p) for p in profiles_to_try(["R13", "R14"], max_combined=3)] == [
+        {"R13": "raw-layers"}, {"R14": "left-of-button"}, {"R13": "raw-layers", "R14": "left-of-button"}]
     assert list(profiles_to_try(["R1", "R2"])) == []  # nothing playable
-    assert [dict(p) for p in profiles_to_try(["R17"], ruleset=V4)] == [{"R17": "button-relative"}]
+    assert [dict(p) for p in profiles_to_try(["R15"], ruleset=V4)] == [{"R15": "folded-and-all-in"}]
     assert list(profiles_to_try(["R8", "R9", "R16"], max_combined=1)) == list(profiles_to_try(["R16", "R9", "R8"], 1))
 
 
@@ -75,6 +75,50 @@ def test_options_a_rulesets_text_rules_out_are_never_tried_under_it():
     assert RULINGS["R27"].alternatives(V4) == ("starting-stack",)
     assert [dict(p) for p in profiles_to_try(["R16", "R25", "R27", "R31"], ruleset=V4)] == [
         {"R27": "starting-stack"}, {"R31": "any-showdown-pot"}, {"R27": "starting-stack", "R31": "any-showdown-pot"}]
+
+
+# Issue #24, item 1 (docs/rulings.md, Audit of the alternatives): options the contract's own words
+# rule out, per ruleset, each with the clause an engine taking it breaks.
+RULED_OUT = {
+    "contract-v1": {("R9", "checker-reopened"): "rules.checker-convention",
+                    ("R13", "first-winner-in-seat-order"): "rules.odd-chips",
+                    ("R13", "first-winner-left-of-button"): "rules.odd-chips",
+                    ("R15", "all-in"): "state.seats", ("R15", "neither"): "state.seats",
+                    ("R17", "seat-order"): "rules.simultaneous", ("R20", "amount-street-total"): "state.actions",
+                    ("R25", "winners-needed-cards"): "rules.showdown-public", ("R27", "lower-seat"): "rules.simultaneous"},
+    V4: {("R9", "checker-reopened"): "rules.checker-convention",
+         ("R13", "first-winner-in-seat-order"): "rules.odd-chips",
+         ("R13", "first-winner-left-of-button"): "rules.odd-chips",
+         ("R15", "all-in"): "state.seats", ("R15", "neither"): "state.seats",
+         ("R16", "big-blind-advances"): "rules.button", ("R17", "button-relative"): "rules.simultaneous",
+         ("R20", "amount-street-total"): "state.actions", ("R25", "all-showdown-hands"): "rules.showdown-public"},
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULED_OUT))
+def test_the_options_the_text_rules_out_are_records_with_the_words_and_the_clause(ruleset):
+    from conformance.vectors.clauses import CLAUSES
+    from reference.rulings import diagnoses_to_try, ruled_out_in
+    # The contract's text, where this checkout has it beside it (it is not part of the repository).
+    root = Path(__file__).resolve().parent.parent
+    where = next((d for d in (root.parent / "shared" / "contract", root.parent.parent / "shared" / "contract")
+                  if (d / "bot-contract-v1.md").is_file()), None)
+    contract = " ".join(" ".join((where / n).read_text().split()) for n in ("bot-contract-v1.md", "holdem-sng-3-v4.md")) \
+        if where else None
+    got = {}
+    for ruling in RULINGS.values():
+        for record in ruling.ruled_out_for(ruleset):
+            got[(ruling.id, record.option)] = record.clause
+            assert record.clause in CLAUSES and record.ruleset == ruleset
+            assert contract is None or " ".join(record.words.split()) in contract, record  # the contract's own words
+            assert record.option not in ruling.alternatives(ruleset) and record.option != ruling.default_for(ruleset)
+            assert Profile({ruling.id: record.option})  # still playable by the reference, for the diagnosis
+    assert got == RULED_OUT[ruleset]
+    assert RULINGS["R16"].alternatives("contract-v1") == ("button-advances",)  # stays a divergence (issue #24)
+    singles = [dict(p) for p in diagnoses_to_try(["R9", "R10"], ruleset)]
+    assert singles == [{"R9": "checker-reopened"}, {"R9": "checker-reopened", "R10": "responder-above-bet"}]
+    assert [r.option for r in ruled_out_in({"R9": "checker-reopened", "R10": "responder-above-bet"}, ruleset)] == [
+        "checker-reopened"]
 
 
 @pytest.mark.parametrize("bad, field, words", [

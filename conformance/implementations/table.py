@@ -73,13 +73,19 @@ def entry(implementation: Implementation, report: Report, tests: dict[str, list[
 
 def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str, str]:
     """Per ruling: "alternative X" when a divergence proved the engine follows option X (or another
-    order, for a list whose order is the ruling), "ours" when a vector resting on it, or of a family
+    order, for a list whose order is the ruling; "X (ruled out by the text: fails)" when a failure
+    is reproduced under an option the contract's text rules out), "ours" when a vector resting on it, or of a family
     whose outcomes it governs (reference/rulings.py), passed; "—" when no such vector was judged."""
     rests_on = {t["id"]: t["rulings"] for family in tests.values() for t in family}
     governs = {rid: set(RULINGS[rid].families) for rid in ENGINE_RULINGS}
     proven: dict[str, set[str]] = {}
+    ruled: dict[str, set[str]] = {}  # options the text rules out that reproduce a failure (a diagnosis)
     agreed: set[str] = set()
     for c in cases:
+        if c.status == "failed" and c.diagnosis:  # an option the text rules out (issue #24)
+            for rid, option in c.diagnosis.items():
+                if option not in RULINGS[rid].options_for():
+                    ruled.setdefault(rid, set()).add(option)
         if c.status == "divergent":
             for rid in c.rulings:
                 option = (c.alternative or {}).get(rid)
@@ -88,8 +94,12 @@ def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str,
             family = FUZZ_FAMILY if c.group == "fuzz" else c.group
             agreed.update(rests_on.get(c.id, ()))
             agreed.update(rid for rid, families in governs.items() if family in families)
-    return {rid: (f"alternative {', '.join(sorted(proven[rid]))}" if rid in proven else OURS if rid in agreed else NEVER)
-            for rid in ENGINE_RULINGS}
+    def shown(rid: str) -> str:
+        parts = [f"alternative {', '.join(sorted(proven[rid]))}"] if rid in proven else []
+        parts += [f"{', '.join(sorted(ruled[rid]))} (ruled out by the text: fails)"] if rid in ruled else []
+        return "; ".join(parts) or (OURS if rid in agreed else NEVER)
+
+    return {rid: shown(rid) for rid in ENGINE_RULINGS}
 
 
 def findings(cases: list[Case], explanations: list[Finding] = ()) -> list[dict]:

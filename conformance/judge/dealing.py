@@ -316,7 +316,8 @@ def followed(verdict: GameVerdict, observed: Observed, decks: dict, rejudge, pos
         message = f"{_show_failure(d)}; judged on the cards it dealt, every other step is the reference's"
     failures = [d] + (again.failures if again.status == "failed" else [])
     return GameVerdict("failed", message, d, 0, again.answers or verdict.answers, details=again.details,
-                       failures=failures, notes=again.notes)
+                       failures=failures, notes=again.notes,
+                       diagnosis=again.diagnosis if again.status == "failed" else None)
 
 
 def _profile(profile: dict) -> str:

@@ -14,6 +14,7 @@ from .families import DEFAULT_RULESET, FAMILIES, OPTIONAL, RULESET_NOT_SUPPORTED
 from .family_judges import judge
 from .judged import failed
 from .smoke import BREAKS, smoke_problem, smoke_tests
+from .step_judge import EngineChoices
 from .trajectory import failing_game
 from .verdicts import Case, Report
 
@@ -42,6 +43,7 @@ class Runner:
         self.driver = driver
         self.streak: Counter = Counter()
         self.fatal: Counter = Counter()
+        self.choices = EngineChoices()  # the ruling alternatives it follows, for every family (issue #24)
 
     def abandoned(self, family: str) -> str | None:
         """Why ``family``'s next vector is not run, or None."""
@@ -83,17 +85,20 @@ class Runner:
         self.streak[family] = self.streak[family] + 1 if run.fatal else 0
         self.fatal[family] += run.fatal
         try:
-            j = judge(family, test, run)
+            with self.choices.judging():
+                j = judge(family, test, run)
         except Exception as exc:  # noqa: BLE001 - results come from the engine: any shape at all
             j = failed(f"the result is malformed and could not be judged ({type(exc).__name__}: {exc}): "
                        f"{run.value!r}"[:1000])
+        if j.status == "divergent":
+            j.notes += self.choices.record(test["id"], j.alternative)
         first = j.first.as_json() if j.first is not None and j.status == "failed" else None
         failures = [{**d.as_json(), "later": j.later if d is j.first else d.counted} for d in j.failures] \
             if j.status == "failed" else []
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
                     breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
-                    alternative=j.alternative, failures=failures,
+                    alternative=j.alternative, failures=failures, diagnosis=j.diagnosis,
                     trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 
 

@@ -24,6 +24,7 @@ class Judged:
         # it and the answers that led there.
         self.first, self.later, self.answers = None, 0, []
         self.alternative = None  # a proven divergence: the ruling options the engine follows
+        self.diagnosis = None  # a failure reproduced under options the text rules out (step_judge.search)
         self.failures = []  # every failure of a game (step_judge.GameVerdict.failures)
 
 
@@ -105,6 +106,7 @@ def conserved(game: dict, chips: object) -> str | None:
 def game_judged(v: GameVerdict) -> Judged:
     j = Judged(v.status, v.message, v.details, v.rulings, v.notes)
     j.first, j.later, j.answers, j.alternative = v.first, v.later, v.answers, v.alternative
+    j.diagnosis = v.diagnosis
     j.failures = list(v.failures)
     return j
 

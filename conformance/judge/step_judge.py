@@ -9,13 +9,15 @@ reference under Rn's documented alternative (alone or combined) reproduces the w
 """
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 
-from reference.rulings import RULINGS, profiles_to_try
+from reference.rulings import RULINGS, diagnoses_to_try, profiles_to_try, ruled_out_in
 
 from conformance.vectors.clauses import CLAUSES
 from .refusals import code_of, is_refusal, refusal_note
@@ -471,9 +473,11 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                  standing_fields) -> None:
     trajectory = expand(trajectory)
     error = trajectory.get("error")
-    in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out)
+    in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out, error)
     if not in_step:
         return
+    if in_step == ENDED:
+        error = None  # both games ended there: not an error of the engine's
     if "decisions" not in trajectory and required is None:
         ref.play_out(plan)
     else:
@@ -500,14 +504,29 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                 out.compare(None, None, path, end[key], actual_end[key])
 
 
-def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comparison) -> bool:
-    """Compare each sng3v4 step's outcome; False when the reference cannot follow further."""
+ENDED = "ended"  # _replay_v4_steps: the engine's game and the reference's ended at the same step
+
+
+def _game_over_at(error: object, k: int) -> bool:
+    """The engine's trajectory stopped at step ``k`` because its game was over (state() gave null)."""
+    return isinstance(error, dict) and error.get("at") == f"state() at steps[{k}]" and \
+        isinstance(error.get("message"), str) and (error["message"].startswith("returned null")
+                                                    or error["message"] == "the game is over")
+
+
+def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comparison,
+                     error: object = None) -> "bool | str":
+    """Compare each sng3v4 step's outcome; False when the reference cannot follow further, ENDED
+    when the engine's game ended at the step where the reference's did (a fuzz game replayed under
+    an alternative that ends it sooner: its end is then compared)."""
     outcomes = outcomes if isinstance(outcomes, list) else []
     for k, step in enumerate(steps):
         want = ref.step(step)
         hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
         out.answers.append((hand, k, step))
         if k >= len(outcomes):
+            if want == {"error": "the game is over"} and _game_over_at(error, k):
+                return ENDED
             out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
             return False
         got = outcomes[k]
@@ -606,6 +625,7 @@ class GameVerdict:
     rulings: list = field(default_factory=list)
     alternative: dict | None = None  # the ruling options the engine follows (divergent)
     details: str = ""
+    diagnosis: dict | None = None  # failed, but reproduced under options the text rules out (search)
     notes: list = field(default_factory=list)  # reported, not failed
     positions: dict = field(default_factory=dict)  # the reference's positions (Comparison.positions)
     # Every failure of the game (failed): the first divergence of each hand judged after a
@@ -654,6 +674,73 @@ def _show(value: object) -> str:
     return text if len(text) <= 240 else text[:240] + " …"
 
 
+# ---- one engine, one set of choices (issue #24, item 3) ------------------------------------------
+
+_ENGINE: contextvars.ContextVar = contextvars.ContextVar("engine_choices", default=None)
+
+
+class EngineChoices:
+    """The documented ruling alternatives one engine was proven to follow, with the first vector
+    that proved each. While :meth:`judging`, every vector of every family (sng3v4 and fuzz games
+    included) is judged under them first (:func:`search`), and a vector where the engine follows
+    another option, or the default where its choice would differ, is told so (a note)."""
+
+    def __init__(self) -> None:
+        self.follows: dict[str, tuple[str, str]] = {}  # ruling -> (option, the vector that proved it)
+
+    def profile(self) -> dict:
+        return {rid: option for rid, (option, _) in self.follows.items()}
+
+    @contextmanager
+    def judging(self):
+        token = _ENGINE.set(self)
+        try:
+            yield self
+        finally:
+            _ENGINE.reset(token)
+
+    def record(self, vector: str, alternative: "dict | None") -> list[str]:
+        """Learn the alternative a divergent ``vector`` follows; notes on options that contradict earlier ones."""
+        notes = []
+        for rid, option in sorted((alternative or {}).items(), key=lambda item: _number(item[0])):
+            if rid not in self.follows:
+                self.follows[rid] = (option, vector)
+            elif self.follows[rid][0] != option:
+                known, where = self.follows[rid]
+                notes.append(f"inconsistent choices: this vector follows {rid} = {option!r}, {where} follows "
+                             f"{rid} = {known!r} (one engine plays one option of a ruling everywhere)")
+        return notes
+
+
+def _known(family: str, ruleset: str) -> dict:
+    """The engine's proven choices that can change ``family`` under ``ruleset`` (R3 is the dealing's:
+    conformance.judge.dealing follows it on the cards)."""
+    choices = _ENGINE.get()
+    if choices is None:
+        return {}
+    return {rid: option for rid, option in choices.profile().items()
+            if rid != "R3" and family in RULINGS[rid].families and option in RULINGS[rid].alternatives(ruleset)}
+
+
+def _default_followed_note(family: str, spec: dict, replay_under) -> str | None:
+    """For a vector the default reproduces: a note when the engine's proven choices would have
+    played it otherwise (it follows the default here, an alternative elsewhere)."""
+    known = _known(family, _ruleset_of(spec))
+    if not known:
+        return None
+    c = replay_under(known)
+    if c.first is None:
+        return None
+    choices = _ENGINE.get()
+    where = "; ".join(f"{rid} = {option!r} in {choices.follows[rid][1]}" for rid, option in sorted(known.items()))
+    return (f"inconsistent choices: this vector follows the default where the engine's proven alternatives ({where}) "
+            f"play it otherwise (at {c.first.where()}: {c.first.path}); one engine plays one option of a ruling everywhere")
+
+
+def _ruleset_of(spec: dict) -> str:
+    return (spec.get("options") or {}).get("ruleset", "contract-v1")
+
+
 def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=lambda: None, **how) -> GameVerdict:
     """The verdict on one engine game of ``family``: passed when every step equals the
     reference's; divergent when only ORDER_FREE lists differ in order (R14, R5), or when the
@@ -671,7 +758,10 @@ def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda:
     alternative (:func:`prove`; not tried when ``broken()`` names a rule every ruling keeps); else
     failed at the first divergence."""
     if c.first is None:
-        return _with_notes(_order_only(c), c)
+        v = _with_notes(_order_only(c), c)
+        if note := _default_followed_note(family, spec, replay_under):
+            v.notes.append(note)
+        return v
     return _with_notes(_differing(c, family, spec, replay_under, broken), c)
 
 
@@ -682,16 +772,41 @@ def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
 
 def _differing(c: Comparison, family: str, spec: dict, replay_under, broken) -> GameVerdict:
     problem = broken()
-    proof = None if problem else prove(family, spec, reach(c), replay_under)
+    proof = None if problem else search(family, spec, reach(c), replay_under)
+    if proof is not None and not proof.ruled_out:
+        return GameVerdict("divergent", f"the reference under {_profile_text(proof.profile)} reproduces every step",
+                           rulings=sorted(set(proof.profile) | proof.comparison.rulings, key=_number),
+                           alternative=proof.profile)
     if proof is not None:
-        profile, used = proof
-        return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces every step",
-                           rulings=sorted(set(profile) | used.rulings, key=_number), alternative=profile)
+        return _diagnosed(c, proof, replay_under, "every step")
     message, details = describe(c)
     if problem:
         message += f"; no ruling alternative can reproduce it: {problem}"
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details,
                        failures=list(c.firsts), positions=c.positions)
+
+
+def _diagnosed(c: Comparison, proof: "Proof", replay_under, what: str) -> GameVerdict:
+    """A failure that an option the text rules out reproduces: it breaks that option's clause, at
+    the first step where the option shows (judged under the playable alternatives of the same
+    proof, when there are any: the choices the engine follows); the option is named as a diagnosis."""
+    record = proof.ruled_out[0]
+    playable = {rid: o for rid, o in proof.profile.items() if rid not in {r.ruling for r in proof.ruled_out}}
+    base = replay_under(playable) if playable else c
+    if base.first is None:  # cannot be (the playable part alone would have proven a divergence)
+        base = c
+    first = replace(base.first, clause=record.clause)
+    base.first = first
+    if base.firsts:
+        base.firsts[0] = first
+    message, details = describe(base)
+    if playable:
+        message = f"under {_profile_text(playable)} (a documented alternative it follows): {message}"
+    message += (f"; the reference under {_profile_text(proof.profile)} reproduces {what}: a diagnosis, not an excuse: "
+                + "; ".join(r.text() for r in proof.ruled_out))
+    return GameVerdict("failed", message, first, base.later_count, base.answers_json(), details=details,
+                       failures=list(base.firsts) or [first], positions=c.positions or base.positions,
+                       diagnosis=proof.profile)
 
 
 def _order_only(c: Comparison) -> GameVerdict:
@@ -727,14 +842,22 @@ def judge_views(spec: dict, decision: int, answer: object, actual: dict, views, 
     expected = views(spec)
     hand = expected["state"]["handNumber"] if isinstance(expected.get("state"), dict) else None
     c = compare_views(expected, actual, hand, decision, answer)
+
+    def replay_under(p: dict) -> Comparison:
+        return compare_views(views({**spec, "rulings": p}), actual, hand, decision, answer, stop=True)
+
     if c.first is None:
-        return _order_only(c)
-    proof = prove(family, spec, 0, lambda p: compare_views(views({**spec, "rulings": p}), actual, hand, decision,
-                                                           answer, stop=True))
+        v = _order_only(c)
+        if note := _default_followed_note(family, spec, replay_under):
+            v.notes.append(note)
+        return v
+    proof = search(family, spec, 0, replay_under)
+    if proof is not None and not proof.ruled_out:
+        return GameVerdict("divergent", f"the reference under {_profile_text(proof.profile)} reproduces it",
+                           rulings=sorted(set(proof.profile) | proof.comparison.rulings, key=_number),
+                           alternative=proof.profile)
     if proof is not None:
-        profile, used = proof
-        return GameVerdict("divergent", f"the reference under {_profile_text(profile)} reproduces it",
-                           rulings=sorted(set(profile) | used.rulings, key=_number), alternative=profile)
+        return _diagnosed(c, proof, replay_under, "it")
     message, details = describe(c)
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details,
                        failures=list(c.firsts), positions=c.positions)
@@ -748,28 +871,71 @@ def _number(ruling_id: str) -> int:
     return int(ruling_id[1:])
 
 
+@dataclass
+class Proof:
+    """A profile under which the reference reproduces the engine exactly; ``ruled_out``: the records
+    of its options that the ruleset's text rules out (then it is a diagnosis of a failure, not a divergence)."""
+
+    profile: dict
+    comparison: Comparison
+    ruled_out: list = field(default_factory=list)
+
+
 def prove(family: str, spec: dict, base: int, replay_under) -> tuple[dict, Comparison] | None:
-    """The first documented ruling alternative (reference/rulings.py) under which the reference
-    reproduces the engine exactly, with that replay's comparison; or None.
+    """The documented ruling alternative (:func:`search`) under which the reference reproduces the
+    engine exactly, with that replay's comparison; or None (also when only options the text rules
+    out reproduce it)."""
+    proof = search(family, spec, base, replay_under)
+    return None if proof is None or proof.ruled_out else (proof.profile, proof.comparison)
+
+
+def search(family: str, spec: dict, base: int, replay_under) -> Proof | None:
+    """The first profile under which the reference reproduces the engine exactly, or None.
 
     ``replay_under(profile)`` replays under a profile, stopping at the first difference; ``base``
-    is how far the default replay matched (:func:`reach`). Every single alternative of a ruling
-    that can change ``family`` is tried, then every pair of alternatives of which at least one
-    alone matched further than the default (a pair of two that each change nothing earlier would
-    not explain a difference the default shows first).
+    is how far the default replay matched (:func:`reach`). First the alternatives the engine was
+    proven to follow elsewhere (:class:`EngineChoices`), alone and with each other single
+    alternative; then every single alternative of a ruling that can change ``family`` (documented
+    order), then every pair of alternatives of which at least one alone matched further than the
+    default (a pair of two that each change nothing earlier would not explain a difference the
+    default shows first). Only then the options the ruleset's text rules out, alone and in such
+    pairs (reference.rulings.diagnoses_to_try): a profile with one of them is a diagnosis.
     """
-    ruleset = spec.get("options", {}).get("ruleset", "contract-v1")
+    ruleset = _ruleset_of(spec)
     ids = [rid for rid, ruling in RULINGS.items() if family in ruling.families]
+    known = _known(family, ruleset)
+    tried = set()
+
+    def attempt(profile: dict) -> Comparison | None:
+        key = tuple(sorted(profile.items()))
+        if key in tried:
+            return None
+        tried.add(key)
+        return replay_under(dict(profile))
+
+    if known:
+        for extra in [{}] + [dict(p) for p in profiles_to_try([r for r in ids if r not in known], 1, ruleset)]:
+            profile = {**known, **extra}
+            c = attempt(profile)
+            if c is not None and c.first is None:
+                return Proof(profile, c)
     promising = set()
     for profile in profiles_to_try(ids, 1, ruleset):
-        c = replay_under(dict(profile))
-        if c.first is None:
-            return dict(profile), c
-        if reach(c) > base:
+        c = attempt(dict(profile))
+        if c is not None and c.first is None:
+            return Proof(dict(profile), c)
+        if c is not None and reach(c) > base:
             promising |= set(profile.items())
     for profile in profiles_to_try(ids, 2, ruleset):
         if len(profile) == 2 and promising & set(profile.items()):
+            c = attempt(dict(profile))
+            if c is not None and c.first is None:
+                return Proof(dict(profile), c)
+    for profile in diagnoses_to_try(ids, ruleset):
+        if len(profile) == 1 or promising & set(profile.items()):
             c = replay_under(dict(profile))
             if c.first is None:
-                return dict(profile), c
+                return Proof(dict(profile), c, ruled_out_in(profile, ruleset))
+            if len(profile) == 1 and reach(c) > base:
+                promising |= set(profile.items())
     return None

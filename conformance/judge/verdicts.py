@@ -32,6 +32,9 @@ class Case:
     # conformance.judge.causes, which groups them by cause.
     failures: list = field(default_factory=list)
     alternative: dict | None = None  # a divergence proven by the reference: ruling id -> the option followed
+    # A failure the reference reproduces only under options the contract's text rules out (issue #24):
+    # ruling id -> option, a diagnosis, not an excuse.
+    diagnosis: dict | None = None
     vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
     # A failed vector's input in readable form and its reproduction (conformance.report.repro).
     input: dict | None = None

@@ -39,6 +39,7 @@ def to_json(report: Report) -> dict:
                       **({"breaks": c.breaks, "first": c.first, "later": c.later, "answers": c.answers}
                          if c.first is not None else {}),
                       **({"all": c.failures} if len(c.failures) > 1 else {}),
+                      **({"diagnosis": c.diagnosis} if c.diagnosis else {}),
                       **({"vector": c.vector} if c.vector is not None else {}),
                       **({"input": c.input} if c.input is not None else {}),
                       **({"repro": c.repro} if c.repro is not None else {}),
