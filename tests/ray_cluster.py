@@ -18,7 +18,8 @@ How the pieces are kept to themselves:
 - **Its own processes.** Each node's ``ray start`` runs in a session of its own; a node's processes
   are its session's (GCS, raylet, agents) and their descendants (Ray's workers put themselves in
   process groups of their own, the QuickJS workers in sessions of their own: found by parent).
-- **Small.** ``--num-cpus`` as given (the head 1, a worker 2 in the tests), no dashboard, no usage
+- **Small.** ``--num-cpus`` as given (the head 1, a worker 2 in the tests), an object store of
+  100 MiB (tasks carry bots' sources and return summaries: kilobytes), no dashboard, no usage
   stats, free ports for every fixed default port (6379, 8265, 52365), so that other Ray
   instances on the machine are not disturbed.
 - **Fast failure detection.** The GCS health-checks raylets every 0.5 s and declares a node dead
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 LOOPBACK = "127.0.0.1"
+OBJECT_STORE = 100 * 2**20  # bytes per node (Ray's default is 30% of the memory; a league needs little)
 START_S = 90.0  # a node must be up within this (CI machines are slow)
 #: GCS settings (Ray reads ``RAY_<name>`` from the environment): a lost node is declared dead fast.
 FAST_FAILURE = {"RAY_health_check_initial_delay_ms": "0", "RAY_health_check_period_ms": "500",
@@ -169,7 +171,8 @@ class Cluster:
     def _start(self, name: str, cpus: int, args: list[str], env: dict) -> Node:
         log = self.root / f"{name}.log"
         argv = [sys.executable, str(Path(__file__).resolve()), "start", f"--node-ip-address={LOOPBACK}",
-                f"--num-cpus={cpus}", f"--temp-dir={self.root / 't'}", "--disable-usage-stats",
+                f"--num-cpus={cpus}", f"--object-store-memory={OBJECT_STORE}", f"--temp-dir={self.root / 't'}",
+                "--disable-usage-stats",
                 f"--dashboard-agent-listen-port={free_port()}", f"--dashboard-agent-grpc-port={free_port()}",
                 f"--metrics-export-port={free_port()}", f"--runtime-env-agent-port={free_port()}", *args]
         environment = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
