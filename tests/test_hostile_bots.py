@@ -196,3 +196,33 @@ def test_every_change_to_the_intrinsics_is_named_and_placed(reports):
                                                                                  "Array.prototype[0]"]
     for name in ("surrogate-legal", "huge-name", "late-from-hand-100"):  # compliant: nothing changed
         assert reports[name].environment["intrinsicsChanged"] == [], name
+
+
+def test_the_definers_the_worker_notes_behave_as_the_natives():
+    """Object.defineProperty and its relatives are the worker's (they note the call, R35): same name,
+    length and descriptor, not constructors, and they define as the natives do."""
+    from conformance.harness.runner import bundled_engine
+    from conformance.host.worker import Worker
+
+    probe = """function () {
+      var out = [];
+      [[Object, 'defineProperty'], [Object, 'defineProperties'], [Reflect, 'defineProperty'],
+       [Object.prototype, '__defineGetter__'], [Object.prototype, '__defineSetter__']].forEach(function (p) {
+        var f = p[0][p[1]], d = Object.getOwnPropertyDescriptor(p[0], p[1]), constructible = true;
+        try { new f(); } catch (e) { constructible = !(e instanceof TypeError); }
+        out.push([f.name, f.length, 'prototype' in f, constructible, d.writable, d.enumerable, d.configurable].join());
+      });
+      var o = {};
+      Object.defineProperty(o, 'a', {get: function () { return 1; }});
+      Reflect.defineProperty(o, 'b', {value: 2});
+      o.__defineGetter__('c', function () { return 3; });
+      out.push([o.a, o.b, o.c, Object.keys(o).length, Reflect.defineProperty(Object.freeze({}), 'x', {value: 1})].join());
+      return out;
+    }"""
+    with Worker() as worker:
+        assert worker.start(bundled_engine(), "module.exports = () => 'fold';", 1).ok
+        out = worker.eval_fn(probe)
+    assert out.ok, out.error
+    assert out.answer == ["defineProperty,3,false,false,true,false,true", "defineProperties,2,false,false,true,false,true",
+                          "defineProperty,3,false,false,true,false,true", "__defineGetter__,2,false,false,true,false,true",
+                          "__defineSetter__,2,false,false,true,false,true", "1,2,3,1,false"]  # __defineGetter__ defines an enumerable one

@@ -72,7 +72,7 @@
   var definersCalled = false;
   function markDefiner(holder, key) {
     var native = holder[key];
-    var marked = ({[key]: function () { definersCalled = true; return apply(native, this, arguments); }})[key];
+    var marked = ({[key]() { definersCalled = true; return apply(native, this, arguments); }})[key];
     defineProperty(marked, 'length', {value: native.length, configurable: true});
     var d = ownDescriptor(holder, key);
     d.value = marked;
