@@ -7,6 +7,7 @@ stored twice); a SIGINT stops a league on the cluster (exit 130) keeping what fi
 without the cluster's token is told so."""
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import shutil
@@ -26,6 +27,10 @@ from conformance.arena.league import backends
 if not backends.ray_installed():
     pytest.skip("Ray is not installed (pip install -e '.[ray]'): no cluster to run a league on",
                 allow_module_level=True)
+RAY_VERSION = tuple(int(p) for p in importlib.metadata.version("ray").split(".")[:2] if p.isdigit())
+if RAY_VERSION < (2, 52):
+    pytest.skip(f"Ray {importlib.metadata.version('ray')} has no token authentication (2.52 or later: "
+                "pip install -U ray)", allow_module_level=True)
 if not Path("/proc/self/stat").exists():
     pytest.skip("the cluster helper finds its processes in /proc (Linux)", allow_module_level=True)
 
@@ -56,7 +61,7 @@ NUMBER = {lt.coordinates: lt.task.number for lt in schedule(specs(), 2, TOURNAME
 def league_argv(store: Path, address: str, *extra) -> list[str]:
     return ["league", "--roster", str(ROSTER), "--bots", ",".join(BOTS), "--tournaments", str(TOURNAMENTS),
             "--table-size", "2", "--hands", str(HANDS), "--seed", str(SEED), "--bot-seed", str(BOT_SEED),
-            "--address", address, "--store", str(store), "--quiet", *extra]
+            "--backend", "ray", "--address", address, "--store", str(store), "--quiet", *extra]
 
 
 def stored(path: Path) -> dict:
