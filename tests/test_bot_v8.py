@@ -19,7 +19,7 @@ from reference.tournament import Tournament
 ROOT = Path(__file__).resolve().parent.parent
 V8 = ROOT / "tests" / "bots" / "v8"
 NODE = find_node()
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 STATE = Tournament(["A", "B", "C"], seed=1).decision_state()
 
 # Every own key of the standard constructors and namespaces (the global object's capitalised names), of
@@ -74,12 +74,14 @@ def quickjs_names() -> set[str]:
     return _quickjs_names()
 
 
+@needs_node
 def test_core_js_is_installed_by_the_project_itself():
     package, note = node_polyfill.resolve()
     assert package is not None, note  # npm install into the cache when absent (the registry is reachable)
     assert note == f"core-js {node_polyfill.VERSION}"
 
 
+@needs_node
 def test_node_s_worker_offers_every_builtin_of_the_quickjs_worker(quickjs_names):
     missing, polyfill = _node_missing(quickjs_names, polyfill=True)
     assert missing == "[]" and polyfill == f"core-js {node_polyfill.VERSION}", missing
@@ -88,6 +90,7 @@ def test_node_s_worker_offers_every_builtin_of_the_quickjs_worker(quickjs_names)
     assert "Object.groupBy" in bare or "Map.groupBy" in bare or "Iterator" in bare, bare
 
 
+@needs_node
 def test_the_polyfill_replaces_no_builtin_node_has():
     """core-js keeps node's own implementations (loading all of core-js/es would replace
     Array.prototype.push and JSON.parse by JavaScript ones and change what is timed)."""
@@ -103,6 +106,7 @@ def test_the_polyfill_replaces_no_builtin_node_has():
     assert out.kind == "ok" and out.answer == "", out  # every one is still native code
 
 
+@needs_node
 def test_a_bot_using_each_es2024_builtin_is_timed_in_v8_not_thrown():
     source = (V8 / "es2024-builtins.js").read_text(encoding="utf-8")
     with Worker() as worker:
@@ -133,6 +137,7 @@ GROUPBY = dict(decision_ms=200, init_ms=5000, generated_states=0, kind_states=1,
                smoke_max_hands=2, full_table_hands=0)
 
 
+@needs_node
 def test_the_slow_groupby_bot_is_rejected_as_late():
     report = certify_file(V8 / "groupby-slow-at-nine.js", CertOptions(**GROUPBY))
     codes = {(r.severity, r.category, r.code) for r in report.reasons}
@@ -142,6 +147,7 @@ def test_the_slow_groupby_bot_is_rejected_as_late():
     assert report.timing["nodeBattery"]["polyfill"] == f"core-js {node_polyfill.VERSION}"
 
 
+@needs_node
 def test_without_the_polyfill_the_slow_groupby_bot_is_not_timed_by_its_throw(monkeypatch):
     monkeypatch.setattr(node_polyfill, "resolve", lambda: (None, "core-js withheld by the test"))
     report = certify_file(V8 / "groupby-slow-at-nine.js", CertOptions(**GROUPBY))
@@ -153,3 +159,29 @@ def test_without_the_polyfill_the_slow_groupby_bot_is_not_timed_by_its_throw(mon
     assert "core-js withheld" in warning.message
     retimed = report.timing["retimed"][0]
     assert retimed["nodeMs"] is None and "Object.groupBy" in retimed["nodeError"]
+
+
+def test_install_runs_npm_into_the_cache_when_absent(tmp_path, monkeypatch, capsys):
+    """A stand-in npm on PATH: called with the pinned version into CACHE/core-js-VERSION, said on stderr."""
+    import stat
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    npm = bin_dir / "npm"
+    modules = " ".join(node_polyfill.MODULES)
+    npm.write_text("#!/bin/sh\n"  # npm install --prefix DIR ... core-js@VERSION
+                   'echo "$@" > "$3/args"; d="$3/node_modules/core-js"; mkdir -p "$d/modules"\n'
+                   f"for m in {modules}; do : > \"$d/modules/$m.js\"; done\n"
+                   f"echo '{{\"version\": \"{node_polyfill.VERSION}\"}}' > \"$d/package.json\"\n")
+    npm.chmod(npm.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")  # the stand-in first
+    package, note = node_polyfill.install(tmp_path / "cache", log=sys.stderr)
+    assert package == node_polyfill.package_dir(tmp_path / "cache") and note == node_polyfill.LOADED
+    args = (node_polyfill.prefix(tmp_path / "cache") / "args").read_text()
+    assert f"core-js@{node_polyfill.VERSION}" in args and "--ignore-scripts" in args
+    assert "installing core-js" in capsys.readouterr().err
+    assert node_polyfill.install(tmp_path / "cache") == (package, note)  # there now: npm is not called again
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
+    package, note = node_polyfill.install(tmp_path / "other")
+    assert package is None and "npm is not on PATH" in note
