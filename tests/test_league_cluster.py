@@ -193,43 +193,6 @@ def test_the_cluster_listens_on_loopback_only_and_the_league_equals_the_local_on
     assert sum(on.values(), Counter()) == Counter(range(TOURNAMENTS))  # each tournament once
 
 
-def test_a_worker_node_killed_mid_league_costs_nothing(setup, reference, tmp_path):
-    """SIGKILL every process of the worker node (as a lost machine) while it plays a tournament:
-    Ray plays that tournament again on the head, the league finishes (exit 0) with every
-    tournament stored once and the local results."""
-    report, local = reference
-    worker = setup.ensure_worker()
-    setup.clear_marks()
-    store, out = tmp_path / "killed.db", tmp_path / "killed.json"
-    mark = setup.marks[worker.name]
-
-    def kill_while_it_plays(proc):
-        """Once a tournament started on the worker node is still playing (not in the store, a
-        process of the node playing), kill the node; the tournaments stored before."""
-        deadline = time.monotonic() + DONE_S
-        while True:
-            assert proc.poll() is None, f"the league ended before the worker node played: {proc.stderr.read()}"
-            assert time.monotonic() < deadline, "no tournament ever played on the worker node"
-            held = numbers(store)
-            if set(attempts(mark)) - held and worker.running(TASK):
-                worker.kill()
-                return held
-            time.sleep(0.02)
-
-    done, held = run_on_cluster(setup, store, out, kill_while_it_plays)
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    on_head, on_worker = attempts(setup.marks["head"]), attempts(mark)
-    again = set(on_head) & set(on_worker)
-    assert again, f"no tournament was played again (worker: {on_worker}, head: {on_head})"
-    assert again <= set(on_worker) - held  # only ones the lost node had not finished
-    assert set(on_head) | set(on_worker) == set(range(TOURNAMENTS))
-    assert max((on_head + on_worker).values()) <= 2
-    assert stored(store) == stored(local)  # nothing lost, nothing different, one row each
-    report_again = json.loads(out.read_text())
-    assert report_again["played"] == TOURNAMENTS
-    assert json.dumps(without_timings(report_again)) == json.dumps(without_timings(report))
-
-
 def test_sigint_stops_a_league_on_the_cluster_keeping_what_finished(setup, reference, tmp_path):
     """Ctrl-C (SIGINT to the process group) once the first tournaments are stored: exit 130, the
     stored rows are the local league's, and the cluster plays nothing on (the tournaments running
@@ -267,3 +230,40 @@ def test_a_client_without_the_clusters_token_is_told_so(setup, tmp_path, token):
                               "this client's token"), message
     assert "RAY_AUTH_MODE=token" in message and "RAY_AUTH_TOKEN_PATH" in message
     assert ("RAY_AUTH_MODE is not set here" in message) == (token == "absent")
+
+
+def test_a_worker_node_killed_mid_league_costs_nothing(setup, reference, tmp_path):
+    """SIGKILL every process of the worker node (as a lost machine) while it plays a tournament:
+    Ray plays that tournament again on the head, the league finishes (exit 0) with every
+    tournament stored once and the local results. (Last: the tests before share the worker node.)"""
+    report, local = reference
+    worker = setup.ensure_worker()
+    setup.clear_marks()
+    store, out = tmp_path / "killed.db", tmp_path / "killed.json"
+    mark = setup.marks[worker.name]
+
+    def kill_while_it_plays(proc):
+        """Once a tournament started on the worker node is still playing (not in the store, a
+        process of the node playing), kill the node; the tournaments stored before."""
+        deadline = time.monotonic() + DONE_S
+        while True:
+            assert proc.poll() is None, f"the league ended before the worker node played: {proc.stderr.read()}"
+            assert time.monotonic() < deadline, "no tournament ever played on the worker node"
+            held = numbers(store)
+            if set(attempts(mark)) - held and worker.running(TASK):
+                worker.kill()
+                return held
+            time.sleep(0.02)
+
+    done, held = run_on_cluster(setup, store, out, kill_while_it_plays)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    on_head, on_worker = attempts(setup.marks["head"]), attempts(mark)
+    again = set(on_head) & set(on_worker)
+    assert again, f"no tournament was played again (worker: {on_worker}, head: {on_head})"
+    assert again <= set(on_worker) - held  # only ones the lost node had not finished
+    assert set(on_head) | set(on_worker) == set(range(TOURNAMENTS))
+    assert max((on_head + on_worker).values()) <= 2
+    assert stored(store) == stored(local)  # nothing lost, nothing different, one row each
+    report_again = json.loads(out.read_text())
+    assert report_again["played"] == TOURNAMENTS
+    assert json.dumps(without_timings(report_again)) == json.dumps(without_timings(report))
