@@ -257,7 +257,7 @@ def test_sng3v4_refusal_wording_and_rejection_codes_are_the_engine_s_own():
     test, result = sng3v4_result("sng3v4.invalid-answer-runs-the-clock")
     result["steps"][1]["error"] = "bet-facing-a-bet"
     j = judge("sng3v4", test, Run("result", result))
-    assert j.status == "passed" and "steps[1]: error code 'bet-facing-a-bet'" in j.notes[0]
+    assert j.status == "passed" and "steps[1]: error code \"bet-facing-a-bet\"" in j.notes[0]
 
 
 def test_sng3v4_outcomes_no_ruling_alternative_reproduces_fail_at_their_first_divergence():
