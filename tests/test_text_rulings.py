@@ -9,7 +9,7 @@ vector and another elsewhere is told so.
 """
 import pytest
 
-from conformance.judge import fuzz
+from conformance.judge import causes, fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.judge.step_judge import EngineChoices
@@ -63,6 +63,10 @@ def test_a_checker_reopening_engine_fails_naming_the_checker_convention():
     assert "the reference under R9 = 'checker-reopened' reproduces every step: a diagnosis, not an excuse" in case.message
     assert "does not reopen a checker facing only a short opening all-in" in case.message  # the text's own words
     assert "follows R9" not in report.verdict and not report.ok
+    # its root cause names the alternative that reproduces it (issue #23, item 3), as a diagnosis
+    cause = next(c for c in causes.group(report.cases) if "hands.checker-not-reopened-by-short-opening" in c.vectors)
+    assert cause.breaks == "rules.checker-convention" and cause.alternative == {"R9": "checker-reopened"}
+    assert "R9 = checker-reopened reproduces it: a diagnosis, not an excuse" in cause.title()
 
 
 def by_family(report) -> dict:

@@ -107,7 +107,7 @@ class Cause:
     def title(self) -> str:
         what = f"{self.field}: {self.kind}" if self.field else self.kind
         alt = (" (the reference under " + ", ".join(f"{r} = {o}" for r, o in sorted(self.alternative.items()))
-               + " reproduces it)") if self.alternative else ""
+               + " reproduces it: a diagnosis, not an excuse)") if self.alternative else ""
         return f"breaks {self.breaks or '(no clause)'}: {what}{alt}"
 
 
@@ -130,6 +130,8 @@ def group(cases: list[Case]) -> list[Cause]:
         if case.status != "failed":
             continue
         for k, f in enumerate(_failures(case)):
+            if k == 0 and case.diagnosis and not f.get("alternative"):  # ruled out by the text, reproduced
+                f = {**f, "alternative": case.diagnosis}  # under it: a diagnosis, not an excuse (issue #24)
             cause = _cause(f)
             cause = causes.setdefault(cause.key(), cause)
             cause.count += 1
