@@ -270,6 +270,12 @@
     for (i = 0; i < queue.length; i++) {
       addPrototypeProperty(queue[i], labels[i]);
       add(getPrototypeOf(queue[i]), 'Object.getPrototypeOf(' + labels[i] + ')');
+      if (queue[i] === G) continue;
+      var own = ownPropertyKeys(queue[i]);   // plain objects held by a built-in: Array.prototype[Symbol.unscopables]
+      for (var m = 0; m < own.length; m++) {
+        var od = ownDescriptor(queue[i], own[m]);
+        if (hasOwn(od, 'value') && od.value !== null && typeof od.value === 'object') add(od.value, propertyName(labels[i], own[m]));
+      }
     }
     for (i = 0; i < watched.length; i++) {   // R35's data entries are read by the cheap part too
       if (!watched[i].data) continue;
