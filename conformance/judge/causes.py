@@ -129,9 +129,14 @@ def group(cases: list[Case]) -> list[Cause]:
     for case in cases:
         if case.status != "failed":
             continue
-        for k, f in enumerate(_failures(case)):
-            if k == 0 and case.diagnosis and not f.get("alternative"):  # ruled out by the text, reproduced
-                f = {**f, "alternative": case.diagnosis}  # under it: a diagnosis, not an excuse (issue #24)
+        failures = _failures(case)
+        # A failure reproduced under an option the text rules out carries it: a diagnosis, not an
+        # excuse (issue #24). It is the first judged on the engine's cards (after a dealing failure).
+        diagnosed = next((k for k, f in enumerate(failures) if f.get("kind") != DEALT_OTHER_CARDS), None) \
+            if case.diagnosis else None
+        for k, f in enumerate(failures):
+            if k == diagnosed and not f.get("alternative"):
+                f = {**f, "alternative": case.diagnosis}
             cause = _cause(f)
             cause = causes.setdefault(cause.key(), cause)
             cause.count += 1
