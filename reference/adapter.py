@@ -166,6 +166,8 @@ def create(game: dict) -> Tournament:
         options[OPTIONS[key]] = {int(n): cards for n, cards in value.items()} if key == "decks" else value
     if "controllers" in game:
         options["controllers"] = game["controllers"]
+    if game.get("rulings"):  # a ruling profile (reference.rulings): the suite's own replays, never an engine's input
+        options["rulings"] = game["rulings"]
     return Tournament(game["seats"], **options)
 
 

@@ -54,7 +54,9 @@ MISSING_REFUND = {"name": "refund-missing", "find": "if (top > second) {", "repl
 # mutant -> (the vector that fails first, its decision (None: at the end), the clause it breaks)
 HAND_MUTANTS = {
     "min-raise-from-raise-to": ("hand.side-pots-three-layers.h1", 1, "state.last-full-raise"),
-    "odd-chip-wrong-seat": ("hand.two-odd-chips-clockwise.h1", None, "rules.odd-chips"),
+    # Issue #24: R13's first-winner-in-seat-order, which reproduces the one-odd-chip vector, is ruled out
+    # by the text, so that vector fails (it was "divergent" on it) with the option named as a diagnosis.
+    "odd-chip-wrong-seat": ("hand.odd-chip-left-of-button.h1", None, "rules.odd-chips"),
     "heads-up-big-blind-acts-first": ("hand.suits-tie-split.h1", 0, "rules.heads-up-order"),
     # The reopening rule, not the field (issue #23: a raise offered to a seat that acted, facing a short all-in).
     "short-all-in-reopens": ("hand.short-all-in-leaves-unacted-free.h1", 5, "rules.short-allin"),
@@ -80,13 +82,23 @@ def test_a_hand_rule_mutant_fails_naming_the_step_and_clause(name):
     assert "first divergence" in case.message and clause in case.message
 
 
-def test_out_seats_shown_all_in_are_proven_divergent_on_r15():
+def test_out_seats_shown_folded_and_all_in_are_proven_divergent_on_r15():
     find = "seat.folded = true; seat.allIn = false; seat.out = true;"
-    report, case = _first_failure(SOURCE.replace(find, "seat.folded = false; seat.allIn = true; seat.out = true;"))
+    report, case = _first_failure(SOURCE.replace(find, "seat.folded = true; seat.allIn = true; seat.out = true;"))
     assert case is None
     c = _counts(report)
     assert c["divergent"] > 0 and c["failed"] == 0
-    assert {tuple(x.alternative.items()) for x in report.cases if x.status == "divergent"} == {(("R15", "all-in"),)}
+    assert {tuple(x.alternative.items()) for x in report.cases if x.status == "divergent"} == {
+        (("R15", "folded-and-all-in"),)}
+
+
+def test_out_seats_shown_not_folded_fail_with_the_option_diagnosed():
+    """R15's all-in (an eliminated seat not folded) is ruled out by "`folded` means not contesting
+    this hand" (issue #24): the engine fails at state.seats, the option named as a diagnosis."""
+    find = "seat.folded = true; seat.allIn = false; seat.out = true;"
+    report, case = _first_failure(SOURCE.replace(find, "seat.folded = false; seat.allIn = true; seat.out = true;"))
+    assert case is not None and case.breaks == "state.seats" and case.diagnosis == {"R15": "all-in"}
+    assert "a diagnosis, not an excuse" in case.message and not [c for c in report.cases if c.status == "divergent"]
 
 
 def test_the_judge_ignores_extra_fields_and_names_a_missing_one():

@@ -120,3 +120,41 @@ def test_two_options_of_one_ruling_are_named_both():
     [note] = choices.record("hands.c", {"R13": "merged-pots"})
     assert "this vector follows R13 = 'merged-pots', hands.a follows R13 = 'raw-layers'" in note
     assert choices.profile() == {"R13": "raw-layers", "R8": "full-big-blind"}
+
+
+# ---- item 2: the flags come from playing the alternatives ------------------------------------------
+
+def test_every_vector_names_the_rulings_its_result_depends_on():
+    from conformance.vectors import library, ruling_lint
+    for family in ruling_lint.DERIVED:
+        assert ruling_lint.problems(family, library.load(family)["tests"]) == [], family
+
+
+def test_the_lint_names_a_ruling_a_vector_leaves_out():
+    from conformance.vectors import library, ruling_lint
+    test = next(t for t in library.load("hands")["tests"] if t["id"] == "hands.short-big-blind")
+    assert "R8" in test["rulings"] and ruling_lint.depends_on("hands", test)["R8"] == "full-big-blind"
+    [problem] = ruling_lint.problems("hands", [{**test, "rulings": [r for r in test["rulings"] if r != "R8"]}])
+    assert problem == ("hands.short-big-blind: the reference under R8 = 'full-big-blind' gives another result, "
+                       "but the vector does not name R8")
+    notes = {}
+    derived = ruling_lint.derive("hands", {**test, "flags": [], "rulings": [], "result": "valid"}, notes)
+    assert "R8" in derived["rulings"] and derived["result"] == "acceptable" and notes["RestsOnR8"]["ruling"] == "R8"
+
+
+def test_what_only_a_ruling_decides_is_acceptable_on_it():
+    """R2 says dealHand throws on a bad handNumber (the text says what a handNumber is); R1 reads a
+    numeric string as a string: an engine choosing otherwise is divergent, not failed."""
+    from conformance.judge.engine_drivers import Run
+    from conformance.judge.family_judges import judge
+    from conformance.vectors import library
+    from reference.cards import CANONICAL_DECK
+    bad = [t for t in library.load("deck")["tests"] if t["id"].startswith("deck.bad-hand-number.")]
+    assert bad and all(t["result"] == "acceptable" and t["rulings"] == ["R2"] for t in bad)
+    assert judge("deck", bad[0], Run("result", {"threw": {"message": "bad"}})).status == "passed"
+    assert judge("deck", bad[0], Run("result", {"deck": list(CANONICAL_DECK)})).status == "divergent"
+    assert judge("deck", bad[0], Run("result", {"deck": ["As"]})).status == "failed"
+    numeric = next(t for t in library.load("rng")["tests"] if t["id"] == "rng.numeric-string-42")
+    assert numeric["result"] == "acceptable" and numeric["rulings"] == ["R1"]
+    as_number = next(t for t in library.load("rng")["tests"] if t["id"] == "rng.42")["expected"]["values"]
+    assert judge("rng", numeric, Run("result", {"values": as_number})).status == "divergent"

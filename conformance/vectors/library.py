@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conformance.outfiles import write_text
 from conformance.resources import VECTOR_DIR
-from . import schemas
+from . import ruling_lint, schemas
 from .clauses import CLAUSES
 from .gamespec import GAME_FAMILIES, pin_cards
 from .generators import FAMILIES
@@ -24,7 +24,10 @@ def generate(family: str) -> str:
     tests = module.generate()
     if family in GAME_FAMILIES:
         tests = [pin_cards(family, t) for t in tests]
-    return dumps(document(family, module.NOTES, tests))
+    notes = dict(module.NOTES)
+    if family in ruling_lint.DERIVED:  # the rulings a result depends on, found by playing them (issue #24)
+        tests = [ruling_lint.derive(family, t, notes) for t in tests]
+    return dumps(document(family, notes, tests))
 
 
 def regenerate(root: Path = VECTOR_DIR, families: list[str] | None = None) -> dict[str, int]:

@@ -12,7 +12,9 @@ NOTES = {
     "SeededGame": {"description": "a seeded game deals exactly what the engine's own dealHand(seed, n) returns: "
                    "played again with those decks pinned, every hand is the same, whatever the derivation (R2) "
                    "and whichever end is dealt (R3)", "clauses": ["helper.deal-hand", "determinism.engine"], "ruling": None},
-    "BadHandNumber": {"description": "handNumber must be a positive safe integer: the call throws", "clauses": ["helper.deal-hand-errors"], "ruling": None},
+    "BadHandNumber": {"description": "handNumber must be a positive safe integer: the call throws (the text says what a "
+                      "handNumber is, not that dealHand throws: R2's choice, so a well-formed deck instead is divergent)",
+                      "clauses": ["helper.deal-hand-errors"], "ruling": "R2"},
 }
 
 SEEDS = [0, 1, 42, 2024, 4294967295, -1, 3.7, "arena", "", "\U0001F600"]
@@ -32,7 +34,7 @@ def generate() -> list[dict]:
     for slug, number in BAD:
         tests.append(make_test(
             NOTES, f"deck.bad-hand-number.{slug}", f"dealHand(1, {number!r}) throws", ["helper.deal-hand-errors"],
-            {"seed": 1, "handNumber": encode(number)}, {"error": "handNumber"}, ["BadHandNumber"], result="invalid",
+            {"seed": 1, "handNumber": encode(number)}, {"error": "handNumber"}, ["BadHandNumber"],
         ))
     for seats, seed in GAMES:
         tests.append(make_test(

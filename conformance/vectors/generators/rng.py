@@ -15,6 +15,9 @@ NOTES = {
     "String": {"description": "other seeds are String()-ed and FNV-1a hashed over code points", "clauses": ["helper.rng"], "ruling": None},
     "NonFinite": {"description": "NaN and Infinity are not finite numbers: they are stringified", "clauses": ["helper.rng"], "ruling": None},
     "Astral": {"description": "astral-plane characters hash as one code point, not two UTF-16 units", "clauses": ["helper.rng"], "ruling": None},
+    "NumericString": {"description": "a numeric string is not a number: it is String()-ed and hashed (R1 reads "
+                      "'numeric' as typeof 'number'; numeric strings are one of R1's options)", "clauses": ["helper.rng"],
+                      "ruling": "R1"},
     "OtherType": {"description": "booleans and null are stringified as JavaScript does (R1)", "clauses": ["helper.rng"], "ruling": "R1"},
     "BigInt": {"description": "a BigInt is not a number: String(seed) is hashed, so rng(10n) is rng('10') (R32)", "clauses": ["helper.rng"], "ruling": "R32"},
 }
@@ -26,7 +29,7 @@ SEEDS = [
     ("Fractional", "3.7", 3.7), ("Fractional", "minus-3.7", -3.7), ("Fractional", "half", 0.5), ("Fractional", "tiny", 1e-9),
     ("Huge", "2p32", 2**32), ("Huge", "2p32-plus-5", 2**32 + 5), ("Huge", "max-safe", 2**53 - 1), ("Huge", "1e21", 1e21),
     ("Huge", "max-double", 1.7976931348623157e308), ("Huge", "minus-1e300", -1e300),
-    ("String", "abc", "abc"), ("String", "seed", "seed"), ("String", "numeric-string-42", "42"),
+    ("String", "abc", "abc"), ("String", "seed", "seed"), ("NumericString", "numeric-string-42", "42"),
     ("String", "empty", ""), ("String", "accented", "\u00e9t\u00e9"), ("String", "cjk", "\u65e5\u672c"),
     ("String", "lone-surrogate", "\ud800"),
     ("Astral", "emoji", "\U0001F600"), ("Astral", "emoji-inside", "a\U0001F600b"), ("Astral", "math-fraktur", "\U0001D518\U0001D52B"),
