@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
+from conformance.judge import engine_cert
 from conformance.host.worker import JSValue
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver, Run
+from conformance.vectors import library as vectors
 from cli_helpers import vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -266,12 +268,15 @@ def test_diffs_come_from_deepdiff_and_from_the_bounded_walk_when_deepdiff_cannot
 
 # ---- 4. an engine that hangs now and then is abandoned too -------------------------------------------
 
-def test_a_cmd_engine_hanging_on_every_other_vector_is_abandoned(tmp_path, cli):
+def test_a_cmd_engine_hanging_on_every_other_vector_is_abandoned(tmp_path, cli, monkeypatch):
+    # every other rng vector hangs, whenever it is asked (so a retry with a larger limit hangs too)
+    hanging = [t["id"] for t in vectors.load("rng")["tests"]][1::2]
+    monkeypatch.setattr(engine_cert, "RETRY_SCALE", 4)  # the one retry (the first hang) waits 1.2 s
     path = tmp_path / "engine.py"
     path.write_text(textwrap.dedent(CMD).replace("{answer}", "pass").replace(
         "    reply = adapter.answer(request)\n",
         "    reply = adapter.answer(request)\n"
-        "    if request['cmd'] == 'run' and request['seq'] % 2 == 0:\n"
+        f"    if request['cmd'] == 'run' and request['vector']['test']['id'] in {hanging!r}:\n"
         "        import time; time.sleep(30)\n"), encoding="utf-8")
     t0 = time.monotonic()
     code, text = cli("--cmd", f"{sys.executable} {path}", "--family", "rng", "--json", tmp_path / "r.json",

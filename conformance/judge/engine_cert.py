@@ -24,6 +24,11 @@ from .verdicts import Case, Report
 ABANDON_AFTER = 3
 ABANDON_FAMILY_AFTER = 5
 ABANDON_RUN_AFTER = 10
+# A vector with no answer within its time limit is run again with this multiple of it before the
+# lateness counts (issue #24, item 5: a loaded machine must not change a verdict); an engine that
+# answers then is reported as slow, with its time, and judged on its answer. Once a retry too
+# gets no answer (a hang), no vector is retried again: a hanging engine costs one long wait.
+RETRY_SCALE = 16
 MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
 
 
@@ -44,6 +49,7 @@ class Runner:
         self.streak: Counter = Counter()
         self.fatal: Counter = Counter()
         self.choices = EngineChoices()  # the ruling alternatives it follows, for every family (issue #24)
+        self.hung = False  # a retried vector got no answer either: no more retries
 
     def abandoned(self, family: str) -> str | None:
         """Why ``family``'s next vector is not run, or None."""
@@ -56,11 +62,24 @@ class Runner:
             return f"{why} {ABANDON_RUN_AFTER} vectors of this run"
         return None
 
-    def run(self, family: str, test: dict) -> Run:
+    def run(self, family: str, test: dict) -> tuple[Run, float | None]:
+        """The driver's run, and the milliseconds it took when it was late and answered on a retry
+        with RETRY_SCALE times the limit (else None)."""
+        run = self._run(family, test)
+        if not run.late or self.hung:
+            return run, None
+        t0 = time.perf_counter()
+        again = self._run(family, test, RETRY_SCALE)
+        if again.late:
+            self.hung = True
+            return again, None
+        return again, (time.perf_counter() - t0) * 1000
+
+    def _run(self, family: str, test: dict, scale: float = 1.0) -> Run:
         """The driver's run; an exception it lets escape (a bug, or something no one foresaw from an
         engine) fails this vector, never the whole certification, and the engine is restarted."""
         try:
-            return self.driver.run(family, test)
+            return self.driver.run(family, test, scale) if scale != 1.0 else self.driver.run(family, test)
         except Exception as exc:  # noqa: BLE001 - a last resort: the report must still be written
             try:
                 self.driver.close()  # a driver starts a fresh engine on the next run
@@ -71,7 +90,7 @@ class Runner:
 
     def smoke(self, family: str, test: dict, check: Callable[[dict, dict], str | None]) -> Case:
         t0 = time.perf_counter()
-        problem = smoke_problem(test, check, self.run(family, test))
+        problem = smoke_problem(test, check, self.run(family, test)[0])
         named = BREAKS.search(problem or "")
         return Case(test["id"], "smoke", "failed" if problem else "passed", test["clauses"],
                     _cut(f"{test['comment']}: {problem}") if problem else test["comment"],
@@ -81,7 +100,7 @@ class Runner:
         if reason := self.abandoned(family):
             return Case(test["id"], family, "skipped", test["clauses"], reason)
         t0 = time.perf_counter()
-        run = self.run(family, test)
+        run, slow_ms = self.run(family, test)
         self.streak[family] = self.streak[family] + 1 if run.fatal else 0
         self.fatal[family] += run.fatal
         try:
@@ -92,13 +111,16 @@ class Runner:
                        f"{run.value!r}"[:1000])
         if j.status == "divergent":
             j.notes += self.choices.record(test["id"], j.alternative)
+        if slow_ms is not None:  # judged on its answer; the lateness is reported, not failed
+            j.notes.append(f"slow: no answer within the time limit; answered in {slow_ms:.0f} ms when run again "
+                           f"with {RETRY_SCALE} times the limit")
         first = j.first.as_json() if j.first is not None and j.status == "failed" else None
         failures = [{**d.as_json(), "later": j.later if d is j.first else d.counted} for d in j.failures] \
             if j.status == "failed" else []
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
                     breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
-                    alternative=j.alternative, failures=failures, diagnosis=j.diagnosis,
+                    alternative=j.alternative, failures=failures, diagnosis=j.diagnosis, slow_ms=slow_ms,
                     trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 
 

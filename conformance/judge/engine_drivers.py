@@ -55,6 +55,7 @@ class Run:
     kind: str
     value: Any = None
     fatal: bool = False
+    late: bool = False  # no answer within the time limit (the runner retries it with a larger one)
 
 
 def digest_timeout_ms(timeout_ms: float) -> float:
@@ -174,13 +175,14 @@ class QuickJSDriver:
             return f"the engine did not finish loading within {self.timeout_ms:g} ms"
         return f"the engine could not be loaded ({out.kind}): {message}"
 
-    def run(self, family: str, test: dict) -> Run:
+    def run(self, family: str, test: dict, scale: float = 1.0) -> Run:
+        """``scale``: the time limit's multiple (the runner's retry of a late vector)."""
         if self._worker is None or self._worker.dead:
             try:
                 self._spawn()
             except EngineLoadError as exc:
                 return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
-        timeout = budget_ms(family, test, self.timeout_ms)
+        timeout = budget_ms(family, test, self.timeout_ms) * scale
         out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
         if out.kind == "ok":
             try:
@@ -197,7 +199,7 @@ class QuickJSDriver:
             return Run("errored", f"the engine exhausted its resources ({_thrown_text(out.error)}); "
                                   "it is restarted for the next vector", fatal=True)
         if self._worker.dead:
-            return Run("errored", _fatal_message(out.kind, out.error, timeout), fatal=True)
+            return Run("errored", _fatal_message(out.kind, out.error, timeout), fatal=True, late=out.kind == "late")
         return Run("errored", f"the driver call failed ({out.kind}): {(out.error or {}).get('message')}")
 
     def close(self) -> None:
@@ -283,7 +285,8 @@ class CommandDriver:
         self._declared = reply.get("profiles")  # the conformance profiles it implements (None: not said)
         return reply["implementation"]
 
-    def run(self, family: str, test: dict) -> Run:
+    def run(self, family: str, test: dict, scale: float = 1.0) -> Run:
+        """``scale``: the time limit's multiple (the runner's retry of a late vector)."""
         if self._proc is None:
             try:
                 self._spawn()
@@ -293,12 +296,12 @@ class CommandDriver:
         seq = self._seq
         # The engine reports what it does; the expectation stays with the runner.
         vector = {"family": family, "test": {k: v for k, v in test.items() if k != "expected"}}
-        timeout = budget_ms(family, test, self.timeout_ms)
+        timeout = budget_ms(family, test, self.timeout_ms) * scale
         try:
             reply = self._exchange({"cmd": "run", "seq": seq, "vector": vector}, timeout)
         except Late:
             self._kill()
-            return Run("errored", _fatal_message("late", None, timeout), fatal=True)
+            return Run("errored", _fatal_message("late", None, timeout), fatal=True, late=True)
         except Eof:
             return Run("errored", f"the engine process died: {self._exit_status()}", fatal=True)
         except TooLong as exc:

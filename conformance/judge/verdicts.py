@@ -35,6 +35,9 @@ class Case:
     # A failure the reference reproduces only under options the contract's text rules out (issue #24):
     # ruling id -> option, a diagnosis, not an excuse.
     diagnosis: dict | None = None
+    # Late under its time limit, answered on a retry with a larger one (engine_cert.RETRY_SCALE):
+    # the retry's milliseconds. A slow engine is reported as slow, never failed for it.
+    slow_ms: float | None = None
     vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
     # A failed vector's input in readable form and its reproduction (conformance.report.repro).
     input: dict | None = None

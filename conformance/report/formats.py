@@ -50,6 +50,9 @@ def to_json(report: Report) -> dict:
                         for c in report.with_status("divergent")],
         "skipped": [{"id": c.id, "family": c.group, "reason": c.message} for c in report.with_status("skipped")],
         "notes": [{"id": c.id, "family": c.group, "note": n} for c in report.smoke + report.cases for n in c.notes],
+        # late under the time limit, judged on the answer a larger limit got (engine_cert.RETRY_SCALE)
+        **({"slow": slow} if (slow := [{"id": c.id, "family": c.group, "ms": round(c.slow_ms)}
+                                       for c in report.cases if c.slow_ms is not None]) else {}),
     }
 
 
