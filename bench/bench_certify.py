@@ -1,16 +1,22 @@
-"""How long certification takes, this tree side by side with another (e.g. main before the step
-judge): ``holdem-cert engine`` on the bundled engine and on ``python -m reference.adapter``, per
-game family and whole, and ``holdem-cert certify`` (goal: about a minute). Medians of repeats,
-and the ratio this tree / the other.
+"""How long certification takes, this tree side by side with another (e.g. main before a change):
+``holdem-cert engine`` on the bundled engine and on a one-rule mutant of it, and ``holdem-cert
+certify`` on its defaults (issue #25: each >= 4x faster than main before it). Medians of repeats,
+the sides taking turns, and the ratio other / this (how many times faster this tree is).
 
-    python bench/bench_certify.py --other /work/main [--repeats 3] [--full] [--certify]
+    git -C /work/main worktree add --detach /work/wt/base-main 21d9948
+    python bench/bench_certify.py --other /work/wt/base-main [--repeats 3] [--families] [--only NAME]
 
-Each run is a fresh process with PYTHONPATH set to the tree measured, so both trees' code runs
-as it would be installed. Wall times on a shared machine vary: compare the ratios.
+Each run is a fresh process with PYTHONPATH set to the tree measured, so both trees' code runs as
+it would be installed. The default runs use each tree's defaults (this tree: the node host where
+node is installed); ``--host quickjs`` rows separate the V8 host from the other levers, and the
+``--fuzz-games`` rows do the same work on both sides (the default fuzzing is a 10 s time budget,
+so a faster tree plays more games in it). Wall times on a shared machine vary: compare the ratios,
+measured in one run.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -21,48 +27,88 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 ENGINE = "reference/js/poker-engine.js"
+MUTANT = "no-burn-card"  # tests/mutants/mutants.py: fails many hands vectors and fuzz games
+FUZZ_GAMES = "200"  # about what the default 10 s budget plays on main
 GAMES = ["legality", "hands", "tournaments"]
 
 
-def timed(tree: Path, args: list[str]) -> float:
+def mutant_file() -> str:
+    sys.path.insert(0, str(HERE / "tests"))
+    from mutants.mutants import MUTANTS
+
+    m = next(m for m in MUTANTS if m["name"] == MUTANT)
+    source = (HERE / ENGINE).read_text(encoding="utf-8")
+    path = Path(tempfile.mkdtemp(prefix="bench-mutant-")) / f"{MUTANT}.js"
+    path.write_text(source.replace(m["find"], m["replace"]), encoding="utf-8")
+    return str(path)
+
+
+def timed(tree: Path, args: list[str]) -> tuple[float, str]:
+    """Wall seconds of one run, and a word on its outcome (failures in its JSON report, if any)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = Path(tempfile.mkdtemp(prefix="bench-certify-")) / "report.json"
+    args = [a.replace("{json}", str(out)) for a in args]
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "conformance", *args], cwd=tree, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    try:
+        report = json.loads(out.read_text())
+        note = f"{len(report['failures'])} failed" + (f", host {report['engine'].get('host')}"
+                                                         if report["engine"].get("host") else "")
+    except (OSError, ValueError, KeyError):
+        note = ""
+    return seconds, note
 
 
-def runs(full: bool, include_certify: bool) -> list[tuple[str, list[str]]]:
-    families = [a for f in GAMES for a in ("--family", f)]
+def runs(families: bool) -> list[tuple[str, list[str], list[str]]]:
+    """(name, this tree's arguments, the other tree's)."""
+    mutant = mutant_file()
+    fixed = ["--fuzz-games", FUZZ_GAMES]
+    same = lambda args: (args, args)  # noqa: E731
     out = [
-        ("engine: legality+hands+tournaments (JS)", ["engine", ENGINE, *families, "--no-fresh"]),
-        ("engine: sng3v4 (JS)", ["engine", ENGINE, "--ruleset", "holdem-sng-3-v4", "--family", "sng3v4", "--no-fresh"]),
-        ("engine: legality+hands+tournaments (--cmd)",
-         ["engine", "--cmd", f"{sys.executable} -m reference.adapter", *families, "--no-fresh"]),
+        ("engine: bundled (defaults)", *same(["engine", ENGINE, "--json", "{json}"])),
+        (f"engine: bundled, {FUZZ_GAMES} fuzz games", *same(["engine", ENGINE, *fixed, "--json", "{json}"])),
+        (f"engine: bundled, {FUZZ_GAMES} fuzz games, --host quickjs",
+         ["engine", ENGINE, *fixed, "--host", "quickjs", "--json", "{json}"], ["engine", ENGINE, *fixed, "--json", "{json}"]),
+        (f"engine: mutant {MUTANT} (defaults)", *same(["engine", mutant, "--json", "{json}"])),
+        (f"engine: mutant {MUTANT}, {FUZZ_GAMES} fuzz games", *same(["engine", mutant, *fixed, "--json", "{json}"])),
+        ("certify (defaults)", *same(["certify", "--report", tempfile.mkdtemp(prefix="bench-certify-")])),
     ]
-    if full:  # every family, the five-card digest included: long
-        out.append(("engine: every family with fresh tests (JS)", ["engine", ENGINE]))
-    if include_certify:
-        report = tempfile.mkdtemp(prefix="bench-certify-")
-        out.append(("certify (default roster)", ["certify", "--report", report]))
+    if families:
+        by_family = [a for f in GAMES for a in ("--family", f)]
+        out += [
+            ("engine: legality+hands+tournaments", *same(["engine", ENGINE, *by_family, "--no-fresh"])),
+            ("engine: sng3v4", *same(["engine", ENGINE, "--ruleset", "holdem-sng-3-v4", "--family", "sng3v4", "--no-fresh"])),
+            ("engine: legality+hands+tournaments (--cmd)",
+             *same(["engine", "--cmd", f"{sys.executable} -m reference.adapter", *by_family, "--no-fresh"])),
+        ]
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--other", type=Path, required=True, help="the tree to compare with (e.g. /work/main)")
+    parser.add_argument("--other", type=Path, required=True, help="the tree to compare with (e.g. main before)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--full", action="store_true", help="also time a whole holdem-cert engine run")
-    parser.add_argument("--certify", action="store_true", help="also time holdem-cert certify")
+    parser.add_argument("--families", action="store_true", help="also time single families and a --cmd engine")
+    parser.add_argument("--only", action="append", help="only the runs whose name contains this (repeatable)")
     args = parser.parse_args()
-    print(f"{'run':46} {'this':>8} {'other':>8} {'ratio':>6}   (median of {args.repeats}, seconds)")
-    for name, command in runs(args.full, args.certify):
-        mine, other = [], []
+    print(f"{'run':52} {'this':>7} {'other':>7} {'other/this':>10}   (median of {args.repeats}, wall seconds)")
+    for name, mine_args, other_args in runs(args.families):
+        if args.only and not any(o in name for o in args.only):
+            continue
+        mine, other, notes = [], [], set()
         for _ in range(args.repeats):  # interleaved, so load changes hit both alike
-            mine.append(timed(HERE, command))
-            other.append(timed(args.other, command))
+            seconds, note = timed(HERE, mine_args)
+            mine.append(seconds)
+            notes.add(f"this: {note}" if note else "")
+            seconds, note = timed(args.other, other_args)
+            other.append(seconds)
+            notes.add(f"other: {note}" if note else "")
         a, b = statistics.median(mine), statistics.median(other)
-        print(f"{name:46} {a:8.1f} {b:8.1f} {a / b:6.2f}")
+        shown = "; ".join(sorted(n for n in notes if n))
+        print(f"{name:52} {a:7.1f} {b:7.1f} {b / a:9.2f}x   [{', '.join(f'{x:.1f}' for x in mine)} | "
+              f"{', '.join(f'{x:.1f}' for x in other)}] {shown}", flush=True)
 
 
 if __name__ == "__main__":

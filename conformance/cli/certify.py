@@ -125,6 +125,11 @@ def _listed(ids: list[str], limit: int = 8) -> str:
 
 
 def engine_line(engine: engine_report.Report) -> str:
+    host = engine.subject.get("host")
+    return _engine_verdict(engine) + (f" [host: {host}]" if host else "")
+
+
+def _engine_verdict(engine: engine_report.Report) -> str:
     smoke = [c for c in engine.smoke if c.status == "failed"]
     if smoke:
         return f"engine: not certified: smoke check {smoke[0].id} failed: {smoke[0].message}"

@@ -16,7 +16,7 @@ from conformance.harness.runner import bundled_engine
 from conformance.judge import fuzz
 from conformance.judge.engine_cert import load_tests
 from conformance.judge.families import DEFAULT_RULESET, FAMILIES, RULESETS
-from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, read_source
+from conformance.judge.engine_drivers import HOSTS, CommandDriver, QuickJSDriver, default_host, read_source
 from conformance.report.repro import BUNDLED_NAME
 from conformance.vectors import fresh_vectors
 from conformance.judge import cert_profiles
@@ -32,6 +32,10 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                         help="a script loaded after the engine that defines or replaces PokerEngine (docs/adapters.md)")
     parser.add_argument("--prelude", type=Path, action="append", default=[], metavar="LIB.js",
                         help="a script loaded before the engine, as part of it (a library it wraps); repeatable")
+    parser.add_argument("--host", choices=list(HOSTS), metavar="HOST",
+                        help="where a JavaScript engine runs: node (V8, under node's permission model) or quickjs "
+                             "(default: node where node 20 or later is installed, else quickjs; the report says "
+                             "which; docs/engine-api.md, Hosts)")
     parser.add_argument("--cmd", metavar="COMMAND",
                         help="run COMMAND and certify it over the JSON-lines protocol (docs/engine-protocol.md)")
     parser.add_argument("--ruleset", choices=list(RULESETS), default=DEFAULT_RULESET, metavar="NAME",
@@ -81,6 +85,7 @@ class EngineSpec:
     fuzz_seconds: float = 0.0  # the fuzz budget (0: no fuzzing unless fuzz_games)
     fuzz_games: int | None = None  # exactly this many fuzz games, whatever the time
     fuzz_seed: int | None = None  # None: derived like the fresh seed
+    host: str | None = None  # a JavaScript engine's host (HOSTS); None: default_host()
 
 
 def seconds(text: str) -> float:
@@ -109,7 +114,7 @@ def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_defau
                       ruleset=args.ruleset, families=tuple(args.family or ()),
                       profiles=tuple(dict.fromkeys(args.profile or ())), fresh_seed=args.fresh_seed,
                       fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds,
-                      fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed)
+                      fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed, host=getattr(args, "host", None))
 
 
 @dataclass
@@ -159,6 +164,10 @@ def check(spec: EngineSpec) -> None:
                          f"{', '.join(families)})")
     if spec.cmd is not None and (spec.adapter or spec.preludes):
         raise UsageError("--adapter and --prelude apply to ENGINE.js, not to --cmd")
+    if spec.cmd is not None and spec.host is not None:
+        raise UsageError("--host applies to ENGINE.js, not to --cmd (a --cmd engine runs as its own process)")
+    if spec.host is not None and spec.host not in HOSTS:
+        raise UsageError(f"--host: unknown {spec.host!r} (known: {', '.join(HOSTS)})")
 
 
 def prepare(spec: EngineSpec) -> EngineUnderTest:
@@ -180,10 +189,15 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         name = BUNDLED_NAME if spec.file is None else str(spec.file)
-        driver = QuickJSDriver("\n;\n".join(sources), engine_name=Path(name).name, adapter_source=adapter,
-                               timeout_ms=spec.timeout_ms)
-        subject = {"driver": "quickjs", "source": name, "adapter": str(spec.adapter) if spec.adapter else None,
-                   "preludes": [str(p) for p in spec.preludes]}
+        host = spec.host or default_host()
+        try:
+            driver = QuickJSDriver("\n;\n".join(sources), engine_name=Path(name).name, adapter_source=adapter,
+                                   timeout_ms=spec.timeout_ms, host=host)
+        except ValueError as exc:  # --host node without a node that can host engines
+            raise UsageError(f"--{exc}") from None
+        # "driver" names the JavaScript driver (whatever the host); "host" where it ran.
+        subject = {"driver": "quickjs", "host": host, "source": name,
+                   "adapter": str(spec.adapter) if spec.adapter else None, "preludes": [str(p) for p in spec.preludes]}
         derived = fresh_vectors.engine_seed(sources, adapter)
         js_source = "\n;\n".join(sources + ([adapter] if adapter else []))
     fresh_seed = None if not spec.fresh else derived if spec.fresh_seed is None else spec.fresh_seed

@@ -232,7 +232,7 @@ class Worker:
             if ready is not None:
                 return ready
             req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
-                   "mode": mode, "cpuLimitMs": self.cpu_limit_ms}
+                   "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
             if self.memory_limit is not None:
                 req["memoryLimit"] = self.memory_limit
             if self.stack_limit is not None:
@@ -322,6 +322,20 @@ class Worker:
             return Outcome("dead", error={"category": "dead", "message": self.dead_reason})
         return self._request(data, timeout_ms, answer_key)
 
+    # ---- what a host other than QuickJS changes (conformance.host.node_worker) ----------------
+
+    def _argv(self) -> list[str]:
+        """The child's command line."""
+        return [sys.executable, "-m", "conformance.host.worker_process"]
+
+    def _popen_extra(self) -> dict:
+        """More arguments of the child's Popen."""
+        return {}
+
+    def _init_fields(self) -> dict:
+        """More fields of the init request."""
+        return {}
+
     def _spawn(self) -> Outcome | None:
         """Start the child and wait for its ready line; an Outcome if that failed."""
         env = dict(os.environ)
@@ -329,8 +343,8 @@ class Worker:
         self._stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "conformance.host.worker_process"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
+            self._argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0, **self._popen_extra())
         self.pid = self._proc.pid
         self._finalizer = weakref.finalize(self, kill_group, self._proc)
         self._pipe = LinePipe(self._proc)
@@ -359,7 +373,7 @@ class Worker:
             return self._crashed(t0)
         wall_ms = (time.perf_counter() - t0) * 1000
         try:
-            resp = json.loads(line)
+            resp = _loads(line)
             return self._outcome(resp, wall_ms, answer_key)
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             return self._fail("malformed", f"bad response ({type(exc).__name__}: {exc}): {line[:200]!r}", t0)
@@ -489,6 +503,16 @@ def encode_state(state: Any) -> bytes:
     orjson: a decision state is about 10 kB and this is on every decision's path (8x faster
     than the standard library, byte-identical to ``json.dumps(..., ensure_ascii=False)``)."""
     return orjson.dumps(state)
+
+
+def _loads(line: bytes) -> Any:
+    """A response line's value: orjson, several times faster on the long lines of an engine's
+    answers; the standard library for what orjson refuses (a lone surrogate's escape, an integer
+    past 64 bits) and for what is not JSON at all (its error names the problem as before)."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
 
 
 def _json(value: Any) -> bytes:

@@ -24,8 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from conformance.host import jsvalue
 from conformance.host.linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
+from conformance.host.node_worker import NodeWorker, find_node
 from conformance.host.worker import Worker, decode as decode_wire
 from conformance.resources import javascript
 from conformance.vectors.schemas import BASE, registry
@@ -93,6 +96,18 @@ DRIVER_JS = (javascript(__package__, "engine_driver.js")
              .replace("FUNCTIONS", json.dumps(list(ENGINE_FUNCTIONS))).replace("MAX_ANSWER", str(MAX_ANSWER)))
 
 
+def answer_value(text: str) -> Any:
+    """The Python value of the driver's answer, a JSON text in the worker's tagged encoding: parsed
+    once by orjson (the standard library only for what orjson refuses: a lone surrogate's escape,
+    an integer past 64 bits), then walked for tags only when the text can hold one (a ``"$"`` key;
+    the driver's JSON.stringify never escapes ``$``, the check covers an escaped one too)."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        data = json.loads(text)
+    return decode_wire(data) if '"$"' in text or "\\u0024" in text else data
+
+
 def _too_large(size: str) -> str:
     return f"answer too large: {size} of JSON, limit {MAX_ANSWER} (docs/engine-protocol.md, Limits)"
 
@@ -114,8 +129,19 @@ def _fatal_message(kind: str, error: dict | None, timeout_ms: float) -> str:
     return f"{kind}: {message}; the engine is restarted for the next vector"
 
 
+HOSTS = ("node", "quickjs")  # where a JavaScript engine runs (docs/engine-api.md, Hosts)
+
+
+def default_host() -> str:
+    """node (V8) where a node that can host engines is installed, else QuickJS."""
+    return "node" if find_node() is not None else "quickjs"
+
+
 class QuickJSDriver:
-    """A JavaScript engine (plus preludes and an adapter) in a QuickJS worker.
+    """A JavaScript engine (plus preludes and an adapter) in a worker of ``host``: ``"quickjs"``
+    (:class:`~conformance.host.worker.Worker`) or ``"node"`` (V8,
+    :class:`~conformance.host.node_worker.NodeWorker`). Both run the same driver in the same
+    environment and give the same answers (tests/test_hosts.py).
 
     ``preludes`` are scripts loaded before the engine in the same script (libraries the engine
     wraps); the adapter is loaded after it and may define or replace ``PokerEngine``.
@@ -124,7 +150,13 @@ class QuickJSDriver:
     language = "javascript"
 
     def __init__(self, engine_source: str, *, engine_name: str, adapter_source: str | None = None,
-                 timeout_ms: float = 10_000) -> None:
+                 timeout_ms: float = 10_000, host: str = "quickjs") -> None:
+        if host not in HOSTS:
+            raise ValueError(f"host: unknown {host!r} (known: {', '.join(HOSTS)})")
+        self.node = find_node() if host == "node" else None
+        if host == "node" and self.node is None:
+            raise ValueError("host: node (version 20 or later) is not installed; use the quickjs host")
+        self.host = host
         self.engine_source = engine_source
         self.engine_name = engine_name
         self.adapter_source = adapter_source
@@ -149,7 +181,7 @@ class QuickJSDriver:
         return self.info
 
     def _spawn(self) -> dict:
-        worker = Worker(cpu_limit_ms=int(self.digest_ms))
+        worker = NodeWorker(self.node) if self.host == "node" else Worker(cpu_limit_ms=int(self.digest_ms))
         out = worker.start(self.engine_source, self.adapter_source or "", 0, mode="engine",
                            init_timeout_ms=self.timeout_ms)
         if not out.ok:
@@ -186,7 +218,7 @@ class QuickJSDriver:
         out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
         if out.kind == "ok":
             try:
-                value = decode_wire(json.loads(out.answer)) if isinstance(out.answer, str) else out.answer
+                value = answer_value(out.answer) if isinstance(out.answer, str) else out.answer
             except (ValueError, KeyError, TypeError, RecursionError) as exc:  # the driver bounds depth: a bug
                 return Run("errored", f"the driver's answer could not be decoded ({type(exc).__name__}: {exc})")
             if isinstance(value, dict) and set(value) == {"skipped"}:

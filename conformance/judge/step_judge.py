@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+import orjson
+
 from reference.rulings import RULINGS, diagnoses_to_try, profiles_to_try, ruled_out_in
 
 from conformance.vectors.clauses import CLAUSES
@@ -52,11 +54,15 @@ def same(a: object, b: object) -> bool:
 
 
 def _identical(a: object, b: object) -> bool:
-    """The same JSON text: then :func:`same` holds (the fast path of a comparison: nearly every
-    step of a game is equal, and the C encoder is many times faster than walking the values)."""
+    """A fast path of a comparison (nearly every step of a game is equal): True only when
+    :func:`same` holds. Python's ``==`` compares in C without encoding anything and rejects a
+    difference at once; only what it cannot tell apart -- ``true`` from ``1``, ``-0`` from ``0``
+    -- is then settled by orjson's key-sorted encoding of each side (orjson writes ``NaN`` as
+    ``null``, but ``==`` has already told those apart), many times faster than ``json.dumps``.
+    False (the slow path decides) for what orjson cannot encode."""
     try:
-        return json.dumps(a, separators=(",", ":"), sort_keys=True) == json.dumps(b, separators=(",", ":"), sort_keys=True)
-    except (TypeError, ValueError, RecursionError):
+        return a == b and orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == orjson.dumps(b, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, ValueError, RecursionError, orjson.JSONEncodeError):
         return False
 
 

@@ -40,7 +40,8 @@ def describe(subject: dict) -> str:
     if subject["driver"] == "command":
         name = f"{subject['name']}{version}{language} via " if subject.get("name") else ""
         return f"{name}--cmd {subject['command']!r}{_fresh_text(subject)}"
-    text = f"{subject['source']}{version}{language} in QuickJS"
+    host = {"node": "node (V8)", "quickjs": "QuickJS"}.get(subject.get("host"), "QuickJS")
+    text = f"{subject['source']}{version}{language} in {host}"
     if subject.get("adapter"):
         text += f", adapter {subject['adapter']}"
     if subject.get("missing"):

@@ -1,0 +1,160 @@
+'use strict';
+/*
+ * The V8 host of a JavaScript engine (conformance/host/node_worker.py): `node node_engine.js`, one
+ * process per engine, speaking the QuickJS worker's JSON-lines protocol (worker_process.py) in mode
+ * "engine": init, call, evalFn, ping, stop. The parent enforces every wall-clock deadline and kills
+ * this process's group; node runs under its permission model (no file system beyond this file, no
+ * child processes, no worker threads, no native addons, no inspector) and a heap limit.
+ *
+ * The engine, its adapter and the suite's driver run in a vm context of their own (a fresh realm:
+ * none of node's globals, no `require`, no `process`), built on a prototype-less sandbox so that no
+ * object of this realm is reachable from it; only strings and numbers cross. The environment is the
+ * QuickJS worker's: the same bootstrap (worker_bootstrap.js, sent in the init request) installs the
+ * same guards, seeded Math.random and shims, and answers the same requests with the same texts.
+ */
+const vm = require('vm');
+
+// Captured before anything else runs: nothing the engine does can reach these.
+const write = process.stdout.write.bind(process.stdout);
+const cpuUsage = process.cpuUsage.bind(process);
+const exit = process.exit.bind(process);
+const stdin = process.stdin;
+const jsonParse = JSON.parse, jsonQuote = JSON.stringify;
+// Defence in depth: this realm keeps no network or timer entry points by name either.
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
+  try { delete globalThis[name]; } catch (e) { /* not configurable */ }
+}
+
+function send(text) { write(text + '\n'); }
+function error(category, message, extra) {
+  return Object.assign({ category, message }, extra || {});
+}
+function protocol(message) { return jsonQuote({ ok: false, error: error('protocol', message) }); }
+
+let ctx = null, host = null, mode = null;
+
+function textOf(get) {
+  try { const v = get(); return typeof v === 'string' ? v : null; } catch (e) { return null; }
+}
+function cut(s, max) {
+  return s.length <= max ? s : s.slice(0, max) + '\u2026 (' + (s.length - max) + ' more characters)';
+}
+
+// A script that failed to load, in the words worker_process.py gives for QuickJS (the messages are V8's).
+function loadError(e, source, compiling, maxText) {
+  const isObject = e !== null && (typeof e === 'object' || typeof e === 'function');
+  if (!isObject) {
+    let s;
+    try { s = String(e); } catch (x) { s = '(unprintable)'; }
+    return error('throw', cut(s, maxText), { source, name: null });
+  }
+  const name = textOf(() => e.name), message = textOf(() => e.message) || '';
+  if (compiling && name === 'SyntaxError') {
+    // node's decorated stack of a compile error starts "FILE:LINE\n<source line>\n   ^^^".
+    const stack = textOf(() => e.stack) || '';
+    const m = /^[^\n]*:(\d+)\n([^\n]*)\n( *)\^/.exec(stack);
+    const where = m ? ' (line ' + m[1] + ', column ' + (m[3].length + 1) + ')' : '';
+    return error('syntax', message + where, { source });
+  }
+  return error('throw', cut(message, maxText), { source, name: name === null ? null : cut(name, maxText), at: null });
+}
+
+function init(req) {
+  if (ctx !== null) return jsonQuote({ ok: false, error: error('protocol', 'init was already done') });
+  if (typeof req.script !== 'string') return protocol('init.script must be a string');
+  if (req.engine !== null && typeof req.engine !== 'string') return protocol('init.engine must be a string or null');
+  if (req.mode !== 'engine') return protocol('init.mode must be "engine" in the node host (bots run in QuickJS)');
+  if (typeof req.bootstrap !== 'string') return protocol('init.bootstrap must be a string');
+  const limits = req.limits || {};
+  const seed = req.botSeed;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) return protocol('init.botSeed must be an integer in 0..4294967295');
+  // A fresh realm with no code generation from WebAssembly (QuickJS has none).
+  // Promise jobs run only when a script's evaluation ends (at load), never after a call: QuickJS runs none.
+  ctx = vm.createContext(Object.create(null), { codeGeneration: { strings: true, wasm: false },
+                                                microtaskMode: 'afterEvaluate' });
+  // QuickJS's own global InternalError (its out-of-memory and interrupt errors), which the bootstrap
+  // and the driver name; no WebAssembly, as in QuickJS.
+  vm.runInContext("(function () { var I = function InternalError(message) { var e = new Error(message); " +
+                  "Object.setPrototypeOf(e, I.prototype); return e; }; I.prototype = Object.create(Error.prototype, " +
+                  "{constructor: {value: I, writable: true, configurable: true}, name: {value: 'InternalError', " +
+                  "writable: true, configurable: true}}); Object.setPrototypeOf(I, Error); Object.defineProperty(" +
+                  "globalThis, 'InternalError', {value: I, writable: true, configurable: true}); " +
+                  "delete globalThis.WebAssembly; })()", ctx);
+  const maxText = limits.text;
+  host = vm.runInContext(req.bootstrap, ctx, { filename: 'worker_bootstrap.js' })(
+    seed, Infinity, limits.answer, maxText, limits.name);
+  for (const [source, text, filename] of [['engine', req.engine, 'engine'], ['script', req.script, 'adapter']]) {
+    if (source === 'script') host('watch', '');
+    if (text === null) continue;
+    let script;
+    try { script = new vm.Script(text, { filename }); } catch (e) {
+      host = null;
+      return jsonQuote({ ok: false, error: loadError(e, source, true, maxText) });
+    }
+    try { script.runInContext(ctx); } catch (e) {
+      const failure = loadError(e, source, false, maxText);
+      host = null;
+      return jsonQuote({ ok: false, error: failure });
+    }
+  }
+  const response = host('finish', req.mode);
+  if (jsonParse(response).ok === true) mode = req.mode; else host = null;
+  return response;
+}
+
+function handle(op, req, line) {
+  if (op === 'init') return init(req);
+  if (host === null) return protocol(op + ' before a successful init');
+  if (op === 'call' || op === 'evalFn') {
+    const key = op === 'call' ? 'path' : 'source';
+    if (typeof req[key] !== 'string' || !req[key]) return protocol(op + '.' + key + ' must be a non-empty string');
+    if (!Array.isArray(req.args)) return protocol(op + '.args must be an array');
+  } else {
+    return protocol(op === 'act' ? 'act needs mode "bot" (bots run in QuickJS)' : 'unknown op ' + jsonQuote(op));
+  }
+  try {
+    const out = host(op, line);
+    return typeof out === 'string' ? out : jsonQuote({ ok: false, error: error('internal', 'the dispatcher returned a non-string') });
+  } catch (e) {
+    let first;
+    try { first = String(e && e.message); } catch (x) { first = '(unprintable)'; }
+    return jsonQuote({ ok: false, error: error('internal', 'the dispatcher failed: ' + first) });
+  }
+}
+
+function serve(line) {
+  let req, op;
+  try {
+    req = jsonParse(line);
+    op = req.op;
+    if (typeof op !== 'string') throw new Error('no op');
+  } catch (e) {
+    send(protocol('a request must be a JSON object with an op'));
+    return;
+  }
+  if (op === 'stop') { send('{"ok":true}'); exit(0); }
+  if (op === 'ping') { send('{"ok":true}'); return; }
+  const cpu0 = cpuUsage();
+  let out;
+  try { out = handle(op, req, line); } catch (e) {
+    out = jsonQuote({ ok: false, error: error('internal', String(e && e.message)) });
+  }
+  const used = cpuUsage(cpu0);
+  send(out.slice(0, -1) + ',"cpuMs":' + ((used.user + used.system) / 1000).toFixed(3) + '}');
+}
+
+let buffer = '';
+stdin.setEncoding('utf8');
+stdin.on('data', (chunk) => {
+  let start = buffer.length;
+  buffer += chunk;
+  let end;
+  while ((end = buffer.indexOf('\n', start)) >= 0) {
+    const line = buffer.slice(0, end);
+    buffer = buffer.slice(end + 1);
+    start = 0;
+    serve(line);
+  }
+});
+stdin.on('end', () => exit(0));
+send('{"ok":true,"ready":true}');

@@ -1,0 +1,124 @@
+"""The V8 host of a JavaScript engine: :class:`NodeWorker`, a :class:`~conformance.host.worker.Worker`
+whose child is ``node node_engine.js`` instead of QuickJS (issue #25).
+
+The child speaks the QuickJS worker's protocol in mode ``"engine"`` (init, call, evalFn) and runs
+the same bootstrap in a vm context of its own, so the engine sees the same environment and the
+driver's answers are the same texts; V8 compiles the engine's hot code, many times faster than
+QuickJS interprets it. What the parent guarantees is the QuickJS worker's: every request has a
+wall-clock deadline, past which the child's whole process group is killed (kind ``late``); a
+crash, a malformed line or running out of memory ends the worker.
+
+What the engine can reach (docs/engine-api.md, Hosts): node runs under its permission model
+(``--permission``, ``--experimental-permission`` before node 22.13) with one grant, reading
+``node_engine.js`` itself: no other file can be read or written, no child process spawned, no
+worker thread started, no native addon loaded, no inspector opened, ``process.binding`` refused.
+The engine's realm has none of node's globals (no ``require``, ``process``, ``fetch``, timers).
+Memory: V8's heap is capped (``--max-old-space-size``, :data:`HEAP_MB`); past it node aborts,
+which is reported as ``memory`` (``out of memory``), not as a crash. Bots are not run here: QuickJS
+stays their sandbox (its allocation counter and interrupt handler bound them exactly).
+"""
+from __future__ import annotations
+
+import re
+import resource
+import shutil
+import subprocess
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from .bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS
+from .worker import Outcome, Worker
+from conformance.resources import javascript
+
+BOOTSTRAP = javascript(__package__, "worker_bootstrap.js")  # the QuickJS worker's, unchanged
+SCRIPT = Path(__file__).resolve().parent / "node_engine.js"
+HEAP_MB = 256  # V8's old generation, as the QuickJS worker's default memory limit (256 MiB)
+STACK_KB = 3900  # V8's stack limit; the child's OS stack is raised to CHILD_STACK to hold it
+CHILD_STACK = 64 * 1024 * 1024
+STDERR_HEAD = 4096  # where node says why it aborted
+MIN_NODE = (20, 0)  # the permission model
+# What node writes on stderr when V8's heap limit is reached (it then aborts).
+_OUT_OF_MEMORY = re.compile(rb"JavaScript heap out of memory|Reached heap limit|Fatal JavaScript out of memory")
+
+
+@lru_cache(maxsize=None)
+def node_version(node: str) -> tuple[int, ...] | None:
+    """``node --version`` as numbers, or None when it cannot be run or read."""
+    try:
+        text = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", text)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def find_node() -> str | None:
+    """The ``node`` on PATH when it can host an engine (version 20 or later), else None."""
+    node = shutil.which("node")
+    if node is None:
+        return None
+    version = node_version(node)
+    return node if version is not None and version[:2] >= MIN_NODE else None
+
+
+def permission_flag(version: tuple[int, ...]) -> str:
+    """The permission model's flag: stable as ``--permission`` from node 22.13 and 23.5."""
+    stable = version[0] >= 24 or version[:2] >= (23, 5) or (version[0] == 22 and version[1] >= 13)
+    return "--permission" if stable else "--experimental-permission"
+
+
+def _raise_stack() -> None:  # in the child, before exec: room for V8's stack limit
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    want = CHILD_STACK if hard == resource.RLIM_INFINITY else min(CHILD_STACK, hard)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+
+
+class NodeWorker(Worker):
+    """A JavaScript engine in node (mode ``"engine"`` only). ``memory_limit`` and ``stack_limit``
+    are QuickJS's and are not used: the heap is :data:`HEAP_MB`; ``cpu_limit_ms`` is not used either
+    (the wall-clock deadline of every request is the parent's, as in QuickJS)."""
+
+    def __init__(self, node: str, **kwargs) -> None:
+        super().__init__(**kwargs)
+        version = node_version(node)
+        if version is None or version[:2] < MIN_NODE:
+            raise ValueError(f"{node} is not node {MIN_NODE[0]} or later")
+        self.node, self.version = node, version
+
+    def start(self, engine_source, script_source, bot_seed, mode="engine", init_timeout_ms=5000, script_name=None):
+        if mode != "engine":
+            raise ValueError('the node host runs engines only (mode "engine"); bots run in QuickJS')
+        return super().start(engine_source, script_source, bot_seed, mode, init_timeout_ms, script_name)
+
+    def _argv(self) -> list[str]:
+        return [self.node, permission_flag(self.version), f"--allow-fs-read={SCRIPT}", "--no-warnings",
+                "--unhandled-rejections=none",  # an engine's rejected promise is not our crash (QuickJS: none)
+                f"--max-old-space-size={HEAP_MB}", f"--stack-size={STACK_KB}",
+                str(SCRIPT)]
+
+    def _popen_extra(self) -> dict:
+        return {"preexec_fn": _raise_stack}
+
+    def _init_fields(self) -> dict:
+        return {"bootstrap": BOOTSTRAP,
+                "limits": {"answer": MAX_ANSWER_CHARS, "text": MAX_TEXT_CHARS, "name": MAX_NAME_CHARS}}
+
+    def _crashed(self, t0: float, when: str = "") -> Outcome:
+        """A child that aborted at V8's heap limit ran out of memory; any other end is a crash.
+        Node says so on the first lines of its stderr (a native stack trace follows)."""
+        try:
+            self._proc.wait(1)
+        except subprocess.TimeoutExpired:
+            pass
+        self._stderr.seek(0)
+        head = self._stderr.read(STDERR_HEAD)
+        out = super()._crashed(t0, when)
+        if _OUT_OF_MEMORY.search(head):
+            message = f"out of memory (V8's heap limit, {HEAP_MB} MB)"
+            self.dead_reason = f"memory: {message}"
+            return Outcome("memory", wall_ms=(time.perf_counter() - t0) * 1000,
+                           error={"category": "memory", "message": message,
+                                  "stderr": head.decode("utf-8", "replace")})
+        return out
