@@ -27,7 +27,8 @@ from conformance.report.html import PALETTE, render
 from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
 from conformance.resources import default_roster
 from conformance.vectors.vectorfile import CONTRACT_VERSION, GENERATOR
-from .engine_choice import EngineSpec, asked_profiles, prepare
+from conformance.report import coverage_page
+from .engine_choice import EngineSpec, asked_profiles, attach_coverage, prepare
 
 Say = Callable[[str], None]
 TABLE_SEATS = 9  # contract v1: two to nine seats at the one table
@@ -63,10 +64,14 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
                                 profiles=asked_profiles(options.engine), on_case=lambda case: advance(case.group), title="holdem-cert certify",
                                 fuzz_plan=chosen.fuzz)
     attach_repro(engine, chosen.subject, chosen.tests)
+    section = attach_coverage(chosen, engine, coverage_page.PAGE)  # --coverage: a page of the report
+    pages = {coverage_page.PAGE: coverage_page.render(section, chosen.coverage_files)} if section else {}
     say(engine_line(engine))
     for line in cause_lines(run_causes(engine), str(options.report_dir),
                             f"each vector's details in {options.report_dir / 'index.html'}"):
         say(line.lstrip("\n"))
+    if section is not None:
+        say(engine_report.coverage_line(section))
 
     try:
         roster = lint_roster(options.roster)
@@ -102,7 +107,7 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
         "showcase": showcase,
     }
     junit = _junit(engine, summary["roster"], bots)
-    replace_directory(options.report_dir, lambda staging: _fill_report(staging, summary, junit))
+    replace_directory(options.report_dir, lambda staging: _fill_report(staging, summary, junit, pages))
     return summary
 
 
@@ -286,7 +291,9 @@ def _suite(root: ET.Element, name: str, cases: list[tuple[str, list[str], list[s
             ET.SubElement(case, "system-out").text = engine_report.xml_text("\n".join(output))
 
 
-def _fill_report(directory: Path, summary: dict, junit: ET.Element) -> None:
+def _fill_report(directory: Path, summary: dict, junit: ET.Element, pages: dict[str, str] | None = None) -> None:
+    for name, page in (pages or {}).items():  # the report's other pages (--coverage's)
+        (directory / name).write_text(engine_report.printable(page), encoding="utf-8")
     text = json.dumps(summary, indent=2, ensure_ascii=False) + "\n"
     (directory / "summary.json").write_text(engine_report.printable(text), encoding="utf-8")
     ET.indent(junit)

@@ -19,7 +19,8 @@ from conformance.judge.families import DEFAULT_RULESET, FAMILIES, RULESETS
 from conformance.judge.engine_drivers import HOSTS, CommandDriver, QuickJSDriver, default_host, read_source
 from conformance.report.repro import BUNDLED_NAME
 from conformance.vectors import fresh_vectors
-from conformance.judge import cert_profiles
+from conformance.judge import cert_profiles, coverage
+from conformance.host.node_worker import coverage_sandbox, node_version
 from .argtypes import milliseconds, uint32
 
 DEFAULT_TIMEOUT_MS = 10_000
@@ -63,6 +64,10 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                              "report's game count reproduces it)")
     parser.add_argument("--fuzz-seed", type=uint32, metavar="SEED",
                         help="seed of the fuzz games (default: derived like the fresh seed)")
+    parser.add_argument("--coverage", action="store_true",
+                        help="collect V8's block coverage of the engine's own source over the whole run (node host "
+                             "only; runs node without its permission model where node cannot grant the inspector; "
+                             "docs/INTERPRETING.md, Coverage)")
     parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
                         help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); the five-card digest "
                              "gets max(180 s, 30 N)")
@@ -86,6 +91,7 @@ class EngineSpec:
     fuzz_games: int | None = None  # exactly this many fuzz games, whatever the time
     fuzz_seed: int | None = None  # None: derived like the fresh seed
     host: str | None = None  # a JavaScript engine's host (HOSTS); None: default_host()
+    coverage: bool = False  # V8's block coverage of the engine's source (node host only)
 
 
 def seconds(text: str) -> float:
@@ -114,7 +120,8 @@ def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_defau
                       ruleset=args.ruleset, families=tuple(args.family or ()),
                       profiles=tuple(dict.fromkeys(args.profile or ())), fresh_seed=args.fresh_seed,
                       fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds,
-                      fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed, host=getattr(args, "host", None))
+                      fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed, host=getattr(args, "host", None),
+                      coverage=getattr(args, "coverage", False))
 
 
 @dataclass
@@ -124,6 +131,7 @@ class EngineUnderTest:
     tests: dict[str, list[dict]]  # family -> golden vectors, then fresh tests
     js_source: str | None  # preludes, engine and adapter as one script; None for a --cmd engine
     fuzz: fuzz.FuzzPlan | None = None  # differential fuzzing after the vectors (conformance/judge/fuzz.py)
+    coverage_files: list[tuple[str, str]] | None = None  # --coverage: the engine's files (preludes, ENGINE.js)
 
 
 def asked_profiles(spec: EngineSpec) -> tuple[str, ...]:
@@ -168,6 +176,13 @@ def check(spec: EngineSpec) -> None:
         raise UsageError("--host applies to ENGINE.js, not to --cmd (a --cmd engine runs as its own process)")
     if spec.host is not None and spec.host not in HOSTS:
         raise UsageError(f"--host: unknown {spec.host!r} (known: {', '.join(HOSTS)})")
+    if spec.coverage and spec.cmd is not None:
+        raise UsageError("--coverage is unavailable for a --cmd engine: the suite sees its answers, not its code "
+                         "(coverage is V8's, for a JavaScript engine on the node host)")
+    if spec.coverage and (spec.host or default_host()) != "node":
+        why = "" if spec.host else " (node 20 or later is not installed, so the default host is quickjs)"
+        raise UsageError(f"--coverage is unavailable on the quickjs host{why}: it is V8's block coverage, "
+                         "collected on the node host (--host node)")
 
 
 def prepare(spec: EngineSpec) -> EngineUnderTest:
@@ -191,8 +206,9 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
         name = BUNDLED_NAME if spec.file is None else str(spec.file)
         host = spec.host or default_host()
         try:
-            driver = QuickJSDriver("\n;\n".join(sources), engine_name=Path(name).name, adapter_source=adapter,
-                                   timeout_ms=spec.timeout_ms, host=host)
+            driver = QuickJSDriver(coverage.SEPARATOR.join(sources), engine_name=Path(name).name,
+                                   adapter_source=adapter, timeout_ms=spec.timeout_ms, host=host,
+                                   coverage=spec.coverage)
         except ValueError as exc:  # --host node without a node that can host engines
             raise UsageError(f"--{exc}") from None
         # "driver" names the JavaScript driver (whatever the host); "host" where it ran.
@@ -206,4 +222,25 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     plan = None
     if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
         plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, spec.fuzz_seconds, spec.fuzz_games)
-    return EngineUnderTest(driver, subject, tests, js_source, plan)
+    files = None
+    if spec.coverage:
+        files = [(str(p), text) for p, text in zip(spec.preludes, sources)] + [(name, sources[-1])]
+    return EngineUnderTest(driver, subject, tests, js_source, plan, files)
+
+
+def attach_coverage(chosen: EngineUnderTest, report, page: str | None) -> dict | None:
+    """--coverage: the report's ``coverage`` section from what the driver collected (its per-line
+    states too, for the HTML view; ``page`` is where that view is written, relative to the report)."""
+    log = getattr(chosen.driver, "coverage", None)
+    if log is None or chosen.coverage_files is None:
+        return None
+    node = chosen.driver.node
+    version = ".".join(map(str, node_version(node) or ()))
+    section = coverage.summarize(log, chosen.coverage_files,
+                                 tool=f"V8's precise block coverage (node {version}; inspector "
+                                      "Profiler.takePreciseCoverage, callCount and detailed)",
+                                 sandbox=coverage_sandbox(node))
+    if page is not None:
+        section["page"] = page
+    report.coverage = section
+    return section

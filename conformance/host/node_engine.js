@@ -4,7 +4,9 @@
  * process per engine, speaking the QuickJS worker's JSON-lines protocol (worker_process.py) in mode
  * "engine": init, call, evalFn, ping, stop. The parent enforces every wall-clock deadline and kills
  * this process's group; node runs under its permission model (no file system beyond this file, no
- * child processes, no worker threads, no native addons, no inspector) and a heap limit.
+ * child processes, no worker threads, no native addons, no inspector) and a heap limit. With
+ * --coverage this file (never the engine) opens the inspector: a node without --allow-inspector
+ * refuses it under the permission model, and then runs without that model (node_worker.py).
  *
  * The engine, its adapter and the suite's driver run in a vm context of their own (a fresh realm:
  * none of node's globals, no `require`, no `process`), built on a prototype-less sandbox so that no
@@ -32,6 +34,38 @@ function error(category, message, extra) {
 function protocol(message) { return jsonQuote({ ok: false, error: error('protocol', message) }); }
 
 let ctx = null, host = null, mode = null;
+// --coverage (conformance/judge/coverage.py): V8's precise block coverage through the in-process
+// inspector, started before the engine compiles; only the engine's script (filename "engine") is sent.
+let coverage = null;
+
+function startCoverage() {
+  let inspector;
+  try {
+    inspector = require('inspector');
+    coverage = new inspector.Session();
+    coverage.connect();
+  } catch (e) {
+    coverage = null;
+    return 'coverage: the inspector is refused here (' + String(e && e.message) + ')';
+  }
+  let failure = null;  // an in-process session answers synchronously
+  coverage.post('Profiler.enable', (e) => { if (e) failure = e.message; });
+  coverage.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true }, (e) => { if (e) failure = e.message; });
+  return failure === null ? null : 'coverage: ' + failure;
+}
+
+function takeCoverage() {
+  if (coverage === null) return protocol('coverage: this host was not started with coverage');
+  let out = null, failure = 'no answer';
+  coverage.post('Profiler.takePreciseCoverage', (e, r) => { if (e) failure = e.message; else out = r; });
+  if (out === null) return protocol('coverage: ' + failure);
+  // The engine's script: the first compiled of those named "engine" (an eval's sourceURL could name another).
+  let engine = null;
+  for (const script of out.result) {
+    if (script.url === 'engine' && (engine === null || Number(script.scriptId) < Number(engine.scriptId))) engine = script;
+  }
+  return jsonQuote({ ok: true, value: engine === null ? [] : engine.functions });
+}
 
 function textOf(get) {
   try { const v = get(); return typeof v === 'string' ? v : null; } catch (e) { return null; }
@@ -80,6 +114,10 @@ function init(req) {
                   "writable: true, configurable: true}}); Object.setPrototypeOf(I, Error); Object.defineProperty(" +
                   "globalThis, 'InternalError', {value: I, writable: true, configurable: true}); " +
                   "delete globalThis.WebAssembly; })()", ctx);
+  if (req.coverage === true) {
+    const refused = startCoverage();
+    if (refused !== null) return protocol(refused);
+  }
   const maxText = limits.text;
   host = vm.runInContext(req.bootstrap, ctx, { filename: 'worker_bootstrap.js' })(
     seed, Infinity, limits.answer, maxText, limits.name);
@@ -105,6 +143,7 @@ function init(req) {
 function handle(op, req, line) {
   if (op === 'init') return init(req);
   if (host === null) return protocol(op + ' before a successful init');
+  if (op === 'coverage') return takeCoverage();
   if (op === 'call' || op === 'evalFn') {
     const key = op === 'call' ? 'path' : 'source';
     if (typeof req[key] !== 'string' || !req[key]) return protocol(op + '.' + key + ' must be a non-empty string');

@@ -68,6 +68,27 @@ def permission_flag(version: tuple[int, ...]) -> str:
     return "--permission" if stable else "--experimental-permission"
 
 
+@lru_cache(maxsize=None)
+def allows_inspector(node: str) -> bool:
+    """Whether this node can grant the inspector under its permission model (``--allow-inspector``,
+    node 25 and some later 24.x): without it, the inspector that --coverage needs is refused there."""
+    try:
+        done = subprocess.run([node, permission_flag(node_version(node) or (0,)), "--allow-inspector", "--no-warnings",
+                               "-e", "new (require('inspector').Session)().connect()"],
+                              capture_output=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def coverage_sandbox(node: str) -> str:
+    """What --coverage does to the sandbox of this node, in the report's words."""
+    if allows_inspector(node):
+        return "node's permission model, with the inspector granted (--allow-inspector)"
+    return ("WITHOUT node's permission model: this node refuses the inspector under it (no --allow-inspector); "
+            "the engine still runs in a vm realm with none of node's globals")
+
+
 def _raise_stack() -> None:  # in the child, before exec: room for V8's stack limit
     soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
     want = CHILD_STACK if hard == resource.RLIM_INFINITY else min(CHILD_STACK, hard)
@@ -80,12 +101,18 @@ class NodeWorker(Worker):
     are QuickJS's and are not used: the heap is :data:`HEAP_MB`; ``cpu_limit_ms`` is not used either
     (the wall-clock deadline of every request is the parent's, as in QuickJS)."""
 
-    def __init__(self, node: str, **kwargs) -> None:
+    def __init__(self, node: str, *, coverage: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         version = node_version(node)
         if version is None or version[:2] < MIN_NODE:
             raise ValueError(f"{node} is not node {MIN_NODE[0]} or later")
-        self.node, self.version = node, version
+        self.node, self.version, self.coverage = node, version, coverage
+
+    def take_coverage(self, timeout_ms: float = 10_000) -> Outcome:
+        """V8's precise block coverage of the engine's script since the last take (which resets the
+        counts): ``answer`` is the inspector's ``functions`` list (conformance.judge.coverage)."""
+        with self._lock:
+            return self._call(b'{"op":"coverage"}\n', timeout_ms, "value")
 
     def start(self, engine_source, script_source, bot_seed, mode="engine", init_timeout_ms=5000, script_name=None):
         if mode != "engine":
@@ -93,16 +120,24 @@ class NodeWorker(Worker):
         return super().start(engine_source, script_source, bot_seed, mode, init_timeout_ms, script_name)
 
     def _argv(self) -> list[str]:
-        return [self.node, permission_flag(self.version), f"--allow-fs-read={SCRIPT}", "--no-warnings",
+        return [self.node, *self.sandbox_flags(), "--no-warnings",
                 "--unhandled-rejections=none",  # an engine's rejected promise is not our crash (QuickJS: none)
                 f"--max-old-space-size={HEAP_MB}", f"--stack-size={STACK_KB}",
                 str(SCRIPT)]
+
+    def sandbox_flags(self) -> list[str]:
+        """The permission model and its one grant; with coverage, the inspector too where node can grant
+        it (``--allow-inspector``), else no permission model at all (:func:`coverage_sandbox`)."""
+        flags = [permission_flag(self.version), f"--allow-fs-read={SCRIPT}"]
+        if not self.coverage:
+            return flags
+        return [*flags, "--allow-inspector"] if allows_inspector(self.node) else []
 
     def _popen_extra(self) -> dict:
         return {"preexec_fn": _raise_stack}
 
     def _init_fields(self) -> dict:
-        return {"bootstrap": BOOTSTRAP,
+        return {"bootstrap": BOOTSTRAP, **({"coverage": True} if self.coverage else {}),
                 "limits": {"answer": MAX_ANSWER_CHARS, "text": MAX_TEXT_CHARS, "name": MAX_NAME_CHARS}}
 
     def _crashed(self, t0: float, when: str = "") -> Outcome:

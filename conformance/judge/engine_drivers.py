@@ -32,6 +32,7 @@ from conformance.host.node_worker import NodeWorker, find_node
 from conformance.host.worker import Worker, decode as decode_wire
 from conformance.resources import javascript
 from conformance.vectors.schemas import BASE, registry
+from .coverage import CoverageLog, part_of
 
 ENGINE_FUNCTIONS = ("rng", "dealHand", "evaluate", "equity", "buildPots", "create", "createHand")
 # The digest is 2,598,960 evaluate calls inside one request: it gets its own budget.
@@ -150,12 +151,16 @@ class QuickJSDriver:
     language = "javascript"
 
     def __init__(self, engine_source: str, *, engine_name: str, adapter_source: str | None = None,
-                 timeout_ms: float = 10_000, host: str = "quickjs") -> None:
+                 timeout_ms: float = 10_000, host: str = "quickjs", coverage: bool = False) -> None:
         if host not in HOSTS:
             raise ValueError(f"host: unknown {host!r} (known: {', '.join(HOSTS)})")
         self.node = find_node() if host == "node" else None
         if host == "node" and self.node is None:
             raise ValueError("host: node (version 20 or later) is not installed; use the quickjs host")
+        if coverage and host != "node":
+            raise ValueError(f"coverage: V8's block coverage needs the node host, not {host}")
+        # --coverage: V8's counts of the engine's script, one snapshot per part of the run (coverage.py).
+        self.coverage = CoverageLog() if coverage else None
         self.host = host
         self.engine_source = engine_source
         self.engine_name = engine_name
@@ -181,7 +186,8 @@ class QuickJSDriver:
         return self.info
 
     def _spawn(self) -> dict:
-        worker = NodeWorker(self.node) if self.host == "node" else Worker(cpu_limit_ms=int(self.digest_ms))
+        worker = (NodeWorker(self.node, coverage=self.coverage is not None) if self.host == "node"
+                  else Worker(cpu_limit_ms=int(self.digest_ms)))
         out = worker.start(self.engine_source, self.adapter_source or "", 0, mode="engine",
                            init_timeout_ms=self.timeout_ms)
         if not out.ok:
@@ -209,6 +215,9 @@ class QuickJSDriver:
 
     def run(self, family: str, test: dict, scale: float = 1.0) -> Run:
         """``scale``: the time limit's multiple (the runner's retry of a late vector)."""
+        if self.coverage is not None and part_of(family, test) != self.coverage.part:
+            self._take_coverage()  # the part before ends: its counts are its own
+            self.coverage.part = part_of(family, test)
         if self._worker is None or self._worker.dead:
             try:
                 self._spawn()
@@ -216,6 +225,8 @@ class QuickJSDriver:
                 return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
         timeout = budget_ms(family, test, self.timeout_ms) * scale
         out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
+        if self.coverage is not None and self._worker.dead:
+            self.coverage.died(test["id"])
         if out.kind == "ok":
             try:
                 value = answer_value(out.answer) if isinstance(out.answer, str) else out.answer
@@ -236,8 +247,19 @@ class QuickJSDriver:
 
     def close(self) -> None:
         if self._worker is not None:
+            self._take_coverage()
             self._worker.close()
             self._worker = None
+
+    def _take_coverage(self) -> None:
+        """Record the counts since the last take under the part that ran (the take resets them)."""
+        if self.coverage is None or self._worker is None or self._worker.dead:
+            return
+        out = self._worker.take_coverage(self.timeout_ms)
+        if out.ok and isinstance(out.answer, list):
+            self.coverage.record(out.answer)
+        else:
+            self.coverage.failed(f"{out.kind}: {(out.error or {}).get('message')}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -62,6 +62,8 @@ class Report:
     ruleset: str | None = None  # what the verdict is for, when the subject plays under rulesets
     # Conformance profiles (conformance.judge.cert_profiles): profile -> {verdict, counts, families, reasons?}.
     profiles: dict | None = None
+    # --coverage: V8's block coverage of the engine's own source (conformance.judge.coverage.summarize).
+    coverage: dict | None = None
 
     def counts(self) -> dict[str, dict[str, int]]:
         out = {g: dict.fromkeys(STATUSES, 0) for g in self.groups}

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Callable, TextIO
 
-from conformance.judge import causes as root_causes
+from conformance.judge import causes as root_causes, coverage
 from conformance.judge.verdicts import STATUSES, Report
 from conformance.outfiles import write_text
 
@@ -32,6 +32,7 @@ def to_json(report: Report) -> dict:
         **({"ruleset": report.ruleset} if report.ruleset is not None else {}),
         **({"profiles": report.profiles} if report.profiles is not None else {}),
         report.subject_key: report.subject,
+        **({"coverage": coverage.for_json(report.coverage)} if report.coverage is not None else {}),
         "smoke": [{"id": c.id, "passed": c.status == "passed", "message": c.message} for c in report.smoke],
         "families": report.counts(),
         "causes": [c.as_json() for c in run_causes(report)],
@@ -216,6 +217,16 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
         for case_id, note in notes:
             p(f"  {case_id}: {note}")
     p(f"\n{report.verdict}")
+    if report.coverage is not None:
+        p(coverage_line(report.coverage))
+
+
+def coverage_line(section: dict) -> str:
+    """--coverage's line in the terminal: the figure, and where the HTML view is."""
+    lost = section.get("lost", {}).get("vectors") or []
+    return (f"coverage of the engine's source: {section['summary']}"
+            + (f" (the counts before {plural(len(lost), 'vector')} that stopped the engine are lost)" if lost else "")
+            + (f"; HTML view: {section['page']} beside the report" if section.get("page") else ""))
 
 
 @contextlib.contextmanager

@@ -209,6 +209,7 @@ def _engine(engine: dict) -> str:
         f"<h2>Engine {_badge(verdict)}</h2><p class='sub'>{escape(str(name))}</p>"
         f"<p>{escape(str(engine.get('verdict', '')))}</p>"
         + (f"<h3>Smoke tier</h3><ul>{smoke}</ul>" if smoke else "")
+        + _coverage(engine.get("coverage"))
         + _profiles(engine)
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
@@ -220,6 +221,16 @@ def _engine(engine: dict) -> str:
            + "".join(_case(d, "divergent", i < OPEN) for i, d in enumerate(divergences[:SHOWN])) + _more(SHOWN, len(divergences))
            if divergences else "")
     )
+
+
+def _coverage(section: dict | None) -> str:
+    """--coverage: the figure, and the link to the engine's source line by line (coverage_page.py)."""
+    if not section:
+        return ""
+    link = (f" <a href='{escape(str(section['page']))}' id='coverage-link'>the engine's source, line by line</a>"
+            if section.get("page") else "")
+    return (f"<h3>Coverage</h3><p>V8's block coverage of the engine's own source over this run: "
+            f"<b>{escape(str(section.get('summary', '')))}</b>.{link}</p>")
 
 
 def _profiles(engine: dict) -> str:

@@ -14,11 +14,12 @@ import argparse
 from pathlib import Path
 
 from conformance.cli.argtypes import add_quiet_option, show_progress
-from conformance.cli.engine_choice import add_engine_options, asked_profiles, prepare, spec_from_args
+from conformance.cli.engine_choice import add_engine_options, asked_profiles, attach_coverage, prepare, spec_from_args
 from conformance.errors import UsageError
 from conformance.judge.engine_cert import certify
-from conformance.outfiles import is_stdout, text_stream
-from conformance.report.formats import print_summary, progress, to_json, write_json, write_junit
+from conformance.outfiles import is_stdout, text_stream, write_text
+from conformance.report import coverage_page
+from conformance.report.formats import print_summary, printable, progress, to_json, write_json, write_junit
 from conformance.report.repro import attach as attach_repro, write_files as write_repro_files
 
 NAME = "engine"
@@ -68,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
         report = certify(chosen.driver, chosen.tests, chosen.subject, ruleset=spec.ruleset, profiles=asked_profiles(spec),
                          on_case=lambda case: advance(case.group), fuzz_plan=chosen.fuzz)
     attach_repro(report, chosen.subject, chosen.tests)
+    # --coverage: the HTML view goes beside the JSON report (none without a report file to link it from).
+    page_dir = args.json_out.parent if args.json_out is not None and not is_stdout(args.json_out) else None
+    section = attach_coverage(chosen, report, coverage_page.PAGE if page_dir is not None else None)
     print_summary(report, text_stream(args.json_out, args.junit_out), describe_subject=describe)
+    if section is not None and page_dir is not None:
+        write_text(page_dir / coverage_page.PAGE, printable(coverage_page.render(section, chosen.coverage_files)))
     if args.json_out is not None:
         if not is_stdout(args.json_out):  # the reproductions go next to the report
             write_repro_files(to_json(report)["failures"], args.json_out.parent)
