@@ -178,3 +178,24 @@ def test_certify_links_the_coverage_page_from_the_engine_section(tmp_path, capsy
     assert "href='coverage.html' id='coverage-link'" in index and section["summary"] in index
     assert (tmp_path / "report/coverage.html").is_file()
     assert f"coverage of the engine's source: {section['summary']}" in out
+
+
+@needs_node
+def test_fuzz_games_are_their_own_part_and_a_killed_engine_loses_little(tmp_path, capsys):
+    # The adapter (not counted) makes buildPots hang on nine contributions (one pots vector, not the last).
+    adapter = tmp_path / "hang.js"
+    adapter.write_text("var inner = PokerEngine;\nPokerEngine = Object.assign({}, inner, {buildPots: "
+                       "function (c) { if (c.length === 9) for (;;) {} return inner.buildPots(c); }});\n")
+    out = tmp_path / "report.json"
+    code, stdout, _ = run_cli(capsys, "engine", ENGINE, "--adapter", adapter, "--coverage", "--family", "pots",
+                              "--family", "hands", "--no-fresh", "--fuzz-games", "2", "--timeout-ms", "1000",
+                              "--json", out, "--quiet")
+    assert code == 1
+    section = json.loads(out.read_text())["coverage"]
+    assert [f["file"] for f in section["files"]] == [str(ENGINE)]  # not the adapter
+    assert len(section["lost"]["vectors"]) == 1 and section["lost"]["vectors"][0].startswith("pots.")
+    assert "counts just before" in stdout and section["lost"]["note"]
+    assert set(section["byFamily"]) == {"pots", "hands", "fuzz"}
+    assert section["byFamily"]["pots"]["run"] > 0 and section["bySource"]["fuzz"]["run"] > 0
+    pots = next(f for f in section["functions"] if f["name"] == "buildPots")
+    assert pots["calls"] > 0 and "pots" in pots["families"]

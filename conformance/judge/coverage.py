@@ -26,6 +26,7 @@ V8's are UTF-16 code units of the script, tree-sitter's UTF-8 bytes; both are ma
 from __future__ import annotations
 
 import bisect
+import time
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -33,6 +34,7 @@ import tree_sitter_javascript
 
 SEPARATOR = "\n;\n"  # between the preludes and the engine in the one script (engine_choice.prepare)
 SOURCES = ("load", "smoke", "golden", "fresh", "fuzz")  # the parts of a run, in their order
+TAKE_SECONDS = 1.0  # the longest run of vectors whose counts a killed engine can lose (besides its own)
 FUZZ_GROUP = "fuzz"  # the report's row of the fuzz games (fuzz.FUZZ_GROUP; not imported: fuzz is heavier)
 
 
@@ -53,16 +55,24 @@ def part_of(family: str, test: dict) -> tuple[str, str]:
 @dataclass
 class CoverageLog:
     """The snapshots of one run: (part, V8's ``functions`` of the engine's script) in order, the
-    vectors on which the engine died (the counts of their part up to them are lost with the process)
-    and takes that failed."""
+    vectors on which the engine died (the counts since the last take are lost with the process) and
+    takes that failed."""
 
     part: tuple[str, str | None] = ("load", None)
     snapshots: list[tuple[tuple[str, str | None], list]] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
+    taken: float = field(default_factory=time.monotonic)
+
+    def due(self, part: tuple[str, str | None]) -> bool:
+        """Whether to take the counts before a vector of ``part``: when the part changes, and at least
+        every :data:`TAKE_SECONDS` (an engine that is killed loses only the counts since the last take)."""
+        return part != self.part or time.monotonic() - self.taken >= TAKE_SECONDS
+
     def record(self, functions: list) -> None:
         self.snapshots.append((self.part, functions))
+        self.taken = time.monotonic()
 
     def died(self, test_id: str) -> None:
         self.lost.append(test_id)
@@ -370,8 +380,9 @@ def summarize(log: CoverageLog, files: list[tuple[str, str]], *, tool: str, sand
         "bySource": by_source, "byFamily": by_family, "parts": parts, "files": out_files,
         "functions": out_functions, "neverRun": never,
         "lost": {"vectors": list(log.lost),
-                 **({"note": "the engine was stopped or died on these vectors: the counts of their part up to "
-                             "each were lost with the process"} if log.lost else {})},
+                 **({"note": f"the engine was stopped or died on these vectors: the counts since the take before "
+                             f"each (at most {TAKE_SECONDS:g} s of vectors earlier) were lost with the process"}
+                    if log.lost else {})},
         "problems": list(log.problems), "lines": lines,
     }
 

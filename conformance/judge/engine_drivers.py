@@ -215,8 +215,8 @@ class QuickJSDriver:
 
     def run(self, family: str, test: dict, scale: float = 1.0) -> Run:
         """``scale``: the time limit's multiple (the runner's retry of a late vector)."""
-        if self.coverage is not None and part_of(family, test) != self.coverage.part:
-            self._take_coverage()  # the part before ends: its counts are its own
+        if self.coverage is not None and self.coverage.due(part_of(family, test)):
+            self._take_coverage()  # the part before ends (its counts are its own), or a second has passed
             self.coverage.part = part_of(family, test)
         if self._worker is None or self._worker.dead:
             try:

@@ -225,7 +225,7 @@ def coverage_line(section: dict) -> str:
     """--coverage's line in the terminal: the figure, and where the HTML view is."""
     lost = section.get("lost", {}).get("vectors") or []
     return (f"coverage of the engine's source: {section['summary']}"
-            + (f" (the counts before {plural(len(lost), 'vector')} that stopped the engine are lost)" if lost else "")
+            + (f" (the counts just before {plural(len(lost), 'vector')} that stopped the engine are lost)" if lost else "")
             + (f"; HTML view: {section['page']} beside the report" if section.get("page") else ""))
 
 
