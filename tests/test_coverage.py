@@ -188,12 +188,13 @@ def test_fuzz_games_are_their_own_part_and_a_killed_engine_loses_little(tmp_path
                        "function (c) { if (c.length === 9) for (;;) {} return inner.buildPots(c); }});\n")
     out = tmp_path / "report.json"
     code, stdout, _ = run_cli(capsys, "engine", ENGINE, "--adapter", adapter, "--coverage", "--family", "pots",
-                              "--family", "hands", "--no-fresh", "--fuzz-games", "2", "--timeout-ms", "1000",
+                              "--family", "hands", "--no-fresh", "--fuzz-games", "2", "--timeout-ms", "400",
                               "--json", out, "--quiet")
     assert code == 1
     section = json.loads(out.read_text())["coverage"]
     assert [f["file"] for f in section["files"]] == [str(ENGINE)]  # not the adapter
-    assert len(section["lost"]["vectors"]) == 1 and section["lost"]["vectors"][0].startswith("pots.")
+    lost = section["lost"]["vectors"]  # the vector, and its retry on a fresh engine where a late one is retried
+    assert lost and len(set(lost)) == 1 and lost[0].startswith("pots.")
     assert "counts just before" in stdout and section["lost"]["note"]
     assert set(section["byFamily"]) == {"pots", "hands", "fuzz"}
     assert section["byFamily"]["pots"]["run"] > 0 and section["bySource"]["fuzz"]["run"] > 0
