@@ -20,6 +20,7 @@ from conformance.judge.engine_drivers import QuickJSDriver, is_digest
 from conformance.judge.families import FAMILIES
 from conformance.report.formats import to_json
 from conformance.report.repro import attach as attach_repro
+from cli_helpers import run_cli
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
 
@@ -147,3 +148,19 @@ def test_a_late_engine_on_node_is_killed_at_the_deadline():
     run = driver.run("rng", load_tests(["rng"])["rng"][0])
     assert run.kind == "errored" and run.fatal and "no answer within 300 ms" in run.value, run
     driver.close()
+
+
+# ---- the command line ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("host, words", [("node", "in node (V8)"), ("quickjs", "in QuickJS")])
+def test_the_engine_command_runs_on_the_host_asked_for_and_says_which(tmp_path, capsys, host, words):
+    out = tmp_path / "report.json"
+    code, text, err = run_cli(capsys, "engine", ENGINE_PATH, "--host", host, "--family", "rng", "--no-fresh",
+                              "--json", out)
+    assert code == 0 and words in text + err
+    assert json.loads(out.read_text())["engine"]["host"] == host
+
+
+def test_host_applies_to_a_javascript_engine_only(capsys):
+    code, out, err = run_cli(capsys, "engine", "--cmd", "python3 -m reference.adapter", "--host", "node")
+    assert code == 2 and "--host applies to ENGINE.js, not to --cmd" in err
