@@ -84,6 +84,17 @@ def test_the_part_of_a_vector_is_told_by_its_id():
     assert part_of("evaluate", {"id": "smoke.evaluate"}) == ("smoke", "evaluate")
 
 
+@needs_node
+def test_an_engine_that_does_not_load_has_no_counts(tmp_path, capsys):
+    broken = tmp_path / "broken.js"
+    broken.write_text("var PokerEngine = { evaluate: function (c) { if (c) {\n")
+    out = tmp_path / "report.json"
+    code, stdout, _ = run_cli(capsys, "engine", broken, "--coverage", "--json", out, "--quiet")
+    section = json.loads(out.read_text())["coverage"]
+    assert code == 1 and section["summary"].startswith("no counts: the engine never ran under V8")
+    assert section["total"]["run"] == 0 and section["summary"] in stdout
+
+
 def test_coverage_is_refused_plainly_where_it_is_unavailable(capsys):
     code, _, err = run_cli(capsys, "engine", ENGINE, "--coverage", "--host", "quickjs")
     assert code == 2 and "--coverage is unavailable on the quickjs host" in err and "--host node" in err

@@ -310,8 +310,12 @@ def percent(run: int, total: int) -> float:
     return round(100 * run / total, 1) if total else 100.0
 
 
-def summary_line(stats: dict) -> str:
+def summary_line(stats: dict, counted: bool = True) -> str:
     """The terminal's line: "87.1% of blocks (1234 of 1417); 14 of 210 functions never called"."""
+    if not counted:
+        return f"no counts: the engine never ran under V8 (it did not load); {stats['blocks']} blocks"
+    if stats["blocks"] == 0:
+        return "no blocks: the engine's source has no function or branch to count"
     return (f"{stats['percent']:g}% of blocks ({stats['run']} of {stats['blocks']}); "
             f"{stats['neverCalled']} of {stats['functions']} functions never called")
 
@@ -376,7 +380,7 @@ def summarize(log: CoverageLog, files: list[tuple[str, str]], *, tool: str, sand
                               "function": f.functions[owner].name if owner >= 0 else "(top level)"})
     stats = _stats(total, script)
     return {
-        "tool": tool, "sandbox": sandbox, "summary": summary_line(stats), "total": stats,
+        "tool": tool, "sandbox": sandbox, "summary": summary_line(stats, bool(log.snapshots)), "total": stats,
         "bySource": by_source, "byFamily": by_family, "parts": parts, "files": out_files,
         "functions": out_functions, "neverRun": never,
         "lost": {"vectors": list(log.lost),
