@@ -21,7 +21,7 @@ FOLLOWED = ("R3",)  # played on the cards by the judge, not by a profile
 FAMILIES = ("pots", "legality", "hands", "hand", "tournaments", "sng3v4")
 # Families whose flags are derived at generation (conformance.vectors.library.generate); the games
 # of tournaments and sng3v4 are played to the end once per alternative (minutes), so they are
-# linted on demand: ``python3 -m conformance.vectors.ruling_lint tournaments sng3v4``.
+# linted on demand: ``holdem-cert vectors rulings --family tournaments --family sng3v4``.
 DERIVED = ("pots", "legality", "hands", "hand")
 # The clause a derived flag cites: what the ruling governs (docs/rulings.md).
 RULING_CLAUSE = {"R7": "state.pots", "R8": "state.to-call", "R9": "rules.checker-convention",
@@ -103,15 +103,3 @@ def derive(family: str, test: dict, notes: dict) -> dict:
     clauses = sorted(set(test["clauses"]) | {notes[flag_of(rid)]["clauses"][0] for rid in missing})
     result = "acceptable" if test["result"] == "valid" else test["result"]
     return {**test, "clauses": clauses, "flags": flags, "rulings": rulings, "result": result}
-
-
-def main(argv: list[str]) -> int:
-    from conformance.vectors.library import load
-    found = [f"{family}: {p}" for family in argv or FAMILIES for p in problems(family, load(family)["tests"])]
-    print("\n".join(found) or "every vector names the rulings its result depends on")
-    return 1 if found else 0
-
-
-if __name__ == "__main__":
-    import sys
-    sys.exit(main(sys.argv[1:]))

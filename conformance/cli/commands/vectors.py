@@ -1,19 +1,20 @@
-"""``holdem-cert vectors regenerate|check|coverage``."""
+"""``holdem-cert vectors regenerate|check|coverage|rulings``."""
 from __future__ import annotations
 
 import time
 
 from conformance.errors import UsageError
-from conformance.vectors import library as vectors
+from conformance.vectors import library as vectors, ruling_lint
 from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.generators import FAMILIES
 
 NAME = "vectors"
-HELP = "regenerate, check or show the clause coverage of the golden vectors"
+HELP = ("regenerate, check or show the clause coverage of the golden vectors, or lint the rulings their "
+        "results depend on")
 
 
 def configure(parser) -> None:
-    parser.add_argument("action", choices=["regenerate", "check", "coverage"])
+    parser.add_argument("action", choices=["regenerate", "check", "coverage", "rulings"])
     parser.add_argument("--family", action="append", help="limit to a family (repeatable)")
 
 
@@ -35,6 +36,11 @@ def run(args) -> int:
             print(p)
         print(f"vectors check: {'OK' if not problems else f'{len(problems)} problem(s)'}")
         return 1 if problems else 0
+    if args.action == "rulings":  # every vector names the rulings its result depends on (issue #24, item 2)
+        found = [f"{family}: {p}" for family in families or FAMILIES
+                 for p in ruling_lint.problems(family, vectors.load(family)["tests"])]
+        print("\n".join(found) or "every vector names the rulings its result depends on")
+        return 1 if found else 0
     counts, total = vectors.coverage()
     width = max(len(c) for c in CLAUSES)
     for clause_id, (section, text, who) in CLAUSES.items():
