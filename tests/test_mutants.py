@@ -81,9 +81,9 @@ def first_failure(source: str, family: str, extra: list = ()):
 
 
 # The clause the first cause of each mutant's first failure breaks (issue #23: each mutant gets a
-# cause naming the rule it breaks). Where the contract has no clause of its own for the mutated
-# rule (holdem-sng-3-v4's recovery, auto-fold and clock rules, R22/R26), the field it first shows:
-# those are marked "consequence" below.
+# cause naming the rule it breaks; holdem-sng-3-v4's own rules by the clauses its vectors cite for
+# them: R22's clock timing.fallback, R26's auto-fold and recovery rules.elimination). One names
+# the field it first shows instead, marked "consequence" below.
 CAUSE_BREAKS = {
     "odd-chip-wrong-seat": "rules.odd-chips", "short-all-in-reopens": "rules.short-allin",
     "wheel-not-a-straight": "rules.best-five", "no-burn-card": "rules.burn",
@@ -100,9 +100,9 @@ CAUSE_BREAKS = {
     "v4-auto-fold-after-second-timeout": "timing.fallback", "v4-third-timeout-checks": "timing.fallback",
     "v4-valid-action-keeps-timeout-count": "timing.fallback",
     "v4-recovery-never-applied": "state.pots",  # consequence: the seat stays auto-folded (R26)
-    "v4-auto-fold-not-persistent": "state.seats",  # consequence: the seat is dealt in live (R26)
-    "v4-recovery-immediate": "state.seats",  # consequence: the seat is live within the hand (R26)
-    "v4-human-clock-ignored": "state.tournament",  # consequence: timeLimitMs (R22)
+    "v4-auto-fold-not-persistent": "rules.elimination",  # R26's clause in the sng3v4 vectors
+    "v4-recovery-immediate": "rules.elimination",
+    "v4-human-clock-ignored": "timing.fallback",  # R22's clause: the clock
     "v4-showdown-reveals-losers": "rules.showdown-public", "v4-reveal-hole-cards-in-best-five": "rules.showdown-public",
     "v4-heads-up-transition": "rules.heads-up-transition",
 }

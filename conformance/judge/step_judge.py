@@ -200,6 +200,18 @@ def clause_for(path: str) -> str:
     return "state.fields"
 
 
+def v4_clause_for(path: str) -> str:
+    """:func:`clause_for` in a holdem-sng-3-v4 game, whose own rules have the clauses its vectors
+    cite (generators/sng3v4.py's flags): the decision clock is R22's (``timing.fallback``), a
+    recovery's taking effect R26's (``rules.elimination``: auto-folded seats and their recovery)."""
+    parts = _fields(path)
+    if parts[-1] == "timeLimitMs" and parts[0] in ("state", "steps"):
+        return "timing.fallback"
+    if parts[:2] == ["steps", "recovered"]:
+        return "rules.elimination"
+    return clause_for(path)
+
+
 def action_clause(answer: object, expected: object, actual: object) -> str:
     """The clause of an action that differs: the return-value rule of the answer's kind."""
     kind = answer.get("type") if isinstance(answer, dict) else answer
@@ -233,6 +245,7 @@ def edited_path(value: object, path: str = "") -> tuple[str, object] | None:
 
 
 _WINNER_AMOUNT = re.compile(r"^(.*\.winners)\[\d+\]\.amount$")
+_SEAT_FOLDED = re.compile(r"^\.seats\[(\d+)\]\.folded$")
 _TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
 
@@ -264,6 +277,9 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         if path == ".buttonSeat":  # heads-up, the button follows the transition's rule
             return "rules.heads-up-transition" if live == 2 else None
         return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
+    seat = _SEAT_FOLDED.match(path)
+    if seat and _auto_folded(expected, int(seat.group(1))):
+        return "rules.elimination"  # holdem-sng-3-v4's auto-fold (R26; its vectors' clause for it)
     match = _WINNER_AMOUNT.match(path)
     if not match:
         return None
@@ -281,6 +297,17 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     except (TypeError, KeyError):
         pass
     return None
+
+
+def _auto_folded(state: dict, k: int) -> bool:
+    """Whether seat ``k`` of ``state`` is folded without a fold of its own in the hand's actions
+    and is not out: folded by holdem-sng-3-v4's auto-fold (R26), which contract v1 never does."""
+    try:
+        seat = state["seats"][k]
+        return seat["folded"] is True and not seat.get("out") and not any(
+            a["id"] == seat["id"] and a["type"] == "fold" for a in state["actions"])
+    except (KeyError, TypeError, IndexError):
+        return False
 
 
 def _responders(state: dict) -> bool:
@@ -458,7 +485,7 @@ def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = N
     the trajectory's ``steps``). A trajectory without ``decisions`` (an engine that reports only
     the end, docs/engine-protocol.md) is judged on its steps and its end: the reference then plays
     the plan on its own states. ``stop``: at the first difference."""
-    out = Comparison(stop=stop)
+    out = Comparison(stop=stop, clause_of=clause_for if v4_steps is None else v4_clause_for)
     try:
         _replay(out, spec, trajectory, plan, required, with_log, v4_steps, standing_fields)
     except _Stop:
