@@ -118,9 +118,21 @@ def _cause(f: dict) -> "Cause":
     return Cause(f.get("clause"), where, kind, f.get("alternative"))
 
 
+def _judged_failures(case: Case) -> list[dict]:
+    """A failed case's failures, the one its diagnosis explains carrying it: a failure reproduced
+    under an option the text rules out is a diagnosis, not an excuse (issue #24). That is the first
+    failure judged on the engine's cards (after a dealing failure)."""
+    failures = _failures(case)
+    if case.diagnosis:
+        k = next((k for k, f in enumerate(failures) if f.get("kind") != DEALT_OTHER_CARDS), None)
+        if k is not None and not failures[k].get("alternative"):
+            failures = failures[:k] + [{**failures[k], "alternative": case.diagnosis}] + failures[k + 1:]
+    return failures
+
+
 def first_cause(case: Case) -> "Cause":
     """The cause of a failed case's first failure (uncounted)."""
-    return _cause(_failures(case)[0])
+    return _cause(_judged_failures(case)[0])
 
 
 def group(cases: list[Case]) -> list[Cause]:
@@ -129,14 +141,7 @@ def group(cases: list[Case]) -> list[Cause]:
     for case in cases:
         if case.status != "failed":
             continue
-        failures = _failures(case)
-        # A failure reproduced under an option the text rules out carries it: a diagnosis, not an
-        # excuse (issue #24). It is the first judged on the engine's cards (after a dealing failure).
-        diagnosed = next((k for k, f in enumerate(failures) if f.get("kind") != DEALT_OTHER_CARDS), None) \
-            if case.diagnosis else None
-        for k, f in enumerate(failures):
-            if k == diagnosed and not f.get("alternative"):
-                f = {**f, "alternative": case.diagnosis}
+        for k, f in enumerate(_judged_failures(case)):
             cause = _cause(f)
             cause = causes.setdefault(cause.key(), cause)
             cause.count += 1
