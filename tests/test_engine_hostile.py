@@ -374,6 +374,19 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _engine_workers(pid: int) -> list[int]:
+    """The certifier's children that run the engine: node_engine.js (V8 host) or the QuickJS worker."""
+    found = []
+    for p in _children(pid):
+        try:
+            cmdline = Path(f"/proc/{p}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"node_engine.js" in cmdline or b"conformance.host.worker_process" in cmdline:
+            found.append(p)
+    return found
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_terminated_certifier_stops_its_engine_workers(tmp_path, signum):
     engine = js_engine(tmp_path, "globalThis.PokerEngine = Object.assign({}, P0, {rng: seed => { while (true) {} }});")
@@ -381,8 +394,9 @@ def test_a_terminated_certifier_stops_its_engine_workers(tmp_path, signum):
                              "--timeout-ms", "60000", "--json", str(tmp_path / "r.json")], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert _wait_until(lambda: _children(proc.pid), 20)
-        worker = _children(proc.pid)[0]
+        # the engine's worker, not a short-lived probe (node --version) that may come first
+        assert _wait_until(lambda: _engine_workers(proc.pid), 20)
+        worker = _engine_workers(proc.pid)[0]
         time.sleep(1)  # into the hanging rng vector
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=10)
