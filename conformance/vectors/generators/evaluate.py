@@ -29,6 +29,15 @@ HANDS = [
     ("seven-cards-two-trips", "7c 7d 7h 5s 5c 5d 2s"), ("seven-cards-three-pair", "Ac Ad Qs Qc 9d 9h 2s"),
     ("seven-cards-flush-over-straight", "9h 8h 7c 6h 5h 2h Td"), ("seven-cards-quads-with-pair", "8c 8d 8h 8s Ac Ad Kh"),
     ("seven-cards-wheel-with-six", "Ah 2d 3c 4s 5d 6c Kh"), ("seven-cards-straight-flush-in-flush", "Th 9h 8h 7h 6h 2h Ah"),
+    # A group's cards anywhere among six or seven (the first, sixth or seventh card): best must still
+    # be five input cards of the hand's value (R5 lets any be chosen, in any order).
+    ("seven-cards-pair-last", "Ah Kd 9c 7s 4h 2d Ac"), ("six-cards-pair-last", "Ah Kd 9c 7s 4h Ac"),
+    ("seven-cards-two-pair-high-last", "Kh Qd 7c 7s 2d 3c Kc"), ("seven-cards-two-pair-high-sixth", "Kh Qd 7c 7s 2d Kc 3c"),
+    ("seven-cards-two-pair-low-last", "Kh 7d Kc 2s 4d 9c 7c"), ("seven-cards-two-pair-low-sixth", "Kh 7d Kc 2s 4d 7c 9c"),
+    ("seven-cards-trips-last", "9h Ad 9c 4s 2d Kc 9s"), ("six-cards-trips-last", "9h Ad 9c 4s 2d 9s"),
+    ("seven-cards-trips-fifth-and-last", "9h Ad Kc 4s 9c 2d 9s"), ("seven-cards-trips-sixth-and-last", "9h Ad Kc 4s 2d 9c 9s"),
+    ("seven-cards-straight-with-pair", "9c 8d 7h 6s 5c 5d 2h"), ("six-cards-wheel-with-pair", "Ah 2d 3c 4s 5d 5c"),
+    ("seven-cards-full-house-spread", "Kc 2d 9h Ks 3c Kd 9s"), ("seven-cards-quads-last", "8c Ad 8d 8h Kh 2c 8s"),
 ]
 
 ORDERS = [
@@ -53,7 +62,13 @@ BAD = [
     ("duplicate", ["Ah", "Ah", "9h", "7c", "3s"]),
     ("duplicate-in-low-pair", ["Ah", "Ad", "Kc", "Kc", "2s"]), ("duplicate-in-seven", ["Ah", "Ad", "Kc", "9h", "Kc", "2s", "3d"]), ("lowercase-rank", ["ah", "Kd", "9h", "7c", "3s"]),
     ("ten-as-10", ["10h", "Kd", "9h", "7c", "3s"]), ("bad-suit", ["Ax", "Kd", "9h", "7c", "3s"]),
+    ("triplicate", ["Ah", "Ah", "Ah", "2c", "3d"]),
     ("not-a-string", ["Ah", 14, "9h", "7c", "3s"]), ("not-an-array", "AhKd9h7c3s"), ("empty", []),
+    # A card that is not a string at each place of five, six and seven cards.
+    ("null-first", [None, "Kd", "9h", "7c", "3s"]), ("boolean-third", ["Ah", "Kd", True, "7c", "3s"]),
+    ("object-fourth", ["Ah", "Kd", "9h", {"card": "7c"}, "3s"]), ("array-fifth", ["Ah", "Kd", "9h", "7c", ["3s"]]),
+    ("number-sixth", ["Ah", "Kd", "9h", "7c", "3s", 2]), ("null-seventh", ["Ah", "Kd", "9h", "7c", "3s", "2d", None]),
+    ("object-not-an-array", {"cards": ["Ah", "Kd", "9h", "7c", "3s"]}),
 ]
 
 

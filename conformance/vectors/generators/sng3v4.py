@@ -84,6 +84,7 @@ def timeout_valid_timeout_timeout(t, state, steps, memo):
 def fixed(steps):
     def policy(t, state, done, memo):
         return steps[len(done)] if len(done) < len(steps) else None
+    policy.past_end = True  # its steps may go on after the game ends (a recovery asked for then)
     return policy
 
 
@@ -111,6 +112,8 @@ CASES = [
      ["caller"] * 3),
     ("invalid-answer-runs-the-clock", {"seed": 6}, None, fixed(["raise", {"type": "bet", "amount": 40}, "fold"]), ["caller"] * 3),
     ("v4-words", {"seed": 8}, None, fixed([{"type": "all_in"}, "call", "fold"]), ["min-raiser", "caller", "shover"]),
+    # R24: the words as strings: 'bet' alone lacks an amount (an invalid answer: R22), 'all_in' is allin.
+    ("v4-word-strings", {"seed": 8}, None, fixed(["bet", "all_in", "fold"]), ["min-raiser", "caller", "shover"]),
     ("shovers-to-the-end", {"seed": 12}, None, fixed([]), ["shover"] * 3),
     ("callers-to-the-end", {"seed": 5}, None, fixed([]), ["caller", "cycler", "min-raiser"]),
     ("reveal-board-completes-the-straight", {"seed": 7, "decks": {1: KING_HIGH_STRAIGHT}}, None, fixed([]), ["caller"] * 3),
@@ -118,6 +121,9 @@ CASES = [
      fixed(SIDE_POT_STEPS), ["shover"] * 3),
     ("simultaneous-bust-lower-seat-places-better", {"seed": 3, "stacks": [300, 800, 400], "decks": {1: BUST_TWO}}, None,
      fixed([]), ["shover"] * 3),
+    # The same bust, then a recovery asked for the busted seat once the game is over: no chips, refused.
+    ("recovery-refused-after-the-end", {"seed": 3, "stacks": [300, 800, 400], "decks": {1: BUST_TWO}}, None,
+     fixed(["allin", "allin", "call", {"recover": 0}]), ["shover"] * 3),
 ]
 
 
@@ -125,8 +131,8 @@ def script(spec: dict, policy) -> list:
     """Concrete steps chosen by ``policy`` on a scratch game (stored in the vector as they are)."""
     t = tournament(spec)
     steps, memo = [], {}
-    while not t.over:
-        step = policy(t, t.decision_state(), steps, memo)
+    while not t.over or getattr(policy, "past_end", False):
+        step = policy(t, None if t.over else t.decision_state(), steps, memo)
         if step is None:
             break
         steps.append(step)
@@ -171,7 +177,7 @@ def generate() -> list[dict]:
         steps = script(spec, policy)
         expected = play(spec, steps, strategies)
         flags = ["Sng", "Seating", "Clock", "Reveal", "UncontestedPot", "Places"]
-        if any(isinstance(s, dict) and ("recover" in s or s.get("type") in ("all_in", "bet")) for s in steps):
+        if any(isinstance(s, dict) and ("recover" in s or s.get("type") in ("all_in", "bet")) or s in ("all_in", "bet") for s in steps):
             flags += ["AutoFold", "Vocabulary"]
         if any(o.get("action", {}).get("type") == "fold" and o.get("error") == "late" for o in expected["steps"]):
             flags.append("AutoFold")
