@@ -77,12 +77,26 @@ def generate() -> list[dict]:
                                stream_expected(hole.split(), board.split(), opponents, 300, seed), ["ExactStream"]))
     for slug, args, field in BAD:
         args = {"random": {"kind": "mulberry32", "seed": 1}, **args}
+        refused_by_reference(args, field)
         tests.append(make_test(NOTES, f"equity.error.{slug}", f"equity throws ({field})", ["helper.equity-errors"],
                                args, {"error": field}, ["BadArgument"], result="invalid"))
     tests.append(make_test(NOTES, "equity.error.random-returns-one", "random() returning 1 throws", ["helper.equity-errors"],
                            {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
                             "random": {"kind": "constant", "value": 1}}, {"error": "random"}, ["RandomOutOfRange"]))
     return tests
+
+
+def refused_by_reference(args: dict, field: str) -> None:
+    """An error vector's premise, checked on the reference: it throws naming ``field``."""
+    random = args["random"]
+    source = mulberry32(random["seed"]) if random["kind"] == "mulberry32" else random["value"]
+    try:
+        equity(args["hole"], args["board"], args["opponents"], args["iterations"], source)
+    except EquityError as exc:
+        if exc.field.split("[")[0] != field:
+            raise AssertionError(f"the reference refuses {args!r} naming {exc.field!r}, not {field!r}") from exc
+        return
+    raise AssertionError(f"the reference accepts equity({args!r})")
 
 
 def stream_expected(hole: list, board: list, opponents: int, iterations: int, seed: int) -> dict:

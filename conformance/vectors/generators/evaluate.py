@@ -3,6 +3,7 @@ of all 2,598,960 five-card hands (category counts, 7,462 classes, a hash of thei
 from itertools import combinations
 
 from reference.cards import CANONICAL_DECK
+from reference.errors import EvaluateError
 from reference.evaluator import evaluate, hand_value
 
 from conformance.vectors.vectorfile import make_test
@@ -72,6 +73,15 @@ BAD = [
 ]
 
 
+def refused_by_reference(cards: object) -> None:
+    """An error vector's premise, checked on the reference: it throws on these cards."""
+    try:
+        evaluate(cards)
+    except EvaluateError:
+        return
+    raise AssertionError(f"the reference accepts evaluate({cards!r})")
+
+
 def five_card_digest() -> dict:
     """Enumerate C(52,5) in canonical index order; class = rank of the value among distinct values."""
     values = [hand_value(h) for h in combinations(CANONICAL_DECK, 5)]
@@ -100,6 +110,7 @@ def generate() -> list[dict]:
         tests.append(make_test(NOTES, f"evaluate.order.{slug}", f"{a} vs {b}: {order:+d}", ["helper.evaluate", "rules.best-five"],
                                {"a": a.split(), "b": b.split()}, {"order": order}, [flag]))
     for slug, cards in BAD:
+        refused_by_reference(cards)
         tests.append(make_test(NOTES, f"evaluate.error.{slug}", f"evaluate({cards!r}) throws", ["helper.evaluate-errors"],
                                {"cards": cards}, {"error": "cards"}, ["BadInput"], result="invalid"))
     tests.append(make_test(NOTES, "evaluate.digest.five-card", "every five-card hand", ["helper.evaluate"],
