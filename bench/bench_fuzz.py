@@ -4,6 +4,11 @@ takes to generate the same games (their share of the cost). Medians of repeats o
 games over one started engine each (loading it is not counted).
 
     python bench/bench_fuzz.py [GAMES] [REPEATS]
+    python bench/bench_fuzz.py --catch [SEEDS]
+
+``--catch``: for each mutant that only fuzzing catches (tests/mutants/mutants.py, FUZZ_MUTANTS),
+the number of the first fuzz game it fails for each seed 1..SEEDS (default 20): what the default
+game count (fuzz.DEFAULT_GAMES) must cover.
 """
 import statistics
 import sys
@@ -23,7 +28,31 @@ def timed(work) -> float:
     return time.perf_counter() - begin
 
 
+def catch(seeds: int, limit: int = 400) -> None:
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from mutants.mutants import FUZZ_MUTANTS
+
+    worst = 0
+    for mutant in FUZZ_MUTANTS:
+        driver = QuickJSDriver(bundled_engine().replace(mutant["find"], mutant["replace"]), engine_name="mutant.js")
+        try:
+            _, _, runner = start(driver, ["hands"])
+            firsts = [next((k for k in range(limit) if runner.vector("hands", fuzz.generate(seed, k)).status == "failed"),
+                           None) for seed in range(1, seeds + 1)]
+        finally:
+            driver.close()
+        found = sorted(k for k in firsts if k is not None)
+        worst = max([worst, *found])
+        print(f"{mutant['name']:40} first failing game per seed: {firsts}  median {statistics.median(found) if found else '-'}"
+              f"  max {max(found) if found else '-'}  missed within {limit}: {firsts.count(None)}", flush=True)
+    print(f"latest first failure: game {worst} (the default plays games 0..{fuzz.DEFAULT_GAMES - 1})")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--catch":
+        return catch(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     generate = statistics.median(timed(lambda: [fuzz.generate(SEED, k) for k in range(games)]) for _ in range(repeats))

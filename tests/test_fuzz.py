@@ -173,11 +173,39 @@ def test_the_engine_command_reports_the_fuzz_row_and_reproduces_by_seed_and_coun
         assert code == 0, capsys.readouterr()
         reports.append(json.loads(out.read_text()))
     report = reports[0]
-    assert report["engine"]["fuzz"] == {"seed": 77, "games": 4, "budgetSeconds": fuzz.DEFAULT_SECONDS}
+    assert report["engine"]["fuzz"] == {"seed": 77, "games": 4, "budgetSeconds": None}  # a count, no budget
     assert report["families"]["fuzz"] == {"passed": 4, "failed": 0, "divergent": 0, "skipped": 0}
     assert "partial" in report  # a --family run, with or without fuzzing
     assert reports[0] == reports[1]
     assert "4 fuzz games, seed 77 (--fuzz-seed 77 --fuzz-games 4)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, games, seconds", [
+    ([], fuzz.DEFAULT_GAMES, None),  # the default: a fixed count, the same games under any load (issue #25)
+    (["--fuzz-games", "7"], 7, None),
+    (["--fuzz-seconds", "2.5"], None, 2.5),  # a time budget instead of the count
+    (["--fuzz-seconds", "2.5", "--fuzz-games", "7"], 7, None),  # the count wins (it reruns a report's games)
+    (["--fuzz-seconds", "0"], None, None),  # no fuzzing
+])
+def test_the_default_fuzzing_is_a_fixed_game_count(args, games, seconds):
+    from conformance.cli.engine_choice import prepare, spec_from_args
+    from conformance.cli.main import build_parser
+
+    parsed = build_parser().parse_args(["engine", str(ENGINE_PATH), "--family", "hands", "--no-fresh", *args])
+    plan = prepare(spec_from_args(parsed, parsed.engine)).fuzz
+    if games is None and seconds is None:
+        assert plan is None
+    else:
+        assert (plan.games, plan.seconds) == (games, seconds)
+
+
+def test_a_time_budget_is_reported_as_such(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["engine", str(ENGINE_PATH), "--family", "hands", "--no-fresh", "--fuzz-seed", "77",
+                 "--fuzz-seconds", "0.01", "--json", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    fuzzed = json.loads(out.read_text())["engine"]["fuzz"]
+    assert fuzzed["budgetSeconds"] == 0.01 and fuzzed["games"] >= 1
 
 
 @pytest.mark.parametrize("args, message", [

@@ -56,12 +56,13 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                             "engine's and adapter's bytes, or from the --cmd text; docs/INTERPRETING.md)")
     fresh.add_argument("--no-fresh", action="store_true",
                        help="run the golden vectors only (an engine that memorised them would then pass)")
-    parser.add_argument("--fuzz-seconds", type=seconds, default=fuzz.DEFAULT_SECONDS, metavar="S",
-                        help=f"differential fuzzing after the vectors: random games judged step by step for S "
-                             f"seconds (default {fuzz.DEFAULT_SECONDS:g}; 0: none; conformance/judge/fuzz.py)")
     parser.add_argument("--fuzz-games", type=games_count, metavar="N",
-                        help="play exactly the first N fuzz games instead of a time budget (a rerun of a "
-                             "report's game count reproduces it)")
+                        help=f"differential fuzzing after the vectors: play exactly the first N random games, "
+                             f"judged step by step (default {fuzz.DEFAULT_GAMES}; the same games on any machine; "
+                             "conformance/judge/fuzz.py)")
+    parser.add_argument("--fuzz-seconds", type=seconds, metavar="S",
+                        help="fuzz for a time budget of S seconds instead of a game count (0: no fuzzing; the "
+                             "report's game count reruns the same games with --fuzz-games)")
     parser.add_argument("--fuzz-seed", type=uint32, metavar="SEED",
                         help="seed of the fuzz games (default: derived like the fresh seed)")
     parser.add_argument("--coverage", action="store_true",
@@ -87,8 +88,8 @@ class EngineSpec:
     fresh_seed: int | None = None  # None: derived from the engine's bytes or the command
     fresh: bool = True
     timeout_ms: float = DEFAULT_TIMEOUT_MS
-    fuzz_seconds: float = 0.0  # the fuzz budget (0: no fuzzing unless fuzz_games)
-    fuzz_games: int | None = None  # exactly this many fuzz games, whatever the time
+    fuzz_seconds: float = 0.0  # a fuzz time budget, used when fuzz_games is None (0: no fuzzing)
+    fuzz_games: int | None = None  # exactly this many fuzz games (the command line's default: fuzz.DEFAULT_GAMES)
     fuzz_seed: int | None = None  # None: derived like the fresh seed
     host: str | None = None  # a JavaScript engine's host (HOSTS); None: default_host()
     coverage: bool = False  # V8's block coverage of the engine's source (node host only)
@@ -111,6 +112,13 @@ def games_count(text: str) -> int:
     return int(text)
 
 
+def fuzz_count(args: argparse.Namespace) -> int | None:
+    """--fuzz-games N; none asked for: DEFAULT_GAMES unless --fuzz-seconds asks for a time budget."""
+    if args.fuzz_games is not None or args.fuzz_seconds is not None:
+        return args.fuzz_games
+    return fuzz.DEFAULT_GAMES
+
+
 def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_default: bool = False) -> EngineSpec:
     """The engine the options name; ``file`` None with no --cmd is the bundled reference engine
     when ``bundled_default``, else a usage error."""
@@ -119,8 +127,8 @@ def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_defau
     return EngineSpec(file=file, cmd=args.cmd, adapter=args.adapter, preludes=tuple(args.prelude),
                       ruleset=args.ruleset, families=tuple(args.family or ()),
                       profiles=tuple(dict.fromkeys(args.profile or ())), fresh_seed=args.fresh_seed,
-                      fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds,
-                      fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed, host=getattr(args, "host", None),
+                      fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds or 0.0,
+                      fuzz_games=fuzz_count(args), fuzz_seed=args.fuzz_seed, host=getattr(args, "host", None),
                       coverage=getattr(args, "coverage", False))
 
 
@@ -221,7 +229,8 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     plan = None
     if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
-        plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, spec.fuzz_seconds, spec.fuzz_games)
+        plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, None if spec.fuzz_games else spec.fuzz_seconds,
+                             spec.fuzz_games)
     files = None
     if spec.coverage:
         files = [(str(p), text) for p, text in zip(spec.preludes, sources)] + [(name, sources[-1])]

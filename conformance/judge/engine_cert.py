@@ -213,7 +213,9 @@ def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case) -> Non
     """Differential fuzzing after the vectors: its games are the report's ``fuzz`` row."""
     report.groups.append(fuzz.FUZZ_GROUP)
     done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)))
-    report.subject["fuzz"] = {"seed": plan.seed, "games": done.games, "budgetSeconds": plan.seconds,
+    # budgetSeconds: the time budget that decided the count (None: a count was asked for, the default).
+    report.subject["fuzz"] = {"seed": plan.seed, "games": done.games,
+                              "budgetSeconds": plan.seconds if plan.games is None else None,
                               **({"shrinkRuns": done.shrink_runs} if done.vector else {})}
 
 
