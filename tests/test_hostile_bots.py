@@ -196,6 +196,12 @@ def test_every_change_to_the_intrinsics_is_named_and_placed(reports):
                                                                                  "Array.prototype[0]"]
     for name in ("surrogate-legal", "huge-name", "late-from-hand-100"):  # compliant: nothing changed
         assert reports[name].environment["intrinsicsChanged"] == [], name
+    # The terminal's environment line names them too (it said "changed: nothing" beside the errors).
+    from conformance.cli.commands.bot import summary_lines
+    line = next(x for x in summary_lines(reports["intrinsics-array-index"]) if x.startswith("environment:"))
+    assert line.endswith("changed: Array.prototype.length, Array.prototype[0]"), line
+    line = next(x for x in summary_lines(reports["huge-name"]) if x.startswith("environment:"))
+    assert line.endswith("changed: nothing"), line
 
 
 def test_the_definers_the_worker_notes_behave_as_the_natives():

@@ -146,8 +146,10 @@ def summary_lines(report: CertReport) -> list[str]:
         same = "identical" if d["difference"] is None else f"differ at {d['difference']['state']}"
         lines.append(f"determinism: {d['compared']} answers compared in a second worker, {same}")
     if report.environment is not None:
-        changed = ", ".join(report.environment["changed"]) or "nothing"
-        lines.append(f"environment: {', '.join(report.environment['checked'])} checked; changed: {changed}")
+        env = report.environment
+        changed = ", ".join(env["changed"] + env.get("intrinsicsChanged", [])) or "nothing"
+        lines.append(f"environment: {', '.join(env['checked'])} and the standard built-ins checked; "
+                     f"changed: {changed}")
     for t in report.tournaments:
         errs = sum(t["errors"]["s1"].values())
         iso = "ok" if t["isolation"]["firstMismatch"] is None else f"MISMATCH at {t['isolation']['firstMismatch']}"
