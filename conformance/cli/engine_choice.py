@@ -65,6 +65,9 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                              "report's game count reruns the same games with --fuzz-games)")
     parser.add_argument("--fuzz-seed", type=uint32, metavar="SEED",
                         help="seed of the fuzz games (default: derived like the fresh seed)")
+    parser.add_argument("--fuzz-blind", action="store_true",
+                        help="with --coverage, draw every fuzz game blind (the default there is coverage-guided "
+                             "fuzzing, conformance/judge/fuzz_guided.py; without --coverage fuzzing is always blind)")
     parser.add_argument("--coverage", action="store_true",
                         help="collect V8's block coverage of the engine's own source over the whole run (node host "
                              "only; runs node without its permission model where node cannot grant the inspector; "
@@ -91,6 +94,7 @@ class EngineSpec:
     fuzz_seconds: float = 0.0  # a fuzz time budget, used when fuzz_games is None (0: no fuzzing)
     fuzz_games: int | None = None  # exactly this many fuzz games (the command line's default: fuzz.DEFAULT_GAMES)
     fuzz_seed: int | None = None  # None: derived like the fresh seed
+    fuzz_blind: bool = False  # --fuzz-blind: no coverage guidance even with --coverage
     host: str | None = None  # a JavaScript engine's host (HOSTS); None: default_host()
     coverage: bool = False  # V8's block coverage of the engine's source (node host only)
 
@@ -128,7 +132,8 @@ def spec_from_args(args: argparse.Namespace, file: Path | None, *, bundled_defau
                       ruleset=args.ruleset, families=tuple(args.family or ()),
                       profiles=tuple(dict.fromkeys(args.profile or ())), fresh_seed=args.fresh_seed,
                       fresh=not args.no_fresh, timeout_ms=args.timeout_ms, fuzz_seconds=args.fuzz_seconds or 0.0,
-                      fuzz_games=fuzz_count(args), fuzz_seed=args.fuzz_seed, host=getattr(args, "host", None),
+                      fuzz_games=fuzz_count(args), fuzz_seed=args.fuzz_seed,
+                      fuzz_blind=getattr(args, "fuzz_blind", False), host=getattr(args, "host", None),
                       coverage=getattr(args, "coverage", False))
 
 
@@ -229,8 +234,9 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     plan = None
     if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
+        # Guided when the engine's coverage is collected (the feedback; docs/INTERPRETING.md, Differential fuzzing).
         plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, None if spec.fuzz_games else spec.fuzz_seconds,
-                             spec.fuzz_games)
+                             spec.fuzz_games, guided=spec.coverage and not spec.fuzz_blind)
     files = None
     if spec.coverage:
         files = [(str(p), text) for p, text in zip(spec.preludes, sources)] + [(name, sources[-1])]

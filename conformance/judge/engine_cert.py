@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from conformance.vectors import fresh_vectors, library as vectors
-from . import cert_profiles, fuzz
+from . import cert_profiles, fuzz, fuzz_guided
 from .engine_drivers import EngineLoadError, Run
-from .families import DEFAULT_RULESET, FAMILIES, OPTIONAL, RULESET_NOT_SUPPORTED, RULESETS
+from .families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED, RULESETS
 from .family_judges import judge
 from .judged import failed
 from .smoke import BREAKS, smoke_problem, smoke_tests
@@ -209,14 +209,20 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
     report.verdict = f"NOT CERTIFIED{scope} ({headline}): {'; '.join(why)} ({tally})"
 
 
-def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case) -> None:
-    """Differential fuzzing after the vectors: its games are the report's ``fuzz`` row."""
+def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case, run: "Sequence[str]") -> None:
+    """Differential fuzzing after the vectors: its games are the report's ``fuzz`` row. Guided
+    (plan.guided, --coverage): holdem-sng-3-v4 games too when the run certifies that ruleset."""
     report.groups.append(fuzz.FUZZ_GROUP)
-    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)))
+    guide = None
+    if plan.guided:
+        rulesets = (DEFAULT_RULESET,) + ((FAMILY_RULESET["sng3v4"],) if "sng3v4" in run else ())
+        guide = fuzz_guided.guide_for(runner.driver, plan.seed, rulesets)
+    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)), guide)
     # budgetSeconds: the time budget that decided the count (None: a count was asked for, the default).
     report.subject["fuzz"] = {"seed": plan.seed, "games": done.games,
                               "budgetSeconds": plan.seconds if plan.games is None else None,
-                              **({"shrinkRuns": done.shrink_runs} if done.vector else {})}
+                              **({"shrinkRuns": done.shrink_runs} if done.vector else {}),
+                              **(guide.summary() if guide is not None else {})}
 
 
 def load_failed(exc: EngineLoadError) -> Case:
@@ -287,7 +293,7 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
                     report.cases.append(case)
                     on_case(case)
             if fuzz_plan is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in tests:
-                _fuzz(runner, fuzz_plan, report, on_case)
+                _fuzz(runner, fuzz_plan, report, on_case, run)
     finally:
         driver.close()
     conclude(report, run, absent, asked=bool(profiles))

@@ -216,7 +216,7 @@ class QuickJSDriver:
     def run(self, family: str, test: dict, scale: float = 1.0) -> Run:
         """``scale``: the time limit's multiple (the runner's retry of a late vector)."""
         if self.coverage is not None and self.coverage.due(part_of(family, test)):
-            self._take_coverage()  # the part before ends (its counts are its own), or a second has passed
+            self.take_coverage()  # the part before ends (its counts are its own), or a second has passed
             self.coverage.part = part_of(family, test)
         if self._worker is None or self._worker.dead:
             try:
@@ -247,11 +247,11 @@ class QuickJSDriver:
 
     def close(self) -> None:
         if self._worker is not None:
-            self._take_coverage()
+            self.take_coverage()
             self._worker.close()
             self._worker = None
 
-    def _take_coverage(self) -> None:
+    def take_coverage(self) -> None:
         """Record the counts since the last take under the part that ran (the take resets them)."""
         if self.coverage is None or self._worker is None or self._worker.dead:
             return

@@ -13,6 +13,7 @@ and ``--fuzz-games N`` reruns exactly those.
 """
 from __future__ import annotations
 
+import copy
 import random
 import time
 from dataclasses import dataclass, field
@@ -98,6 +99,26 @@ def random_spec(rnd: random.Random) -> dict:
                 handsPerLevel=rnd.randrange(1, 6), maxHands=max_hands, decks=decks)
 
 
+def apply_step(t, step: object) -> None:
+    """One step on the reference's tournament ``t``, as the engine driver plays it (engine_driver.js,
+    step): a timeout, a holdem-sng-3-v4 recovery request (refused or not: both sides say so) or an
+    answer at a virtual time (late from the clock on), else an answer to ``submit``."""
+    if step == TIMEOUT:
+        t.timeout()
+    elif isinstance(step, dict) and "recover" in step:
+        try:
+            t.request_recovery(step["recover"])
+        except HoldemError:
+            pass
+    elif isinstance(step, dict) and "atMs" in step:
+        if step["atMs"] >= t.decision_state()["timeLimitMs"]:
+            t.timeout()
+        else:
+            t.submit(step["answer"])
+    else:
+        t.submit(step)
+
+
 def play_steps(spec: dict, steps: list) -> tuple[list, object]:
     """``steps`` cut where the reference's game ends, and the reference's tournament after them."""
     t = tournament(spec)
@@ -105,10 +126,7 @@ def play_steps(spec: dict, steps: list) -> tuple[list, object]:
     for step in steps:
         if t.decision_state() is None:
             break
-        if step == TIMEOUT:
-            t.timeout()
-        else:
-            t.submit(step)
+        apply_step(t, step)
         kept.append(step)
     return kept, t
 
@@ -143,10 +161,7 @@ def generate(seed: int, k: int) -> dict:
         steps = []
         while len(steps) < MAX_STEPS and (state := t.decision_state()) is not None:
             step = _answer(rnd, state)
-            if step == TIMEOUT:
-                t.timeout()
-            else:
-                t.submit(step)
+            apply_step(t, step)
             steps.append(step)
         return fuzz_test(spec, steps, f"hands.fuzz.{seed}.{k}")
 
@@ -224,11 +239,13 @@ def size(test: dict) -> tuple:
 
 @dataclass(frozen=True)
 class FuzzPlan:
-    """What to fuzz: the seed, and an exact number of games or (games None) a time budget."""
+    """What to fuzz: the seed, and an exact number of games or (games None) a time budget; ``guided``:
+    the games come from a coverage-guided corpus (conformance/judge/fuzz_guided.py; needs --coverage)."""
 
     seed: int
     seconds: float | None = None  # a time budget, used only when games is None
     games: int | None = DEFAULT_GAMES  # exactly this many games (then the time does not matter)
+    guided: bool = False
 
 
 @dataclass
@@ -241,30 +258,35 @@ class FuzzRun:
     shrink_runs: int = 0
 
 
-def run_plan(runner, plan: FuzzPlan, on_case=lambda case: None) -> FuzzRun:
-    return run(runner, plan.seed, seconds=plan.seconds, games=plan.games, on_case=on_case)
+def run_plan(runner, plan: FuzzPlan, on_case=lambda case: None, guide=None) -> FuzzRun:
+    return run(runner, plan.seed, seconds=plan.seconds, games=plan.games, on_case=on_case, guide=guide)
 
 
 def run(runner, seed: int, *, seconds: float | None = None, games: int | None = None,
-        clock=time.monotonic, on_case=lambda case: None) -> FuzzRun:
+        clock=time.monotonic, on_case=lambda case: None, guide=None) -> FuzzRun:
     """Play fuzz games ``0, 1, ...`` of ``seed`` through ``runner`` (engine_cert.Runner) until
     ``games`` have run or, with ``games`` None, ``seconds`` have passed (checked between games;
     neither given: DEFAULT_GAMES), stopping at the first failure, which is shrunk. One report Case
-    per game, in the ``fuzz`` group."""
+    per game, in the ``fuzz`` group. ``guide`` (fuzz_guided.Guide) gives the games instead of
+    :func:`generate` and hears after each."""
     if games is None and seconds is None:
         games = DEFAULT_GAMES
     out = FuzzRun(seed)
     start = clock()
     while (games is None or out.games < games) and (games is not None or clock() - start < seconds):
-        case = runner.vector(FUZZ_FAMILY, generate(seed, out.games))
+        test = generate(seed, out.games) if guide is None else guide.game(out.games)
+        kept = copy.deepcopy(test)  # the game as generated, for the shrinker
+        case = runner.vector(FUZZ_FAMILY, test)
         case.group = FUZZ_GROUP
         out.games += 1
         out.cases.append(case)
         on_case(case)
         if case.status == "failed":
-            _shrink_failure(runner, case, generate(seed, out.games - 1), out)
+            _shrink_failure(runner, case, kept, out)
         if case.status in ("failed", "skipped"):  # skipped: the runner gave up on a hanging engine
             break
+        if guide is not None:
+            guide.after()
     out.seconds = clock() - start
     return out
 

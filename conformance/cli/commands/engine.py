@@ -55,7 +55,9 @@ def _fresh_text(subject: dict) -> str:
     text = f"; {fresh['tests']} fresh tests, seed {fresh['seed']}" if fresh else ""
     fuzz = subject.get("fuzz")
     if fuzz:  # the count reproduces the run: --fuzz-seed SEED --fuzz-games N
-        text += f"; {fuzz['games']} fuzz games, seed {fuzz['seed']} (--fuzz-seed {fuzz['seed']} --fuzz-games {fuzz['games']})"
+        guided = fuzz.get("mode") == "guided"  # coverage-guided: the rerun needs --coverage too
+        text += (f"; {fuzz['games']} {'coverage-guided ' if guided else ''}fuzz games, seed {fuzz['seed']} "
+                 f"(--fuzz-seed {fuzz['seed']} --fuzz-games {fuzz['games']}{' --coverage' if guided else ''})")
     return text
 
 
