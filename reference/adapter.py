@@ -19,7 +19,7 @@ from itertools import combinations
 
 from .cards import CANONICAL_DECK
 from .equity import equity
-from .errors import HoldemError, OptionError
+from .errors import HoldemError, IllegalAction, OptionError
 from .evaluator import evaluate, hand_value
 from .hand_api import create_hand, play_script
 from .pots import build_pots
@@ -157,18 +157,37 @@ OPTIONS = {"seed": "seed", "ruleset": "ruleset", "startingStack": "starting_stac
 V4 = "holdem-sng-3-v4"
 
 
+# The reference's argument names -> the engine API's (docs/engine-api.md), for the field a refusal names.
+API_NAMES = {**{name: key for key, name in OPTIONS.items()}, "names": "seats"}
+_FIELD_HEAD = re.compile(r"[a-z_]+")
+
+
 def create(game: dict) -> Tournament:
-    """``{seats, options}`` (and a game's ``controllers``, INTERPRETING.md) -> a Tournament."""
+    """``{seats, options}`` (and a game's ``controllers``, INTERPRETING.md) -> a Tournament; invalid
+    seats or options raise naming the field as the engine API does (``startingStack``, ``seats[1]``)."""
+    raw = game.get("options", {})
+    if not isinstance(raw, dict):
+        raise OptionError("options", f"expected an object, got {type(raw).__name__}")
     options = {}
-    for key, value in game.get("options", {}).items():
+    for key, value in raw.items():
         if key not in OPTIONS:
             raise HoldemError(key, "unknown game option")
-        options[OPTIONS[key]] = {int(n): cards for n, cards in value.items()} if key == "decks" else value
+        if key == "decks":
+            if not isinstance(value, dict):
+                raise OptionError("decks", f"expected an object hand number -> cards, got {type(value).__name__}")
+            value = {int(n) if n.isdigit() else n: cards for n, cards in value.items()}
+        options[OPTIONS[key]] = value
     if "controllers" in game:
         options["controllers"] = game["controllers"]
     if game.get("rulings"):  # a ruling profile (reference.rulings): the suite's own replays, never an engine's input
         options["rulings"] = game["rulings"]
-    return Tournament(game["seats"], **options)
+    try:
+        return Tournament(game["seats"], **options)
+    except HoldemError as exc:
+        head = _FIELD_HEAD.match(exc.field)
+        if head is None or head.group() not in API_NAMES or isinstance(exc, IllegalAction):
+            raise
+        raise type(exc)(API_NAMES[head.group()] + exc.field[head.end():], exc.reason) from None
 
 
 def prepared(i: dict) -> tuple[Tournament | None, dict | None]:

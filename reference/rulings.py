@@ -157,6 +157,7 @@ _ALL = (
     _r("R35", "worker globals checked by identity", "identity", ()),
     _r("R36", "bot battery seat names and ids drawn from the botSeed", "drawn", ()),
     _r("R37", "hand profile: an engine that deals from its own shuffled deck", "cards-by-position", ()),
+    _r("R38", "engine API: invalid input is refused", "refuse", ("pots", "hand", "tournaments", "sng3v4")),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

@@ -74,3 +74,31 @@ def test_a_refusal_of_what_the_contract_accepts_fails():
     report = certify(QuickJSDriver(source, engine_name="refuses-call.js"), tests, {})
     for family, counts in report.counts().items():
         assert counts["failed"] > 0, (family, counts)
+
+
+# Takes whatever it is given (R38's other reading): where the engine refuses, pots of nothing, a
+# fixed valid game, a fixed hand.
+ACCEPTING = """var inner = PokerEngine;
+function taking(call, instead) {
+  return function () { try { return call.apply(null, arguments); } catch (e) { return instead(); } };
+}
+PokerEngine = Object.assign({}, inner, {
+  buildPots: taking(inner.buildPots, function () { return []; }),
+  create: taking(inner.create, function () { return inner.create(['A', 'B', 'C'], {seed: 1, maxHands: 2}); }),
+  createHand: taking(inner.createHand, function () {
+    return inner.createHand({ids: ['s1', 's2'], stacks: [100, 100], button: 0, smallBlindSeat: 0, bigBlindSeat: 1,
+                             blinds: [5, 10], deck: ['Ah']});
+  }),
+});
+"""
+
+
+def test_invalid_engine_api_input_must_be_refused_and_taking_it_is_divergent_on_r38():
+    tests = {f: [t for t in ts if "error" in t["expected"]] for f, ts in load_tests(["pots", "tournaments", "hand"]).items()}
+    assert all(len(t) >= 10 for t in tests.values()), {f: len(t) for f, t in tests.items()}
+    refused = certify(QuickJSDriver(SOURCE, engine_name=ENGINE_PATH.name), tests, {})
+    assert all(c.status == "passed" and not c.notes for c in refused.cases), [(c.id, c.status, c.notes) for c in refused.cases
+                                                                            if c.status != "passed" or c.notes]
+    taken = certify(QuickJSDriver(SOURCE, engine_name="accepting.js", adapter_source=ACCEPTING), tests, {})
+    assert {(c.status, tuple(c.rulings)) for c in taken.cases} == {("divergent", ("R38",))}
+    assert len(taken.cases) == sum(len(t) for t in tests.values())

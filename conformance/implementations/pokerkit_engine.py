@@ -36,7 +36,7 @@ from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
 from reference.actions import parse_answer
 from reference.adapter import decode, serve
-from reference.errors import HoldemError
+from reference.errors import HoldemError, OptionError
 from reference.hand import STREETS, complete_deck
 from reference.hand_api import check_spec
 from reference.pots import layer_pots
@@ -71,8 +71,13 @@ class PokerkitHand:
     def __init__(self, spec: dict):
         check_spec(spec)  # the API's spec shape (its fields named); pokerkit checks the chips
         self.ids = list(spec["ids"])
-        stacks = list(spec["stacks"])
+        stacks = list(spec["stacks"]) if isinstance(spec["stacks"], list) else None
         n = len(self.ids)
+        # What laying the seats out needs (one stack per seat, two players): refused naming the field.
+        if stacks is None or len(stacks) != n:
+            raise OptionError("stacks", f"expected {n} stacks, one per seat, got {spec['stacks']!r}"[:300])
+        if sum(1 for c in stacks if isinstance(c, (int, float)) and c > 0) < 2:
+            raise OptionError("stacks", "a hand needs at least two seats with chips")
         self.n = n
         self.button, self.sb_seat, self.bb_seat = spec["button"], spec["smallBlindSeat"], spec["bigBlindSeat"]
         self.blinds = list(spec["blinds"])

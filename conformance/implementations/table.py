@@ -19,6 +19,7 @@ from conformance.judge.cert_profiles import CERTIFIED, NOT_IMPLEMENTED, PROFILES
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.families import FAMILIES
 from conformance.judge.fuzz import FUZZ_FAMILY, FuzzPlan
+from conformance.judge.step_judge import ORDER_FREE
 from conformance.judge.verdicts import Case, Report
 
 from .findings import Finding, described, match
@@ -73,7 +74,7 @@ def entry(implementation: Implementation, report: Report, tests: dict[str, list[
 
 def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str, str]:
     """Per ruling: "alternative X" when a divergence proved the engine follows option X (or another
-    order, for a list whose order is the ruling; "X (ruled out by the text: fails)" when a failure
+    order, for a list whose order is the ruling; another option, where the reference plays none); "X (ruled out by the text: fails)" when a failure
     is reproduced under an option the contract's text rules out), "ours" when a vector resting on it, or of a family
     whose outcomes it governs (reference/rulings.py), passed; "—" when no such vector was judged."""
     rests_on = {t["id"]: t["rulings"] for family in tests.values() for t in family}
@@ -89,7 +90,9 @@ def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str,
         if c.status == "divergent":
             for rid in c.rulings:
                 option = (c.alternative or {}).get(rid)
-                proven.setdefault(rid, set()).add(option if option else "another order")
+                # No option replayed: another order where the ruling orders a list (R5, R14), else
+                # an outcome no option of the reference plays (e.g. R38: the input accepted).
+                proven.setdefault(rid, set()).add(option or ("another order" if rid in ORDER_FREE.values() else "another option"))
         elif c.status == "passed":
             family = FUZZ_FAMILY if c.group == "fuzz" else c.group
             agreed.update(rests_on.get(c.id, ()))

@@ -153,17 +153,25 @@ def _equity(test: dict, r: dict) -> Judged:
                   f"{expected['tolerance']:.6f} (5 standard errors)")
 
 
+def _pots_shape(pots: object) -> str | None:
+    if not isinstance(pots, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("amount"), int) and not isinstance(p.get("amount"), bool)
+            and isinstance(p.get("eligible"), list) for p in pots):
+        return "expected a list of {amount, eligible}"
+    return None
+
+
 def _pots(test: dict, r: dict) -> Judged:
+    pots = r.get("pots")
+    if "error" in test["expected"]:  # malformed contributions: refused (R38, so acceptable)
+        return must_throw(r, "buildPots(contributions)", test, _pots_shape, returned=pots)
     if is_refusal(r):
         return failed(f"buildPots threw {thrown_text(r['threw'])}")
     contributions = test["input"]["contributions"]
-    pots = r.get("pots")
 
     def well_formed() -> str | None:
-        if not isinstance(pots, list) or not all(
-                isinstance(p, dict) and isinstance(p.get("amount"), int) and not isinstance(p.get("amount"), bool)
-                and isinstance(p.get("eligible"), list) for p in pots):
-            return "expected a list of {amount, eligible}"
+        if problem := _pots_shape(pots):
+            return problem
         total = sum(c["committed"] for c in contributions)
         got = sum(p["amount"] for p in pots)
         return None if got == total else f"the pots hold {got} chips, the contributions {total}"
@@ -234,6 +242,26 @@ JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, 
           "legality": _legality, "hands": _hands, "hand": _hand, "tournaments": _tournaments, "sng3v4": judge_sng3v4}
 
 
+# The call that must refuse a game or hand vector of invalid input (R38), by family.
+CREATES = {"tournaments": "create", "hand": "createHand"}
+
+
+def _create_refused(family: str, test: dict, r: dict) -> Judged:
+    """Invalid seats, options or hand spec (R38): the engine's create call must throw; any refusal
+    passes, the field it names only a note (refusals.py). A game or hand played instead is
+    divergent on R38 (the vector is acceptable); any other failure fails."""
+    call, error = CREATES[family], r.get("error")
+    if isinstance(error, dict) and error.get("at") == call:
+        note = refusal_note(call, code_of(error, "field"), test["expected"]["error"], "a field")
+        return passed([note] if note else [])
+    if error is not None:
+        return failed(f"{call} accepted the invalid input, then failed {failure_text(error)}")
+    accepted = f"{call} accepted the invalid input (the reference refuses it naming {test['expected']['error']})"
+    if test["result"] == "acceptable":
+        return Judged("divergent", accepted, rulings=test["rulings"])
+    return failed(accepted)
+
+
 def _ruleset_refused(r: dict) -> str | None:
     """The skip reason when ``create`` threw naming the field ``ruleset`` (docs/engine-api.md: an
     engine may support only contract-v1), else None."""
@@ -259,6 +287,8 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         if family in OPTIONAL:
             return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")
         return failed(f"{r['missing']} is not a function: the engine lacks it")
+    if family in CREATES and "error" in test["expected"]:
+        return _create_refused(family, test, r)
     if family not in GAME_FAMILIES and "error" in r:
         return failed(f"the call failed {failure_text(r['error'])}")
     if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):

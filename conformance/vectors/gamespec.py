@@ -63,7 +63,9 @@ GAME_FAMILIES = frozenset({"legality", "hands", "tournaments", "sng3v4"})
 
 
 def hands_played(family: str, test: dict) -> int:
-    """How many hands the reference plays in a game vector of ``family``."""
+    """How many hands the reference plays in a game vector of ``family`` (none where it refuses the game)."""
+    if "error" in test["expected"]:
+        return 0
     if family == "legality":
         return test["input"]["state"]["handNumber"]
     if family == "hands":
@@ -74,7 +76,10 @@ def hands_played(family: str, test: dict) -> int:
 def pin_cards(family: str, test: dict) -> dict:
     """``test`` with every hand the reference plays dealt from a pinned deck (the ``decks`` option;
     those its seed gives, R2), so that no rules verdict depends on how an engine shuffles: R2 is
-    judged in the deck family alone (issue #12). Decks already pinned stay."""
+    judged in the deck family alone (issue #12). Decks already pinned stay; a game the reference
+    refuses (invalid options, R38) is left as it is."""
+    if "error" in test["expected"]:
+        return test
     options = test["input"]["game"]["options"]
     seed32 = seed_to_uint32(options.get("seed", 0))
     decks = dict(options.get("decks", {}))

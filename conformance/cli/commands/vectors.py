@@ -37,7 +37,7 @@ def run(args) -> int:
         print(f"vectors check: {'OK' if not problems else f'{len(problems)} problem(s)'}")
         return 1 if problems else 0
     if args.action == "rulings":  # every vector names the rulings its result depends on (issue #24, item 2)
-        found = [f"{family}: {p}" for family in families or FAMILIES
+        found = [f"{family}: {p}" for family in families or ruling_lint.FAMILIES
                  for p in ruling_lint.problems(family, vectors.load(family)["tests"])]
         print("\n".join(found) or "every vector names the rulings its result depends on")
         return 1 if found else 0

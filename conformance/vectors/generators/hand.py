@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+from reference.adapter import run_hand
 from reference.errors import IllegalAction
 from reference.hand_api import create_hand
 
@@ -52,7 +53,46 @@ NOTES = {
                    "clauses": ["rules.end"], "ruling": None},
     "HeadsUp": {"description": "two seats in the hand: the button posts the small blind and acts first preflop",
                 "clauses": ["rules.heads-up-order"], "ruling": None},
+    "AfterTheEnd": {"description": "the script goes on after the hand ends: state() is null (docs/engine-api.md) and the "
+                                   "answers left are not given", "clauses": ["rules.end"], "ruling": None},
+    "BadSpec": {"description": "an invalid spec (docs/engine-api.md, createHand): createHand throws; error names the field "
+                "the reference names (a note only)", "clauses": ["rules.seats"], "ruling": "R38"},
 }
+
+_SPEC = {"ids": ["s1", "s2", "s3"], "stacks": [1000, 1000, 1000], "button": 0, "smallBlindSeat": 1, "bigBlindSeat": 2,
+         "blinds": [50, 100], "deck": ["Ah", "Kd"]}
+
+
+def _with(**fields) -> dict:
+    return {**_SPEC, **fields}
+
+
+def _without(field: str) -> dict:
+    return {k: v for k, v in _SPEC.items() if k != field}
+
+
+# slug, spec: what docs/engine-api.md defines as an invalid spec (R38: createHand refuses it).
+BAD_SPECS = [
+    ("spec-not-an-object", "s1 s2 s3"), ("unknown-field", _with(ante=10)), ("missing-deck", _without("deck")),
+    ("missing-ids", _without("ids")), ("one-id", _with(ids=["s1"], stacks=[1000])), ("ids-not-an-array", _with(ids="s1 s2 s3")),
+    ("duplicate-id", _with(ids=["s1", "s2", "s1"])), ("empty-id", _with(ids=["s1", "", "s3"])),
+    ("stacks-wrong-length", _with(stacks=[1000, 1000])), ("negative-stack", _with(stacks=[1000, -1, 1000])),
+    ("fractional-stack", _with(stacks=[1000, 10.5, 1000])), ("small-blind-above-big", _with(blinds=[200, 100])),
+    ("zero-blind", _with(blinds=[0, 100])), ("blinds-not-a-pair", _with(blinds=[50])),
+    ("one-seat-with-chips", _with(stacks=[1000, 0, 0])), ("no-such-button", _with(button=3)),
+    ("negative-small-blind-seat", _with(smallBlindSeat=-1)), ("blinds-on-one-seat", _with(smallBlindSeat=2)),
+    ("big-blind-on-an-out-seat", _with(stacks=[1000, 1000, 0])), ("zero-hand-number", _with(handNumber=0)),
+    ("deck-duplicate-card", _with(deck=["Ah", "Ah"])), ("deck-bad-card", _with(deck=["Ah", "Kx"])),
+    ("deck-empty", _with(deck=[])),
+]
+
+
+def refused_field(vector_input: dict) -> str:
+    """The field the reference names in refusing the spec."""
+    out = run_hand(vector_input)
+    if "error" not in out or out["error"].get("at") != "createHand":
+        raise AssertionError(f"the reference accepts the spec {vector_input['hand']!r}")
+    return out["error"]["field"]
 
 RANDOM_GAMES = 12  # random games of uneven and one-chip stacks, answered in every legal form
 HANDS_PER_GAME = 12  # the first hands of each longer game, then those with an out seat up to MAX_HAND
@@ -168,6 +208,8 @@ def _sources() -> list[tuple[str, list[str], dict, object, bool]]:
         i = t["input"]
         out.append((t["id"], t["clauses"], i["game"], _scripted(i["prefix"] + [i["answer"]]), True))
     for t in tournaments.generate():
+        if "error" in t["expected"]:
+            continue  # refused games (R38): no hand to take out
         out.append((t["id"], ["rules.button", "rules.seats"], t["input"]["game"],
                     _strategies(t["input"]["strategies"]), False))
     rnd = random.Random("holdem-conformance hand vectors")
@@ -205,4 +247,17 @@ def generate() -> list[dict]:
             tests.append(make_test(NOTES, f"hand.{stem}.h{hand_spec['handNumber']}",
                                    f"{n} seats in the hand, {len(script)} answers ({stem}, hand {hand_spec['handNumber']})",
                                    clauses, vector_input, expected, flags))
+    # Heads-up, the button (small blind) folds: the hand is over and the script's check is never asked for.
+    vector_input = {"hand": _with(ids=["s1", "s2"], stacks=[1000, 1000], smallBlindSeat=0, bigBlindSeat=1),
+                    "script": ["fold", "check"]}
+    expected = play_hand(vector_input)
+    if not expected["over"] or len(expected["actions"]) != 1:
+        raise AssertionError("hand.answers-after-the-end: the hand must end at its first answer")
+    tests.append(make_test(NOTES, "hand.answers-after-the-end", "2 seats in the hand, 2 answers, the hand ends at the first",
+                           ["rules.end"], vector_input, expected, _flags(vector_input, expected) + ["AfterTheEnd"]))
+    for slug, spec in BAD_SPECS:
+        vector_input = {"hand": spec, "script": []}
+        field = refused_field(vector_input)
+        tests.append(make_test(NOTES, f"hand.error.{slug}", f"createHand throws ({field})", ["rules.seats"],
+                               vector_input, {"error": field}, ["BadSpec"]))
     return tests

@@ -1,4 +1,6 @@
-"""Family ``pots``: contributions -> merged contribution layers (contract: pots; R7)."""
+"""Family ``pots``: contributions -> merged contribution layers (contract: pots; R7), and
+malformed contributions, which buildPots refuses (R38)."""
+from reference.errors import PotsError
 from reference.pots import build_pots
 
 from conformance.vectors.vectorfile import make_test
@@ -9,6 +11,9 @@ NOTES = {
     "FoldedChips": {"description": "folded chips stay in the pot; folded seats are not eligible", "clauses": ["rules.folded-chips"], "ruling": None},
     "Merge": {"description": "adjacent layers with identical eligibility merge", "clauses": ["state.pots"], "ruling": None},
     "DeadLayer": {"description": "a layer no contributor can win joins the layer below", "clauses": ["state.pots"], "ruling": "R7"},
+    "BadContributions": {"description": "malformed contributions (not a list of {id, committed, folded} with distinct "
+                         "non-empty ids, non-negative integer amounts and boolean folds): buildPots throws; error names "
+                         "the field the reference names (a note only)", "clauses": ["state.pots"], "ruling": "R38"},
 }
 
 
@@ -32,9 +37,39 @@ CASES = [
 ]
 
 
+BAD = [
+    ("not-an-array", {"s1": c("s1", 100)}),
+    ("entry-not-an-object", [c("s1", 100), 100]),
+    ("missing-folded", [c("s1", 100), {"id": "s2", "committed": 100}]),
+    ("missing-id", [{"committed": 100, "folded": False}, c("s2", 100)]),
+    ("empty-id", [c("", 100), c("s2", 100)]),
+    ("number-id", [c(1, 100), c("s2", 100)]),
+    ("duplicate-id", [c("s1", 100), c("s1", 200)]),
+    ("negative-committed", [c("s1", -50), c("s2", 100)]),
+    ("fractional-committed", [c("s1", 50.5), c("s2", 100)]),
+    ("string-committed", [c("s1", "100"), c("s2", 100)]),
+    ("boolean-committed", [c("s1", True), c("s2", 100)]),
+    ("folded-not-a-boolean", [c("s1", 100, 0), c("s2", 100)]),
+]
+
+
+def refused_field(contributions: object) -> str:
+    """The field the reference names in refusing ``contributions``."""
+    try:
+        build_pots(contributions)
+    except PotsError as exc:
+        return exc.field
+    raise AssertionError(f"the reference accepts contributions {contributions!r}")
+
+
 def generate() -> list[dict]:
-    return [
+    tests = [
         make_test(NOTES, f"pots.{slug}", f"{len(contributions)} contributions", ["state.pots"],
                   {"contributions": contributions}, {"pots": build_pots(contributions)}, flags)
         for slug, contributions, flags in CASES
     ]
+    for slug, contributions in BAD:
+        field = refused_field(contributions)
+        tests.append(make_test(NOTES, f"pots.error.{slug}", f"buildPots throws ({field})", ["state.pots"],
+                               {"contributions": contributions}, {"error": field}, ["BadContributions"]))
+    return tests

@@ -20,6 +20,8 @@ NOTES = {
     "UncontestedPot": {"description": "a pot with one eligible seat is awarded without a showdown: it reveals nothing", "clauses": ["rules.showdown-public"], "ruling": "R31"},
     "AutoFold": {"description": "auto-folded seats post blinds, never act and win nothing; recovery at the next hand", "clauses": ["rules.elimination"], "ruling": "R26"},
     "Places": {"description": "simultaneous eliminations: the lower seat (equal final stacks)", "clauses": ["rules.simultaneous"], "ruling": "R27"},
+    "NoSuchSeat": {"description": "a recovery asked for a seat the game does not have: refused (docs/engine-api.md)",
+                   "clauses": ["rules.seats"], "ruling": "R38"},
 }
 
 IDS = ["alice", "bob", "carol"]
@@ -106,6 +108,8 @@ CASES = [
     ("valid-answer-resets-consecutive-timeouts", {"seed": 4}, None, timeout_valid_timeout_timeout, ["caller"] * 3),
     ("recovery-unavailable-without-chips", {"seed": 3}, None, until_auto_folded(bust_then_recover), ["caller"] * 3),
     ("recovery-refused-when-not-auto-folded", {"seed": 3}, None, fixed([{"recover": 0}]), ["shover"] * 3),
+    # No seat 3 in a three-seat game: not auto-folded, so refused (R38: the engine API's refusals).
+    ("recovery-refused-for-no-such-seat", {"seed": 3}, None, fixed([{"recover": 3}]), ["shover"] * 3),
     ("answer-at-deadline-is-late", {"seed": 2}, None, fixed([late("call", 15000), late("call", 14999), late("check", 0)]),
      ["caller"] * 3),
     ("human-clock", {"seed": 2}, ["bot", "human", "bot"], fixed([late("call", 15000), late("call", 44999), late("check", 45000)]),
@@ -181,6 +185,8 @@ def generate() -> list[dict]:
             flags += ["AutoFold", "Vocabulary"]
         if any(o.get("action", {}).get("type") == "fold" and o.get("error") == "late" for o in expected["steps"]):
             flags.append("AutoFold")
+        if any(isinstance(s, dict) and s.get("recover", 0) >= len(IDS) for s in steps):
+            flags.append("NoSuchSeat")
         tests.append(make_test(NOTES, f"sng3v4.{slug}", f"holdem-sng-3-v4: {slug.replace('-', ' ')}", ["rules.end"],
                                {"game": spec, "steps": steps, "strategies": strategies}, expected, flags))
     return tests

@@ -1,5 +1,7 @@
 """Family ``tournaments``: seeds and deterministic seat strategies -> the per-hand log (positions,
 level, actions, results, eliminations) and the final standings."""
+from reference.adapter import run_tournaments
+
 from conformance.vectors.gamespec import STRATEGIES, game, tournament
 from conformance.vectors.vectorfile import make_test
 from .hands import merged_odd_chips_matter
@@ -17,6 +19,8 @@ NOTES = {
     "HandCap": {"description": "the hand cap ends the tournament: competition places by chips", "clauses": ["rules.cap-places"], "ruling": None},
     "ShortBlind": {"description": "some blind is short (all-in): currentBet is the largest blind posted", "clauses": ["state.to-call"], "ruling": "R8"},
     "MergedOddChips": {"description": "some split moves odd chips per merged pot, not per raw layer", "clauses": ["rules.odd-chips"], "ruling": "R13"},
+    "BadOptions": {"description": "invalid seats or options (docs/engine-api.md): create throws; error names the field the "
+                   "reference names (a note only)", "clauses": ["rules.seats"], "ruling": "R38"},
 }
 
 
@@ -85,6 +89,37 @@ CASES = [
 ]
 
 
+SEATS = ["A", "B", "C"]
+# slug, seats, options: what docs/engine-api.md defines as invalid (R38: create refuses it).
+BAD = [
+    ("unknown-ruleset", SEATS, {"ruleset": "holdem-limit"}), ("ruleset-not-a-string", SEATS, {"ruleset": 1}),
+    ("unknown-option", SEATS, {"ante": 10}), ("options-not-an-object", SEATS, 5),
+    ("zero-starting-stack", SEATS, {"startingStack": 0}), ("fractional-hands-per-level", SEATS, {"handsPerLevel": 1.5}),
+    ("string-time-limit", SEATS, {"timeLimitMs": "1000"}), ("zero-max-hands", SEATS, {"maxHands": 0}),
+    ("empty-blind-schedule", SEATS, {"blindSchedule": []}), ("blind-level-not-a-pair", SEATS, {"blindSchedule": [[50, 100, 200]]}),
+    ("zero-small-blind", SEATS, {"blindSchedule": [[0, 100]]}), ("fractional-big-blind", SEATS, {"blindSchedule": [[50, 100.5]]}),
+    ("small-blind-above-big", SEATS, {"blindSchedule": [[200, 100]]}),
+    ("seats-not-an-array", "ABC", {}), ("one-seat", ["A"], {}), ("ten-seats", [f"P{i}" for i in range(10)], {}),
+    ("empty-seat-name", ["A", "", "C"], {}), ("seat-name-not-a-string", ["A", 2, "C"], {}),
+    ("controllers-wrong-length", SEATS, {"controllers": ["bot", "bot"]}),
+    ("unknown-controller", SEATS, {"controllers": ["bot", "robot", "bot"]}),
+    ("decks-not-an-object", SEATS, {"decks": [["Ah"]]}), ("deck-hand-number-zero", SEATS, {"decks": {"0": ["Ah"]}}),
+    ("deck-not-an-array", SEATS, {"decks": {"1": "AhKd"}}), ("deck-bad-card", SEATS, {"decks": {"1": ["Ah", "1d"]}}),
+    ("deck-card-not-a-string", SEATS, {"decks": {"1": ["Ah", 7]}}),
+    ("deck-duplicate-card", SEATS, {"decks": {"1": ["Ah", "Kd", "Ah"]}}), ("deck-empty", SEATS, {"decks": {"1": []}}),
+    ("stacks-wrong-length", SEATS, {"stacks": [100, 100]}), ("zero-stack", SEATS, {"stacks": [100, 0, 100]}),
+    ("v4-repeated-identity", ["A", "A", "B"], {"ruleset": "holdem-sng-3-v4"}),
+]
+
+
+def refused_field(vector_input: dict) -> str:
+    """The field the reference names in refusing the game (through the engine API's names)."""
+    out = run_tournaments(vector_input)
+    if "error" not in out or out["error"].get("at") != "create":
+        raise AssertionError(f"the reference accepts {vector_input['game']!r}")
+    return out["error"]["field"]
+
+
 def generate() -> list[dict]:
     tests = []
     for slug, n, strategies, options, wanted in CASES:
@@ -95,4 +130,9 @@ def generate() -> list[dict]:
         expected, flags = play(spec, strategies)
         tests.append(make_test(NOTES, f"tournaments.{slug}", f"{n} seats, strategies {', '.join(strategies)}",
                                ["rules.end"], {"game": spec, "strategies": strategies}, expected, flags))
+    for slug, seats, options in BAD:
+        vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["caller"] * 3}
+        field = refused_field(vector_input)
+        tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field})", ["rules.seats"],
+                               vector_input, {"error": field}, ["BadOptions"]))
     return tests
