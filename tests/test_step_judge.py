@@ -171,6 +171,8 @@ def test_an_exported_deal_hand_other_than_the_games_deal_fails():
 def test_every_game_vector_pins_every_hand_it_plays():
     for family in ("legality", "hands", "tournaments", "sng3v4"):
         for test in load_tests([family], fresh_seed=3)[family]:
+            if "error" in test["expected"]:  # a game the reference refuses (R38): nothing is dealt
+                continue
             decks = test["input"]["game"]["options"].get("decks", {})
             assert sorted(map(int, decks)) == list(range(1, hands_played(family, test) + 1)), test["id"]
 
