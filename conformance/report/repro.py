@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+from importlib import resources
 from pathlib import Path
 
 from conformance.bots.bot_cert import state_file, state_file_name
@@ -27,6 +29,7 @@ from .formats import printable
 # into every script as they are, so they carry no header of their own.
 REPRO_LOAD_JS = javascript(__package__, "repro_load.js")
 REPRO_CHECK_JS = javascript(__package__, "repro_check.js")
+REPRO_BATCH_JS = resources.files(__package__) / "repro_batch.js"  # run_batch's node program
 REPRO_DIR = "repro"
 BUNDLED_NAME = "bundled reference/js/poker-engine.js"  # engine_choice names the bundled engine so
 # The line of a reproduction script naming the files to load, read back by `holdem-cert repro`.
@@ -176,3 +179,19 @@ def write_bot_states(bots: list[dict], directory: Path) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_text(path, printable(json.dumps(state_file(repro["category"], errors[repro["category"]]), indent=2,
                                                   ensure_ascii=False)) + "\n")
+
+
+def run_batch(node: str, scripts: list[Path], timeout_s: float = 1800) -> list[dict]:
+    """Run the reproduction ``scripts`` in one node process (repro_batch.js), each in a fresh V8
+    context as ``node FILE.js`` runs it alone: for each, in order, {"file", "exit", "stdout",
+    "stderr"} with the exit status ``node FILE.js`` gives (one process per script costs a node
+    start-up, about 40 ms, each: too slow for hundreds)."""
+    with resources.as_file(REPRO_BATCH_JS) as program:
+        done = subprocess.run([node, str(program)], input="".join(json.dumps({"file": str(p)}) + "\n" for p in scripts),
+                              capture_output=True, text=True, timeout=timeout_s)
+    if done.returncode != 0:
+        raise RuntimeError(f"the reproduction batch stopped (exit {done.returncode}): {done.stderr[-2000:]}")
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    if len(out) != len(scripts):
+        raise RuntimeError(f"the reproduction batch answered {len(out)} of {len(scripts)} scripts")
+    return out

@@ -1,11 +1,12 @@
 const outcome = JSON.parse(globalThis.__holdemDriver(FAMILY, INPUT));
 
-// The decision state k with its history put back (the driver records each history once).
+// The decision state k with its history put back (the driver records each history once; a state
+// recorded whole keeps its own, as trajectory.expand does).
 function decision(k) {
   const s = (outcome.decisions || [])[k];
-  if (s === null || typeof s !== 'object' || !outcome.histories) return s;
+  if (s === null || typeof s !== 'object' || !outcome.histories || 'history' in s) return s;
   const h = outcome.histories.filter(x => x.decision <= k).pop();
-  return h && h.present ? Object.assign({}, s, { history: h.history }) : s;
+  return h && h.present !== false ? Object.assign({}, s, { history: h.history }) : s;
 }
 // The engine's value at a divergence path of the step judge (docs/INTERPRETING.md, Step judging).
 function locate(path, at) {
@@ -16,7 +17,11 @@ function locate(path, at) {
     root = outcome[head[1]];  // one state, one act, one submit: not a game's decisions
   } else switch (head && head[1]) {
     case 'state': case 'state()': root = k !== null && k < (outcome.decisions || []).length ? decision(k) : outcome.error || null; break;
-    case 'again': root = outcome.again ? outcome.again[k] : ((outcome.fresh || []).find(f => f.decision === k) || {}).state; break;
+    case 'again': {  // a game records only a second state() that differs from the first: else it is the first
+      const f = (outcome.fresh || []).find(x => x.decision === k);
+      root = outcome.again ? outcome.again[k] : f ? f.state : decision(k);
+      break;
+    }
     case 'action': root = (outcome.actions || [])[k]; if (root === undefined) root = outcome.error; break;
     case 'history()': root = outcome.history; break;
     case 'log()': root = outcome.log; break;
@@ -69,15 +74,18 @@ if (FIRST === null) {  // not a game: the whole outcome is compared (the failure
   if (why) globalThis.__reproDiverges = true;
 } else {
   const actual = locate(FIRST.path, FIRST.decision);
+  // a second state() is judged against this engine's own first one at that decision (state.fresh)
+  const second = /^again\b/.test(FIRST.path);
+  const expected = second ? locate(FIRST.path.replace(/^again/, 'state'), FIRST.decision) : FIRST.expected;
   const where = [FIRST.hand !== null ? 'hand ' + FIRST.hand : null, FIRST.decision !== null ? 'decision ' + FIRST.decision : null]
     .filter(Boolean).join(', ') || 'the end of the game';
   console.log('first divergence at ' + where + ': ' + FIRST.path + ' (breaks ' + FIRST.clause + ')');
-  console.log('  expected (reference): ' + show(FIRST.expected));
+  console.log(second ? '  expected (its first state() here): ' + show(expected) : '  expected (reference): ' + show(expected));
   console.log('  actual (this engine): ' + show(actual));
   // an entry the reference does not have ("(absent)") is what an engine without it shows ("(missing)")
   // and where a refusal is due ("throws"), any refusal is one (docs/INTERPRETING.md, Refusals)
-  const refused = FIRST.expected === 'throws' && actual !== null && typeof actual === 'object' && 'threw' in actual;
-  const diverges = !same(actual, FIRST.expected) && !refused && !(actual === '(missing)' && FIRST.expected === '(absent)');
+  const refused = expected === 'throws' && actual !== null && typeof actual === 'object' && 'threw' in actual;
+  const diverges = !same(actual, expected) && !refused && !(actual === '(missing)' && expected === '(absent)');
   console.log(diverges ? 'DIVERGES: the engine still leaves the rules here' : 'the same now: this step no longer diverges');
   if (diverges && typeof process === 'object') process.exitCode = 1;
   if (diverges) globalThis.__reproDiverges = true;
