@@ -10,6 +10,7 @@ import copy
 from conformance.judge import causes
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver, Run
+from conformance.judge.verdicts import Case
 from conformance.judge.family_judges import judge
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
@@ -82,18 +83,37 @@ def test_a_deal_order_engine_with_one_betting_bug_has_two_causes():
     report = run(engine(DEAL_FROM_SEAT_0, REOPENS), ["hands"])
     alone = run(engine(REOPENS), ["hands"])
     found = causes.group(report.cases)
-    # The reopening bug breaks two clauses of the text (a short all-in reopens no one who acted; a
-    # checker facing only a short opening all-in is not reopened, R9's ruled-out option reproducing
-    # it): the same causes as when the engine deals the contract's way, plus the dealing's one.
-    betting = sorted((c.breaks, c.field, c.kind, str(c.alternative)) for c in causes.group(alone.cases))
-    assert sorted((c.breaks, c.field, c.kind, str(c.alternative)) for c in found if c.breaks != "rules.deal-order") == betting
-    assert sorted(c.breaks for c in found) == ["rules.checker-convention", "rules.deal-order", "rules.short-allin"], \
-        [c.title() for c in found]
+    # Two causes: the dealing, and the reopening bug. The bug breaks both clauses of the text's rule
+    # on short all-ins (a short all-in reopens no one who acted; a checker facing only a short opening
+    # all-in is not reopened, R9's ruled-out option reproducing that part): one cause naming both,
+    # the same as when the engine deals the contract's way.
+    assert sorted(c.breaks for c in found) == ["rules.deal-order", "rules.short-allin"], [c.title() for c in found]
     reopen = next(c for c in found if c.breaks == "rules.short-allin")
+    assert reopen.clauses == ["rules.short-allin", "rules.checker-convention"]
+    assert reopen.reproduces == {"rules.checker-convention": {"R9": "checker-reopened"}}
+    assert "reproduces its rules.checker-convention failures" in reopen.title()
+    assert reopen.as_json()["clauses"] == reopen.clauses
+    betting = [c for c in causes.group(alone.cases)]
+    assert [(c.key(), c.clauses) for c in betting] == [(reopen.key(), reopen.clauses)]
     # The betting bug is found in the same vectors as when the engine deals the contract's way.
-    assert sorted(reopen.vectors) == sorted(next(c for c in causes.group(alone.cases) if c.breaks == "rules.short-allin").vectors)
+    assert sorted(reopen.vectors) == sorted(betting[0].vectors) and reopen.count == betting[0].count
     assert reopen.kind == "a raise offered where raising is closed" and reopen.field == "state.minRaiseTo"
     assert reopen.example["first"]["clause"] == "rules.short-allin"
+
+
+def test_failures_of_different_rules_are_not_one_cause():
+    """The same field and kind of difference under clauses of different rules are different bugs:
+    a raise offered with no one to respond is not the short all-in rule's."""
+    def case(cid, clause):
+        return Case(id=cid, group="hands", status="failed", message="m", failures=[
+            {"hand": 1, "decision": 3, "path": "state.minRaiseTo", "expected": None, "actual": 40,
+             "clause": clause}])
+    found = causes.group([case("hands.a", "rules.short-allin"), case("hands.b", "rules.no-responder"),
+                          case("hands.c", "rules.checker-convention")])
+    assert sorted((c.breaks, tuple(c.clauses), c.count) for c in found) == [
+        ("rules.no-responder", ("rules.no-responder",), 1),
+        ("rules.short-allin", ("rules.short-allin", "rules.checker-convention"), 2)]
+    assert all("clauses" not in c.as_json() for c in found if c.breaks == "rules.no-responder")
 
 
 def test_a_second_bug_in_a_later_hand_is_found_after_resynchronising():

@@ -2,11 +2,13 @@
 
 A failed vector holds one failure or several (a game's dealing difference and the first
 divergence of each hand judged on after it: Case.failures). A cause is the failures that break
-the same clause, at the same field (list indices dropped), with the same kind of difference
-("null where a value is due", "more than due", ...) and, where the reference under a documented
-ruling alternative reproduces it, that alternative. Each cause carries its count, the vectors it
-covers, and its smallest example: the failure reached in the fewest decisions, preferring one
-that is its vector's first failure (the vector's reproduction then shows it).
+one rule of the text (a clause, or the clauses of one rule: ONE_RULE), at the same field (list
+indices dropped), with the same kind of difference ("null where a value is due", "more than
+due", ...). Where the reference under a ruling option the text rules out reproduces some of them,
+the cause names that option for the clause it reproduces (a diagnosis, not an excuse). Each cause
+carries its count, the clauses it breaks, the vectors it covers, and its smallest example: the
+failure reached in the fewest decisions, preferring one that is its vector's first failure (the
+vector's reproduction then shows it).
 
 A run of hundreds of failures reads as its handful of causes: the terminal, the JSON report
 (``causes``) and the HTML page show them first, the per-vector list below.
@@ -19,6 +21,18 @@ from dataclasses import dataclass, field
 from conformance.vectors.clauses import CLAUSES
 from .dealing import DEALT_OTHER_CARDS
 from .verdicts import Case, Report
+
+# Clauses that state one rule of the text: bot-contract-v1's paragraph on short all-ins ("Short
+# all-ins are accepted, but do not by themselves reopen a player who already acted. [...] The house
+# convention also does not reopen a checker facing only a short opening all-in."). An engine whose
+# short all-in reopens the betting breaks both clauses with one bug: one cause, naming both. A clause
+# maps to the rule's first clause; other clauses are each a rule of their own.
+ONE_RULE = {"rules.checker-convention": "rules.short-allin"}
+
+
+def rule_of(clause: str | None) -> str:
+    return ONE_RULE.get(clause or "", clause or "")
+
 
 _INDEX = re.compile(r"\[\d+\]")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -89,33 +103,51 @@ class Cause:
     breaks: str | None
     field: str
     kind: str
-    alternative: dict | None
+    alternative: dict | None  # the ruled-out options that reproduce some of its failures
     count: int = 0
     vectors: list = field(default_factory=list)
     example: dict | None = None  # {"vector", "first", "repro"?}: the smallest example
+    clauses: list = field(default_factory=list)  # every clause it breaks, the rule's first one first
+    reproduces: dict = field(default_factory=dict)  # clause -> the option reproducing its failures
     _rank: tuple = ()
 
     def key(self) -> tuple:
-        return (self.breaks or "", self.field, self.kind, tuple(sorted((self.alternative or {}).items())))
+        return (rule_of(self.breaks), self.field, self.kind)
+
+    def add(self, clause: str | None, alternative: dict | None) -> None:
+        """One more failure of this cause, breaking ``clause``, reproduced under ``alternative``."""
+        if clause and clause not in self.clauses:
+            self.clauses.append(clause)
+            self.clauses.sort(key=lambda c: (c != rule_of(c), c))  # the rule's first clause first
+            self.breaks = self.clauses[0]
+        if alternative:
+            self.alternative = {**(self.alternative or {}), **alternative}
+            self.reproduces.setdefault(clause or "", {}).update(alternative)
 
     def as_json(self) -> dict:
         summary = CLAUSES[self.breaks][1] if self.breaks in CLAUSES else None
-        return {"breaks": self.breaks, **({"summary": summary} if summary else {}), "field": self.field,
+        return {"breaks": self.breaks, **({"summary": summary} if summary else {}),
+                **({"clauses": list(self.clauses)} if len(self.clauses) > 1 else {}), "field": self.field,
                 "kind": self.kind, **({"alternative": self.alternative} if self.alternative else {}),
                 "count": self.count, "vectors": list(self.vectors), "example": self.example}
 
     def title(self) -> str:
         what = f"{self.field}: {self.kind}" if self.field else self.kind
-        alt = (" (the reference under " + ", ".join(f"{r} = {o}" for r, o in sorted(self.alternative.items()))
-               + " reproduces it: a diagnosis, not an excuse)") if self.alternative else ""
-        return f"breaks {self.breaks or '(no clause)'}: {what}{alt}"
+        alt = ""
+        for clause, options in sorted(self.reproduces.items()):
+            part = f"its {clause} failures" if len(self.clauses) > 1 else "it"
+            alt += (" (the reference under " + ", ".join(f"{r} = {o}" for r, o in sorted(options.items()))
+                    + f" reproduces {part}: a diagnosis, not an excuse)")
+        return f"breaks {' and '.join(self.clauses) or self.breaks or '(no clause)'}: {what}{alt}"
 
 
 def _cause(f: dict) -> "Cause":
     path = f.get("path")
     kind = f.get("kind") or kind_of(path or "", f.get("expected"), f.get("actual"))
     where = "the deal" if kind == DEALT_OTHER_CARDS else field_of(path)  # wherever the cards were seen
-    return Cause(f.get("clause"), where, kind, f.get("alternative"))
+    cause = Cause(f.get("clause"), where, kind, None)
+    cause.add(f.get("clause"), f.get("alternative"))
+    return cause
 
 
 def _judged_failures(case: Case) -> list[dict]:
@@ -142,8 +174,10 @@ def group(cases: list[Case]) -> list[Cause]:
         if case.status != "failed":
             continue
         for k, f in enumerate(_judged_failures(case)):
-            cause = _cause(f)
-            cause = causes.setdefault(cause.key(), cause)
+            one = _cause(f)
+            cause = causes.setdefault(one.key(), one)
+            if cause is not one:
+                cause.add(f.get("clause"), one.alternative)
             cause.count += 1
             if case.id not in cause.vectors:
                 cause.vectors.append(case.id)
