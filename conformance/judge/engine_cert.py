@@ -4,8 +4,9 @@ say what the engine did; this module decides what that means."""
 from __future__ import annotations
 
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from conformance.vectors import fresh_vectors, library as vectors
 from . import cert_profiles, fuzz, fuzz_guided
@@ -29,6 +30,7 @@ ABANDON_RUN_AFTER = 10
 # answers then is reported as slow, with its time, and judged on its answer. Once a retry too
 # gets no answer (a hang), no vector is retried again: a hanging engine costs one long wait.
 RETRY_SCALE = 16
+JUDGE_AHEAD = 2  # runs waiting for the judging thread at most (a tournament's answer is megabytes)
 MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
 
 
@@ -97,12 +99,43 @@ class Runner:
                     seconds=time.perf_counter() - t0, breaks=named.group(1) if named else None)
 
     def vector(self, family: str, test: dict) -> Case:
+        started = self._start(family, test)
+        return started if isinstance(started, Case) else self._judge(family, test, *started)
+
+    def vectors(self, items: "Iterable[tuple[str, dict]]", overlap: bool = True) -> "Iterator[Case]":
+        """The Case of each (family, test), in order. With ``overlap`` the engine runs the next vectors
+        while a thread judges this one (issue #25, both cores: the judging is the reference's Python,
+        the engine its own process, which waits on neither). The verdicts are the same: what runs and
+        what is skipped depend only on the runs (fatal ones abandon a family), never on a judgment,
+        and the judgments are made one at a time, in order (the engine's choices carry over)."""
+        if not overlap:
+            yield from (self.vector(family, test) for family, test in items)
+            return
+        pending: deque[Future] = deque()
+        with ThreadPoolExecutor(1, thread_name_prefix="judge") as pool:
+            for family, test in items:
+                started = self._start(family, test)
+                if isinstance(started, Case):
+                    pending.append(done := Future())
+                    done.set_result(started)
+                else:
+                    pending.append(pool.submit(self._judge, family, test, *started))
+                while pending and (len(pending) > JUDGE_AHEAD or pending[0].done()):
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+
+    def _start(self, family: str, test: dict) -> "Case | tuple[Run, float | None, float]":
+        """A skipped Case, or the run to judge: (run, slow_ms, the time it started)."""
         if reason := self.abandoned(family):
             return Case(test["id"], family, "skipped", test["clauses"], reason)
         t0 = time.perf_counter()
         run, slow_ms = self.run(family, test)
         self.streak[family] = self.streak[family] + 1 if run.fatal else 0
         self.fatal[family] += run.fatal
+        return run, slow_ms, t0
+
+    def _judge(self, family: str, test: dict, run: Run, slow_ms: "float | None", t0: float) -> Case:
         try:
             with self.choices.judging():
                 j = judge(family, test, run)
@@ -253,13 +286,15 @@ def smoke_tier(driver, families: Iterable[str]) -> tuple[list[Case], Runner | No
 
 def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str = DEFAULT_RULESET,
             on_case: Callable[[Case], None] = lambda case: None, title: str = "holdem-cert engine",
-            fuzz_plan: "fuzz.FuzzPlan | None" = None, profiles: "Sequence[str] | None" = None) -> Report:
+            fuzz_plan: "fuzz.FuzzPlan | None" = None, profiles: "Sequence[str] | None" = None,
+            overlap: bool = True) -> Report:
     """Load the engine, choose its profiles (cert_profiles.select: ``profiles`` asked for, else
     what the engine declares, else ``ruleset``'s), run the smoke tier of their families, then (if
     it passed) every vector of ``tests`` (family -> vectors, as :func:`load_tests` gives them)
     except those of profiles the engine does not implement, and conclude per profile.
 
     ``subject`` describes the engine for the report; the driver's own description is merged in.
+    ``overlap``: judge each vector while the engine runs the next (Runner.vectors; the same report).
     The driver is closed at the end.
     """
     if ruleset not in RULESETS:
@@ -287,11 +322,10 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
             report.smoke, runner = smoke_tier(driver, tests)
         report.subject.update(info)
         if runner is not None:
-            for family, family_tests in tests.items():
-                for test in family_tests:
-                    case = runner.vector(family, test)
-                    report.cases.append(case)
-                    on_case(case)
+            for case in runner.vectors([(f, test) for f, family_tests in tests.items() for test in family_tests],
+                                       overlap):
+                report.cases.append(case)
+                on_case(case)
             if fuzz_plan is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in tests:
                 _fuzz(runner, fuzz_plan, report, on_case, run)
     finally:
