@@ -158,3 +158,27 @@ def test_what_only_a_ruling_decides_is_acceptable_on_it():
     assert numeric["result"] == "acceptable" and numeric["rulings"] == ["R1"]
     as_number = next(t for t in library.load("rng")["tests"] if t["id"] == "rng.42")["expected"]["values"]
     assert judge("rng", numeric, Run("result", {"values": as_number})).status == "divergent"
+
+
+def test_refused_input_rests_on_r38_alone_and_its_judging_can_fail():
+    """Invalid engine-API input (R38): refused passes, taken is divergent, a malformed answer or a
+    failure after taking it fails; the lint plays no ruling on it (an unknown ruleset included)."""
+    from conformance.judge.engine_drivers import Run
+    from conformance.judge.family_judges import judge
+    from conformance.vectors import library, ruling_lint
+    pots = next(t for t in library.load("pots")["tests"] if t["id"] == "pots.error.duplicate-id")
+    assert pots["result"] == "acceptable" and pots["rulings"] == ["R38"]
+    assert judge("pots", pots, Run("result", {"threw": {"message": "bad"}})).status == "passed"
+    assert judge("pots", pots, Run("result", {"pots": [{"amount": 300, "eligible": ["s1"]}]})).status == "divergent"
+    assert judge("pots", pots, Run("result", {"pots": "none"})).status == "failed"
+    game = next(t for t in library.load("tournaments")["tests"] if t["id"] == "tournaments.error.unknown-ruleset")
+    assert game["rulings"] == ["R38"] and ruling_lint.depends_on("tournaments", game) == {}
+    refused = judge("tournaments", game, Run("result", {"error": {"at": "create", "message": "no", "field": "ruleset"}}))
+    assert refused.status == "passed" and not refused.notes
+    noted = judge("tournaments", game, Run("result", {"error": {"at": "create", "message": "no"}}))
+    assert noted.status == "passed" and "refused without a field" in noted.notes[0]
+    assert judge("tournaments", game, Run("result", {"decisions": [], "log": [], "standings": []})).status == "divergent"
+    assert judge("tournaments", game, Run("result", {"error": {"at": "state() at decision 0", "message": "x"}})).status == "failed"
+    spec = next(t for t in library.load("hand")["tests"] if t["id"] == "hand.error.unknown-field")
+    assert judge("hand", spec, Run("result", {"error": {"at": "createHand", "message": "no", "field": "ante"}})).status == "passed"
+    assert judge("hand", spec, Run("result", {"decisions": [], "actions": [], "over": False, "result": None})).status == "divergent"

@@ -62,6 +62,8 @@ def outcome(family: str, test: dict, profile: dict | None = None) -> object:
 def depends_on(family: str, test: dict) -> dict[str, str]:
     """Ruling -> the first of its playable alternatives under which the reference gives ``test``
     another result (R3 left out)."""
+    if "error" in test["expected"]:
+        return {}  # input the reference refuses (R38) plays no ruling: it is refused before any is played
     ids = [rid for rid, r in RULINGS.items() if family in r.families and rid not in FOLLOWED]
     base = json.dumps(outcome(family, test), sort_keys=True, default=repr)
     out: dict[str, str] = {}
