@@ -99,7 +99,7 @@ CAUSE_BREAKS = {
     "equity-every-tie-a-half": "helper.equity", "evaluate-duplicate-in-low-pair": "helper.evaluate-errors",
     "v4-auto-fold-after-second-timeout": "timing.fallback", "v4-third-timeout-checks": "timing.fallback",
     "v4-valid-action-keeps-timeout-count": "timing.fallback",
-    "v4-recovery-never-applied": "state.pots",  # consequence: the seat stays auto-folded (R26)
+    "v4-recovery-never-applied": "rules.elimination",  # the seat stays auto-folded (R26): the pots follow
     "v4-auto-fold-not-persistent": "rules.elimination",  # R26's clause in the sng3v4 vectors
     "v4-recovery-immediate": "rules.elimination",
     "v4-human-clock-ignored": "timing.fallback",  # R22's clause: the clock

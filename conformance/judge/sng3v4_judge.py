@@ -204,7 +204,7 @@ def _sng3v4_end_problem(game: dict, seats: _V4Seats, log: object, standings: obj
         if invalid or seat in seats.pending:
             continue
         if s.get("autoFolded") is not seats.auto_folded(seat):
-            return f"{seat}: autoFolded is {js_text(s.get('autoFolded'))}, expected {seats.auto_folded(seat)} " + \
+            return f"{seat}: autoFolded is {js_text(s.get('autoFolded'))}, expected {js_text(seats.auto_folded(seat))} " + \
                 ("(persistent auto-fold since hand %d)" % seats.folded[seat][-1][0] if seats.auto_folded(seat)
                  else "(never three consecutive timeouts, or recovered)")
     for entry in log:

@@ -207,7 +207,7 @@ def v4_clause_for(path: str) -> str:
     parts = _fields(path)
     if parts[-1] == "timeLimitMs" and parts[0] in ("state", "steps"):
         return "timing.fallback"
-    if parts[:2] == ["steps", "recovered"]:
+    if parts[:2] == ["steps", "recovered"] or parts[-1] == "autoFolded":
         return "rules.elimination"
     return clause_for(path)
 
@@ -245,7 +245,6 @@ def edited_path(value: object, path: str = "") -> tuple[str, object] | None:
 
 
 _WINNER_AMOUNT = re.compile(r"^(.*\.winners)\[\d+\]\.amount$")
-_SEAT_FOLDED = re.compile(r"^\.seats\[(\d+)\]\.folded$")
 _TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
 
@@ -265,6 +264,11 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     same total, one chip moved between them (a split's odd chips, rules.odd-chips), more chips
     awarded than due (a refund counted, state.history-winners), the same chips to other seats (the
     ranking, rules.best-five) or shared otherwise among the same seats (rules.side-pots)."""
+    if path.startswith(".state.") and isinstance(expected, dict) and isinstance(expected.get("state"), dict) \
+            and isinstance(actual, dict):  # a step's record (state, action, error): its state decides
+        return _context_clause(path[len(".state"):], expected["state"], actual.get("state"))
+    if isinstance(expected, dict) and isinstance(actual, dict) and _auto_fold_differs(expected, actual):
+        return "rules.elimination"  # who is auto-folded (R26) decides what differs: the pots, the folds
     if path == ".minRaiseTo" and _at(expected, path) is None and isinstance(expected, dict) \
             and _at(actual, path) is not None:
         if _reopened(expected):
@@ -277,9 +281,6 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         if path == ".buttonSeat":  # heads-up, the button follows the transition's rule
             return "rules.heads-up-transition" if live == 2 else None
         return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
-    seat = _SEAT_FOLDED.match(path)
-    if seat and _auto_folded(expected, int(seat.group(1))):
-        return "rules.elimination"  # holdem-sng-3-v4's auto-fold (R26; its vectors' clause for it)
     match = _WINNER_AMOUNT.match(path)
     if not match:
         return None
@@ -297,6 +298,15 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     except (TypeError, KeyError):
         pass
     return None
+
+
+def _auto_fold_differs(expected: dict, actual: dict) -> bool:
+    """Whether a seat is auto-folded (R26) in one state and not in the other: an auto-fold not
+    applied, or a recovery not taken into effect."""
+    seats = expected.get("seats")
+    return isinstance(seats, list) and isinstance(actual.get("seats"), list) and \
+        len(seats) == len(actual["seats"]) and "actions" in expected and \
+        any(_auto_folded(expected, k) != _auto_folded(actual, k) for k in range(len(seats)))
 
 
 def _auto_folded(state: dict, k: int) -> bool:
