@@ -195,8 +195,8 @@ def test_the_replayer_steps_through_hands_in_chromium(tmp_path, log):
     result = probe(tmp_path, render(summary(log)), 1100)
     assert result["games"] == len(log[0]) == 12
     assert result["conserved"] and result["endStacks"] and result["streets"] and result["frames"] > 12 * 3
-    assert result["first"].startswith("step 1 of ") and result["afterForward"].startswith("step 3 of ")
-    assert result["afterBack"].startswith("step 2 of ")
+    assert result["first"].startswith("frame 1 of ") and result["afterForward"].startswith("frame 3 of ")
+    assert result["afterBack"].startswith("frame 2 of ")
     assert result["seats"] == 3 and result["cards"] >= 6  # every seat's hole cards
 
 

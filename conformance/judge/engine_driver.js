@@ -282,11 +282,14 @@
   // `histories`, once per change), each action the engine records, then history() and over.
   function playOut(g, strategies, out) {
     let lastHistory = null, lastHand = null;
+    // `n` indexes this list of decisions; messages number them as the judge and reproductions do,
+    // after the game's steps (sng3v4's come first).
+    const base = Array.isArray(out.steps) ? out.steps.length : 0;
     for (let n = 0; ; n++) {
       let s;
-      try { s = g.state(); } catch (x) { out.error = failure('state() at decision ' + n, x); break; }
+      try { s = g.state(); } catch (x) { out.error = failure('state() at decision ' + (base + n), x); break; }
       if (s === null) break;
-      if (n === MAX_DECISIONS) { out.error = { at: 'decision ' + n, message: 'the game did not end within ' + n + ' decisions' }; break; }
+      if (n === MAX_DECISIONS) { out.error = { at: 'decision ' + (base + n), message: 'the game did not end within ' + n + ' decisions' }; break; }
       let answer, seen = s;
       if (out.decisions) {
         seen = clone(s);
@@ -301,11 +304,11 @@
           // engine hands out its own objects and the game is not recorded further (it would grow
           // with every edit).
           let again;
-          try { again = clone(g.state()); } catch (x) { out.error = failure('second state() at decision ' + n, x); break; }
+          try { again = clone(g.state()); } catch (x) { out.error = failure('second state() at decision ' + (base + n), x); break; }
           if (!equal(again, seen)) {
             out.fresh.push({ decision: n, state: again });
             out.decisions.push(seen);
-            out.error = { at: 'decision ' + n, message: 'not recorded further: a second state() differs from the first after the runner edited it' };
+            out.error = { at: 'decision ' + (base + n), message: 'not recorded further: a second state() differs from the first after the runner edited it' };
             break;
           }
         }
@@ -322,11 +325,11 @@
         out.decisions.push(recorded);
       }
       try { answer = STRATEGIES[strategies[seen.you.seat]](seen); } catch (x) {
-        out.error = failure('decision ' + n + ': the strategy of the seat to act could not read the state', x);
+        out.error = failure('decision ' + (base + n) + ': the strategy of the seat to act could not read the state', x);
         break;
       }
       let action;
-      try { action = g.act(answer); } catch (x) { out.error = failure('act(' + JSON.stringify(answer) + ') at decision ' + n, x); break; }
+      try { action = g.act(answer); } catch (x) { out.error = failure('act(' + JSON.stringify(answer) + ') at decision ' + (base + n), x); break; }
       if (out.actions) out.actions.push(clone(action));
     }
     try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }

@@ -197,8 +197,9 @@ def legality_views(spec: dict, prefix: list, answer: object) -> dict:
 
 
 def divergence_offset(family: str, vector_input: dict) -> int:
-    """The index of the first recorded decision (sng3v4 steps come first, step_judge)."""
-    return len(vector_input.get("steps") or ()) if family == "sng3v4" else 0
+    """The index of the first recorded decision: the steps come first where a game has them (sng3v4,
+    and a hands vector's fuzz steps: step_judge numbers its decisions after them)."""
+    return len(vector_input.get("steps") or ()) if family in ("sng3v4", "hands") else 0
 
 
 def failing_game(family: str, vector_input: dict, outcome: object, first: dict | None) -> dict | None:

@@ -98,7 +98,7 @@
   function show(v) { try { return JSON.stringify(v); } catch (_) { return String(v); } }
 
   function draw(view, frame, k, total) {
-    view.step.textContent = 'step ' + (k + 1) + ' of ' + total + ' \u00b7 ' + frame.title + ' \u00b7 ' + frame.street;
+    view.step.textContent = 'frame ' + (k + 1) + ' of ' + total + ' \u00b7 ' + frame.title + ' \u00b7 ' + frame.street;
     view.board.textContent = '';
     frame.board.forEach(function (c) { view.board.appendChild(card(c)); });
     view.board.appendChild(el('span', 'rp-pot', '  pot ' + frame.pot));
