@@ -16,7 +16,8 @@ from conformance.judge.step_judge import EngineChoices
 from js_vector_runner import ENGINE_PATH
 
 SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
-CHECKER_REOPENED = ("checkerReopenedByShortOpening: false,", "checkerReopenedByShortOpening: true,")
+CHECKER_REOPENED = ("this.lastFullRaise) return true;\n      return false;",
+                    "this.lastFullRaise) return true;\n      return last === 0 && this.currentBet > 0;")
 R3_BACK = ("    draw() { return this.deck[this.pos++]; }", "    draw() { return this.deck[51 - this.pos++]; }")
 TRANSITION = "if (this.prevCount >= 3 && this.rules.headsUp === 'big-blind-advances') {"
 R16_BUTTON_ADVANCES = (TRANSITION, "if (false) {")

@@ -418,7 +418,7 @@
   function collect(r, count, at, k0, k1, k2, k3, k4, k5, k6) {
     var out = GROUP_BEST;
     r <<= 12;
-    if ((k0 & 0xF000) === r) { out[at++] = KEY_CARD[k0 >> 10]; if (--count === 0) return; }
+    if ((k0 & 0xF000) === r) { out[at++] = KEY_CARD[k0 >> 10]; count--; } // count >= 2: never done here
     if ((k1 & 0xF000) === r) { out[at++] = KEY_CARD[k1 >> 10]; if (--count === 0) return; }
     if ((k2 & 0xF000) === r) { out[at++] = KEY_CARD[k2 >> 10]; if (--count === 0) return; }
     if ((k3 & 0xF000) === r) { out[at++] = KEY_CARD[k3 >> 10]; if (--count === 0) return; }
@@ -581,9 +581,6 @@
     maxHands: 300,
     timeLimitMs: 1000,
     humanTimeLimitMs: null, // the clock when a human or agent plays; null: timeLimitMs
-    // The house convention (R9): a checker facing only a short opening
-    // all-in is not reopened.
-    checkerReopenedByShortOpening: false,
     seating: 'fixed', // seat i is names[i], first button seat 0; 'seeded': R23
     distinctNames: false, // each seat a distinct identity
     timeoutsToAutoFold: null, // consecutive timeouts that set persistent auto-fold; null: never
@@ -664,7 +661,7 @@
       for (let i = 0; i < committed.length; i++) {
         const c = committed[i];
         if (c > floor) {
-          amount += (c < top ? c : top) - floor;
+          amount += top - floor; // the levels are the distinct contributions: c > floor means c >= top
           if (c >= top && !folded[i]) eligible.push(keys[i]);
         }
       }
@@ -815,7 +812,6 @@
       this.n = n;
       this.ids = ids;
       this.handNumber = handNumber;
-      this.checkerReopened = rules.checkerReopenedByShortOpening;
       this.showdownReveal = rules.showdownReveal;
       this.startStacks = stacks.slice();
       this.stacks = stacks.slice();
@@ -886,11 +882,12 @@
       };
     }
 
-    // R9: a seat that acted is reopened only by a full raise's worth faced since.
+    // R9: a seat that acted is reopened only by a full raise's worth faced since; by the house
+    // convention a checker facing only a short opening all-in is not reopened either.
     raiseOpen(s) {
       const last = this.acted[s];
       if (last === NOT_ACTED || this.currentBet - last >= this.lastFullRaise) return true;
-      return this.checkerReopened && last === 0 && this.currentBet > 0;
+      return false;
     }
 
     pots() {
