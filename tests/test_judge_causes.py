@@ -93,6 +93,7 @@ def test_a_deal_order_engine_with_one_betting_bug_has_two_causes():
     assert reopen.reproduces == {"rules.checker-convention": {"R9": "checker-reopened"}}
     assert "reproduces its rules.checker-convention failures" in reopen.title()
     assert reopen.as_json()["clauses"] == reopen.clauses
+    assert reopen.as_json()["reproduces"] == {"rules.checker-convention": {"R9": "checker-reopened"}}
     betting = [c for c in causes.group(alone.cases)]
     assert [(c.key(), c.clauses) for c in betting] == [(reopen.key(), reopen.clauses)]
     # The betting bug is found in the same vectors as when the engine deals the contract's way.
@@ -101,19 +102,44 @@ def test_a_deal_order_engine_with_one_betting_bug_has_two_causes():
     assert reopen.example["first"]["clause"] == "rules.short-allin"
 
 
+def failed_case(cid, clause, alternative=None):
+    """A failed case with one failure: a raise offered where raising is closed."""
+    return Case(id=cid, group="hands", status="failed", message="m", failures=[
+        {"hand": 1, "decision": 3, "path": "state.minRaiseTo", "expected": None, "actual": 40,
+         "clause": clause, **({"alternative": alternative} if alternative else {})}])
+
+
 def test_failures_of_different_rules_are_not_one_cause():
     """The same field and kind of difference under clauses of different rules are different bugs:
     a raise offered with no one to respond is not the short all-in rule's."""
-    def case(cid, clause):
-        return Case(id=cid, group="hands", status="failed", message="m", failures=[
-            {"hand": 1, "decision": 3, "path": "state.minRaiseTo", "expected": None, "actual": 40,
-             "clause": clause}])
-    found = causes.group([case("hands.a", "rules.short-allin"), case("hands.b", "rules.no-responder"),
-                          case("hands.c", "rules.checker-convention")])
+    found = causes.group([failed_case("hands.a", "rules.short-allin"),
+                          failed_case("hands.b", "rules.no-responder"),
+                          failed_case("hands.c", "rules.checker-convention")])
     assert sorted((c.breaks, tuple(c.clauses), c.count) for c in found) == [
         ("rules.no-responder", ("rules.no-responder",), 1),
         ("rules.short-allin", ("rules.short-allin", "rules.checker-convention"), 2)]
     assert all("clauses" not in c.as_json() for c in found if c.breaks == "rules.no-responder")
+
+
+def test_a_cause_of_one_rules_clauses_shows_each_clause_and_the_part_its_option_reproduces():
+    """The JSON, the terminal title and the HTML page name every clause of the cause, and the
+    ruled-out option as a diagnosis of the part it reproduces (not of the whole cause)."""
+    from conformance.report.html import _causes
+
+    [cause] = causes.group([failed_case("hands.a", "rules.short-allin"),
+                            failed_case("hands.c", "rules.checker-convention", {"R9": "checker-reopened"})])
+    data = cause.as_json()
+    assert data["breaks"] == "rules.short-allin" and data["clauses"] == ["rules.short-allin", "rules.checker-convention"]
+    assert data["reproduces"] == {"rules.checker-convention": {"R9": "checker-reopened"}}
+    assert cause.title().startswith("breaks rules.short-allin and rules.checker-convention: state.minRaiseTo")
+    page = _causes([data])
+    assert "<code>rules.short-allin</code>" in page and "<code>rules.checker-convention</code>" in page
+    assert ("the reference under R9 = checker-reopened reproduces its rules.checker-convention failures: "
+            "a diagnosis, not an excuse") in page
+    # one clause, one option: the option reproduces the cause itself
+    [alone] = causes.group([failed_case("hands.c", "rules.checker-convention", {"R9": "checker-reopened"})])
+    assert "reproduces" not in alone.as_json()
+    assert "R9 = checker-reopened reproduces it: a diagnosis, not an excuse" in _causes([alone.as_json()])
 
 
 def test_a_second_bug_in_a_later_hand_is_found_after_resynchronising():
@@ -136,3 +162,25 @@ def test_a_second_bug_in_a_later_hand_is_found_after_resynchronising():
     assert j.status == "failed"
     assert [(d.hand, d.decision) for d in j.failures] == [(3, k), (9, late)]
     assert j.failures[1].path == "state.currentBet"
+
+
+def test_a_recovery_not_taken_into_effect_names_r26s_elimination_clause_whatever_field_shows_it():
+    """holdem-sng-3-v4 (R26): the reference's seat has recovered and is in the hand, the engine's
+    stays auto-folded (folded with no fold of its own); the pots show it first, the clause is
+    rules.elimination. The same pots difference with the same seats folded is not R26's."""
+    from conformance.judge.step_judge import _context_clause
+
+    def state(folded: bool, pot: int) -> dict:
+        return {"seats": [{"id": "a", "folded": False, "out": False}, {"id": "b", "folded": folded, "out": False},
+                          {"id": "c", "folded": False, "out": False}],
+                "actions": [{"id": "a", "type": "call"}], "pots": [{"amount": pot, "eligible": ["a", "b", "c"]}]}
+    recovered, kept_folded = state(False, 60), state(True, 40)
+    assert _context_clause(".pots[0].amount", recovered, kept_folded) == "rules.elimination"
+    # inside a step's record (state, action, error): its state decides
+    assert _context_clause(".state.pots[0].amount", {"state": recovered, "action": None},
+                           {"state": kept_folded, "action": None}) == "rules.elimination"
+    assert _context_clause(".pots[0].amount", state(False, 60), state(False, 40)) is None
+    # a seat that folded on its own is no auto-fold
+    folded_itself = state(True, 40)
+    folded_itself["actions"].append({"id": "b", "type": "fold"})
+    assert _context_clause(".pots[0].amount", {**recovered, "actions": folded_itself["actions"]}, folded_itself) is None

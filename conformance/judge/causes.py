@@ -129,6 +129,9 @@ class Cause:
         return {"breaks": self.breaks, **({"summary": summary} if summary else {}),
                 **({"clauses": list(self.clauses)} if len(self.clauses) > 1 else {}), "field": self.field,
                 "kind": self.kind, **({"alternative": self.alternative} if self.alternative else {}),
+                # which clause's failures the alternative reproduces, when the cause breaks several
+                **({"reproduces": {c: dict(o) for c, o in sorted(self.reproduces.items())}}
+                   if self.reproduces and len(self.clauses) > 1 else {}),
                 "count": self.count, "vectors": list(self.vectors), "example": self.example}
 
     def title(self) -> str:

@@ -173,12 +173,15 @@ def _causes(causes: list) -> str:
                                       f"decision {first.get('decision')}" if first.get("decision") is not None else "")
                           if x)
         run = ((ex.get("repro") or {}).get("run") or [""])[0]
-        alt = c.get("alternative")
+        # a cause breaking one rule's several clauses names the part each ruled-out option reproduces
+        parts = c.get("reproduces") or ({"": c["alternative"]} if c.get("alternative") else {})
+        alt = "".join(
+            f" <span class='muted'>(the reference under {escape(', '.join(f'{r} = {o}' for r, o in opts.items()))}"
+            f" reproduces {'its ' + escape(clause) + ' failures' if clause else 'it'}: a diagnosis, not an excuse)</span>"
+            for clause, opts in parts.items())
         rows.append(
-            f"<tr><td>{_clauses([c['breaks']] if c.get('breaks') else [])}</td>"
-            f"<td>{escape(str(c.get('field', '')))}: {escape(str(c.get('kind', '')))}"
-            + (f" <span class='muted'>(reproduced under {escape(', '.join(f'{r} = {o}' for r, o in alt.items()))})</span>"
-               if alt else "")
+            f"<tr><td>{_clauses(c.get('clauses') or ([c['breaks']] if c.get('breaks') else []))}</td>"
+            f"<td>{escape(str(c.get('field', '')))}: {escape(str(c.get('kind', '')))}" + alt
             + f"</td><td class='n'>{c.get('count', 0)}</td><td class='n'>{len(c.get('vectors', []))}</td>"
             f"<td>{escape(str(ex.get('vector', '')))}{' (' + escape(where) + ')' if where else ''}"
             + (f"<br><code>{escape(run)}</code>" if run else "") + "</td></tr>")
