@@ -13,6 +13,7 @@ from conformance.judge import causes, fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.judge.step_judge import EngineChoices
+from conformance.vectors import ruling_lint
 from js_vector_runner import ENGINE_PATH
 
 SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
@@ -125,10 +126,21 @@ def test_two_options_of_one_ruling_are_named_both():
 
 # ---- item 2: the flags come from playing the alternatives ------------------------------------------
 
-def test_every_vector_names_the_rulings_its_result_depends_on():
-    from conformance.vectors import library, ruling_lint
-    for family in ruling_lint.DERIVED:
-        assert ruling_lint.problems(family, library.load(family)["tests"]) == [], family
+@pytest.mark.parametrize("family", ruling_lint.DERIVED)  # one test each: the game families cost 20-30 s
+def test_every_vector_names_the_rulings_its_result_depends_on(family):
+    from conformance.vectors import library
+    assert ruling_lint.problems(family, library.load(family)["tests"]) == [], family
+
+
+@pytest.mark.parametrize("family", ["tournaments", "sng3v4"])
+def test_the_lint_names_a_ruling_a_whole_game_leaves_out(family):
+    """A game played to its end: the vector whose flags a ruling was derived into, without it."""
+    from conformance.vectors import library
+    test = next(t for t in library.load(family)["tests"] if any(f.startswith("RestsOnR") for f in t["flags"]))
+    rid = next(f for f in test["flags"] if f.startswith("RestsOnR"))[len("RestsOn"):]
+    problems = ruling_lint.problems(family, [{**test, "rulings": [r for r in test["rulings"] if r != rid]}])
+    assert any(p.startswith(f"{test['id']}: the reference under {rid} = ") and p.endswith(f"does not name {rid}")
+               for p in problems), problems
 
 
 def test_the_lint_names_a_ruling_a_vector_leaves_out():

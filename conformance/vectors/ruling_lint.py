@@ -19,10 +19,9 @@ from reference.rulings import RULINGS, profiles_to_try
 
 FOLLOWED = ("R3",)  # played on the cards by the judge, not by a profile
 FAMILIES = ("pots", "legality", "hands", "hand", "tournaments", "sng3v4")
-# Families whose flags are derived at generation (conformance.vectors.library.generate); the games
-# of tournaments and sng3v4 are played to the end once per alternative (minutes), so they are
-# linted on demand: ``holdem-cert vectors rulings --family tournaments --family sng3v4``.
-DERIVED = ("pots", "legality", "hands", "hand")
+# Families whose flags are derived at generation (conformance.vectors.library.generate) and linted in
+# tests/test_text_rulings.py: all of them (tournaments and sng3v4 cost about 20-30 s of CPU each).
+DERIVED = FAMILIES
 # The clause a derived flag cites: what the ruling governs (docs/rulings.md).
 RULING_CLAUSE = {"R7": "state.pots", "R8": "state.to-call", "R9": "rules.checker-convention",
                  "R10": "rules.no-responder", "R13": "rules.odd-chips", "R14": "state.history",
