@@ -9,8 +9,8 @@ the sides taking turns, and the ratio other / this (how many times faster this t
 Each run is a fresh process with PYTHONPATH set to the tree measured, so both trees' code runs as
 it would be installed. The default runs use each tree's defaults (this tree: the node host where
 node is installed); ``--host quickjs`` rows separate the V8 host from the other levers, and the
-``--fuzz-games`` rows do the same work on both sides (the default fuzzing is a 10 s time budget,
-so a faster tree plays more games in it). Wall times on a shared machine vary: compare the ratios,
+``--fuzz-games`` rows do the same work on both sides (main before #25 fuzzed for a 10 s time budget
+by default, so a faster tree played more games in it; since, the default is 100 games). Wall times on a shared machine vary: compare the ratios,
 measured in one run.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 ENGINE = "reference/js/poker-engine.js"
 MUTANT = "no-burn-card"  # tests/mutants/mutants.py: fails many hands vectors and fuzz games
-FUZZ_GAMES = "200"  # about what the default 10 s budget plays on main
+FUZZ_GAMES = "200"  # about what main's old default, a 10 s budget, played on a quiet machine
 GAMES = ["legality", "hands", "tournaments"]
 
 
