@@ -122,8 +122,9 @@ class JSEngine:
 
     def create(self, spec: dict) -> "JSGame":
         """A game spec (docs/INTERPRETING.md, Encodings); the game's ``controllers`` become an option."""
-        options = dict(spec.get("options", {}))
+        options = spec.get("options", {})  # as given: a vector of invalid options passes them on (R38)
         if "controllers" in spec:
+            options = dict(options)
             options["controllers"] = spec["controllers"]
         return JSGame(self, self.call("create", seats=spec["seats"], options=options))
 
@@ -289,7 +290,22 @@ def _deck(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
     judge.expect("deck", test["expected"]["deck"], deck)
 
 
+def _refused(test: dict, judge: Judge, run) -> bool:
+    """An error vector (R38: invalid input to the engine API): the call must throw, naming the field
+    the reference names. False when ``test`` is not an error vector."""
+    if "error" not in test["expected"]:
+        return False
+    try:
+        value = run()
+    except JSThrow as exc:
+        judge.expect("the refused field", test["expected"]["error"], exc.field)
+        return True
+    raise _Mismatch("a refusal", f"a throw naming {test['expected']['error']}", _short(value))
+
+
 def _pots(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
+    if _refused(test, judge, lambda: engine.call("buildPots", contributions=test["input"]["contributions"])):
+        return
     pots = engine.call("buildPots", contributions=test["input"]["contributions"])
     judge.expect("pots", test["expected"]["pots"], pots)
 
@@ -368,6 +384,17 @@ def _play_out(game: JSGame, strategy_names: list[str]) -> None:
 
 def _tournaments(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
     inp, exp = test["input"], test["expected"]
+
+    def play() -> list:
+        game = engine.create(inp["game"])
+        try:
+            _play_out(game, inp["strategies"])
+            return game.log()
+        finally:
+            game.close()
+
+    if _refused(test, judge, play):
+        return
     game = engine.create(inp["game"])
     _play_out(game, inp["strategies"])
     judge.expect("log", exp["log"], game.log())
