@@ -44,7 +44,7 @@ def _replayer_title(tmp_path, game: dict, first: dict) -> str:
 
 
 def _certify(engine, tests: dict, family: str):
-    return certify(QuickJSDriver(engine.read_text(encoding="utf-8"), engine_name="mutant.js"), tests, {},
+    return certify(QuickJSDriver(engine.read_text(encoding="utf-8"), engine_name="mutant.js", host="node"), tests, {},
                    ruleset=FAMILY_RULESET.get(family, DEFAULT_RULESET))
 
 
