@@ -7,12 +7,16 @@ option that reproduces it as a diagnosis. Item 3: the alternatives an engine is 
 used for every family, sng3v4 and fuzz games included, and an engine that follows one option in one
 vector and another elsewhere is told so.
 """
+import json
+import shutil
+
 import pytest
 
 from conformance.judge import causes, fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.judge.step_judge import EngineChoices
+from conformance.report import repro
 from conformance.vectors import ruling_lint
 from js_vector_runner import ENGINE_PATH
 
@@ -93,7 +97,7 @@ def test_an_r3_back_engine_is_divergent_in_every_family_fuzz_and_sng3v4_included
     assert next(c for c in r3_back[0].cases if c.id == "hands.fuzz.1.2").status == "divergent"
 
 
-def test_an_r16_button_advances_engine_fails_naming_the_heads_up_transition(r16_button_advances):
+def test_an_r16_button_advances_engine_fails_naming_the_heads_up_transition(r16_button_advances, tmp_path):
     """Contract v1's text decides the heads-up transition ("On the transition to heads-up, the big
     blind advances from the previous big blind and the other survivor becomes the button"): an
     engine with no transition fails with that clause wherever it shows, tournaments and fuzz games
@@ -116,6 +120,21 @@ def test_an_r16_button_advances_engine_fails_naming_the_heads_up_transition(r16_
     assert "R16 = button-advances reproduces it: a diagnosis, not an excuse" in cause.title()
     # holdem-sng-3-v4's text is this option (its default): nothing to prove there.
     assert v4.ok and {c.status for c in v4.cases} == {"passed"}
+    # Each failure's reproduction (issue #24, item 6) exits 1 on this engine and 0 on the bundled one.
+    node = shutil.which("node")
+    if node is None:
+        return
+    engine = tmp_path / "mutant.js"
+    engine.write_text(SOURCE.replace(*R16_BUTTON_ADVANCES), encoding="utf-8")
+    repro.attach(v1, {"driver": "quickjs", "source": str(engine)}, load_tests(["hands", "tournaments"]))
+    scripts, want = [], []
+    for k, case in enumerate(v1.with_status("failed")):
+        for name, path, code in (("mutant", engine, 1), ("bundled", ENGINE_PATH, 0)):
+            scripts.append(tmp_path / f"{k}.{name}.js")
+            scripts[-1].write_text(case.repro["script"].replace(json.dumps([str(engine)]), json.dumps([str(path)])),
+                                   encoding="utf-8")
+            want.append((case.id, name, code))
+    assert not [(w, r["stdout"][-400:]) for w, r in zip(want, repro.run_batch(node, scripts)) if r["exit"] != w[2]]
 
 
 def test_an_engine_mixing_options_is_told_so():
