@@ -60,10 +60,14 @@ def test_the_bundled_javascript_engine_passes_fresh_tests(seed):
     assert {g: c["passed"] for g, c in report.counts().items()} == fresh_vectors.COUNTS
 
 
-def test_statistical_equity_spots_have_no_rare_or_certain_outcome():
+def test_statistical_equity_spots_have_no_rare_or_certain_outcome(monkeypatch):
     """The tolerance assumes a near-normal Monte Carlo sum: every outcome against the one opponent is
     impossible or expected at least MIN_EXPECTED_OUTCOMES times, and the share is not certain (a
     zero tolerance would fail a correct engine's rounding)."""
+    # The one exact-stream vector per seed is not looked at here, and its expected stream (the
+    # reference's Monte Carlo in Python) is most of the generation's time: the spots drawn do not
+    # depend on it (it draws nothing from the generator's random source).
+    monkeypatch.setattr(fresh_vectors.equity_family, "stream_expected", lambda *args: {})
     for seed in range(40):
         for test in fresh_vectors.generate(seed, ["equity"])["equity"]:
             if "Statistical" not in test["flags"]:
