@@ -1,7 +1,7 @@
 """Time of ``holdem-cert bot`` against an older tree of the suite, side by side in one run (issue #25).
 
-    python bench/bench_bot_cert.py --base /work/wt/base-1df4dca [--repeats 3] [--cases typical,late]
-        [--timeout 300]
+    python bench/bench_bot_cert.py --base /work/wt/base-1df4dca [--base OTHER]... [--repeats 3]
+        [--cases typical,late] [--timeout 300]
 
 Each case is one ``holdem-cert bot FILE [ARGS]`` command, run as a subprocess with PYTHONPATH (and
 the working directory) at this tree and at ``--base``, alternating, ``--repeats`` times (the slow
@@ -63,29 +63,34 @@ def run(tree: Path, args: list[str], timeout: float) -> tuple[float, float, str]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", type=Path, required=True, help="the older tree (a git worktree)")
+    parser.add_argument("--base", type=Path, action="append", required=True,
+                        help="an older tree (a git worktree); repeat it to time several in the same run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
     parser.add_argument("--timeout", type=float, default=300, help="seconds per run (default 300)")
     args = parser.parse_args()
-    trees = {"base": args.base.resolve(), "this": ROOT}
-    print(f"base: {trees['base']}   this: {ROOT}   timeout {args.timeout:g} s")
-    print(f"{'case':14s} {'base wall':>10s} {'this wall':>10s} {'ratio':>7s} {'base cpu':>9s} {'this cpu':>9s}"
-          f"  verdicts (base / this)")
+    bases = [b.resolve() for b in args.base]
+    trees = {**{f"base{k + 1}" if len(bases) > 1 else "base": b for k, b in enumerate(bases)}, "this": ROOT}
+    print("   ".join(f"{side}: {tree}" for side, tree in trees.items()) + f"   timeout {args.timeout:g} s")
     for case in args.cases.split(","):
         repeats = 1 if case in SLOW else args.repeats
         samples: dict[str, list[tuple[float, float, str]]] = {side: [] for side in trees}
         for _ in range(repeats):
-            for side, tree in trees.items():
+            for side, tree in trees.items():  # taking turns, so that load changes hit every side alike
                 samples[side].append(run(tree, CASES[case], args.timeout))
         med = {side: (statistics.median(w for w, _, _ in s), statistics.median(c for _, c, _ in s), s[-1][2])
                for side, s in samples.items()}
-        (bw, bc, bv), (tw, tc, tv) = med["base"], med["this"]
-        over = bv.startswith("none within")
-        base_wall = f">{bw:.0f}" if over else f"{bw:.1f}"
-        ratio = f"{'>' if over else ''}{bw / tw:.1f}x"
-        print(f"{case:14s} {base_wall:>10s} {tw:10.1f} {ratio:>7s} {bc:9.1f} {tc:9.1f}  {bv} / {tv}"
-              f"   (median of {repeats})", flush=True)
+        tw, tc, tv = med["this"]
+        for side in trees:
+            if side == "this":
+                continue
+            bw, bc, bv = med[side]
+            over = bv.startswith("none within")
+            base_wall = f">{bw:.0f}" if over else f"{bw:.1f}"
+            print(f"{case:14s} {side:6s} wall {base_wall:>6s} s, this {tw:6.1f} s: {'>' if over else ''}{bw / tw:.2f}x; "
+                  f"cpu {bc:6.1f} s, this {tc:6.1f} s: {bc / tc:.2f}x;  verdicts {bv} / {tv}   "
+                  f"(median of {repeats}; walls {side} {', '.join(f'{w:.1f}' for w, _, _ in samples[side])}, "
+                  f"this {', '.join(f'{w:.1f}' for w, _, _ in samples['this'])})", flush=True)
     return 0
 
 

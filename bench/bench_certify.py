@@ -4,7 +4,7 @@ certify`` on its defaults (issue #25: each >= 4x faster than main before it). Me
 the sides taking turns, and the ratio other / this (how many times faster this tree is).
 
     git -C /work/main worktree add --detach /work/wt/base-main 21d9948
-    python bench/bench_certify.py --other /work/wt/base-main [--repeats 3] [--families] [--only NAME]
+    python bench/bench_certify.py --other /work/wt/base-main [--other TREE]... [--repeats 3] [--families] [--only NAME]
 
 Each run is a fresh process with PYTHONPATH set to the tree measured, so both trees' code runs as
 it would be installed. The default runs use each tree's defaults (this tree: the node host where
@@ -88,27 +88,35 @@ def runs(families: bool) -> list[tuple[str, list[str], list[str]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--other", type=Path, required=True, help="the tree to compare with (e.g. main before)")
+    parser.add_argument("--other", type=Path, action="append", required=True,
+                        help="a tree to compare with (e.g. main before); repeat it to time several in the same run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--families", action="store_true", help="also time single families and a --cmd engine")
     parser.add_argument("--only", action="append", help="only the runs whose name contains this (repeatable)")
     args = parser.parse_args()
+    others = [o.resolve() for o in args.other]
+    for k, o in enumerate(others):
+        print(f"other{k + 1}: {o}" if len(others) > 1 else f"other: {o}")
     print(f"{'run':52} {'this':>7} {'other':>7} {'other/this':>10}   (median of {args.repeats}, wall seconds)")
     for name, mine_args, other_args in runs(args.families):
         if args.only and not any(o in name for o in args.only):
             continue
-        mine, other, notes = [], [], set()
-        for _ in range(args.repeats):  # interleaved, so load changes hit both alike
+        mine, other, notes = [], [[] for _ in others], set()
+        for _ in range(args.repeats):  # interleaved, so load changes hit every side alike
             seconds, note = timed(HERE, mine_args)
             mine.append(seconds)
             notes.add(f"this: {note}" if note else "")
-            seconds, note = timed(args.other, other_args)
-            other.append(seconds)
-            notes.add(f"other: {note}" if note else "")
-        a, b = statistics.median(mine), statistics.median(other)
+            for k, tree in enumerate(others):
+                seconds, note = timed(tree, other_args)
+                other[k].append(seconds)
+                notes.add(f"other{k + 1 if len(others) > 1 else ''}: {note}" if note else "")
+        a = statistics.median(mine)
         shown = "; ".join(sorted(n for n in notes if n))
-        print(f"{name:52} {a:7.1f} {b:7.1f} {b / a:9.2f}x   [{', '.join(f'{x:.1f}' for x in mine)} | "
-              f"{', '.join(f'{x:.1f}' for x in other)}] {shown}", flush=True)
+        for k, times in enumerate(other):
+            b = statistics.median(times)
+            label = name if len(others) == 1 else f"{name} [other{k + 1}]"
+            print(f"{label:52} {a:7.1f} {b:7.1f} {b / a:9.2f}x   [{', '.join(f'{x:.1f}' for x in mine)} | "
+                  f"{', '.join(f'{x:.1f}' for x in times)}] {shown}", flush=True)
 
 
 if __name__ == "__main__":

@@ -347,10 +347,9 @@ def test_long_responses_reach_python_as_one_string(spawn):
 
 
 def test_a_worker_on_the_old_quickjs_binding_says_so(tmp_path, monkeypatch):
-    """The PyPI packages quickjs and quickjs-ng install the same module: the wrong one is named."""
-    stub = tmp_path / "quickjs"
-    stub.mkdir()
-    (stub / "__init__.py").write_text("class JSException(Exception):\n    pass\n\n\nclass Context:\n"
+    """The PyPI packages quickjs and quickjs-ng install the same modules (the worker imports the C
+    module, ``_quickjs``): the wrong one is named."""
+    (tmp_path / "_quickjs.py").write_text("class JSException(Exception):\n    pass\n\n\nclass Context:\n"
                                       "    def eval(self, code):\n        return False  # no Object.hasOwn\n")
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
     with Worker() as w:

@@ -78,6 +78,7 @@ from conformance.host.worker import Outcome, Worker, thrown_text
 from conformance.resources import HOUSE_ROSTER
 from conformance.vectors import library as vectors
 from . import battery_file, bot_timing, bounds, full_table
+from .slots import Slots
 from .decision_kinds import KIND_SEED, KINDS, decision_kinds, kind_counts, street_short_all_in, stratified_states
 from .random_states import GENERATION_SEED, generate_states
 from .profile import Profile, profile_hands
@@ -112,6 +113,10 @@ class CertOptions:
     full_table_decisions: int = bounds.FULL_TABLE_DECISIONS  # ... and its decision cap (conformance/bots/bounds.py)
     time_budget_s: float = bounds.TIME_BUDGET_S  # wall-clock budget; a cut is a warning, never a rejection
     parallel: int = 2  # worker passes and tables side by side (both cores); the report is the same with 1
+    # How many streams of work share the machine with this certification's own (holdem-cert certify's
+    # bots certified side by side): the wall-clock budget's cuts fall after this many times the budget,
+    # at the same amount of the bot's work as when it runs alone. Not in the report (its cuts are).
+    budget_stretch: float = 1.0
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     node: bool = True  # also time in node (V8) when it is installed (bot_timing)
     house_roster: Path = HOUSE_ROSTER
@@ -124,9 +129,10 @@ class CertOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise OptionError(name, f"expected an integer of at least {least}, got {value!r}")
-        budget = self.time_budget_s
-        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
-            raise OptionError("time_budget_s", f"expected a positive number of seconds, got {budget!r}")
+        for name in ("time_budget_s", "budget_stretch"):
+            budget = getattr(self, name)
+            if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0:
+                raise OptionError(name, f"expected a positive number, got {budget!r}")
         if self.vector_states is not None and (isinstance(self.vector_states, bool)
                                                or not isinstance(self.vector_states, int) or self.vector_states < 0):
             raise OptionError("vector_states", f"expected None or a non-negative integer, got {self.vector_states!r}")
@@ -389,8 +395,10 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
 
 def certify(source: "str | bytes", options: CertOptions | None = None, *, filename: str = "<bot>",
             path: Path | None = None, roster: Path | None = None,
-            progress: Progress | None = None) -> CertReport:
+            progress: Progress | None = None, slots: Slots | None = None) -> CertReport:
     """Certify one bot script. ``path`` (the script's file) is needed to find its ``roster`` entry.
+    Every stage runs in one of ``slots`` (conformance/bots/slots.py; by default ``options.parallel``
+    of this certification's own).
 
     Raises OSError when ``roster`` or the house roster cannot be read.
     """
@@ -411,9 +419,11 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
     states = battery(options)
     retimer = bot_timing.Retimer(source=source, engine=engine, bot_seed=options.bot_seed, init_ms=options.init_ms,
                                  deadline_ms=options.decision_ms, memory_limit=options.memory_limit,
-                                 node=find_node() if options.node else None)
+                                 node=find_node() if options.node else None,
+                                 slots=slots if slots is not None else Slots.local(options.parallel))
+    slots = retimer.slots
 
-    clock = bounds.Clock(options.time_budget_s)
+    clock = bounds.Clock(options.time_budget_s, stretch=options.budget_stretch)
     retiming = threading.Lock()  # the two passes share the re-timings (each state once)
 
     def on_late(k: int, since: int) -> bool:
@@ -421,7 +431,7 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
             return retimer.late_beyond_doubt(states[k].id, states[k].state, [s.state for s in states[since:k]])
 
     def battery_pass(stage: str) -> _Run:
-        return _run_battery(source, engine, states, options, progress, stage, on_late, clock)
+        return slots.run(_run_battery, source, engine, states, options, progress, stage, on_late, clock)
 
     # Side by side (options.parallel): the battery and its determinism pass, then the tables, the
     # full-length table and the node battery; every report part is then made in a fixed order, so
@@ -443,12 +453,13 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
             report.skipped.append(f"full-length table of 9: lateness was proven in the battery (state {proven[0].id}, "
                                   "R33); its nine copies would only be killed at the deadline one after the other")
         elif options.full_table_hands:
-            full = pool.submit(_play_full_table, source, options, progress, clock)
-        tables = {n: pool.submit(_play_smoke_table, n, source, report.load["exportName"], options, progress, clock)
+            full = pool.submit(slots.run, _play_full_table, source, options, progress, clock)
+        tables = {n: pool.submit(slots.run, _play_smoke_table, n, source, report.load["exportName"], options, progress,
+                                 clock)
                   for n in sorted(options.smoke_seats, reverse=True)}  # the longest first
         node = None
         if retimer.node is not None:
-            node = pool.submit(bot_timing.node_battery, retimer.node, source, engine,
+            node = pool.submit(slots.run, bot_timing.node_battery, retimer.node, source, engine,
                                [(s.id, s.state) for s in states], options.bot_seed, options.init_ms,
                                options.decision_ms, out_of_time=lambda: clock.past("tables"))
         _battery(report, states, run, on_late)
@@ -902,7 +913,8 @@ def _roster_name(report: CertReport) -> None:
 
 
 def certify_file(path: "str | Path", options: CertOptions | None = None, *, roster: Path | None = None,
-                 progress: Progress | None = None) -> CertReport:
+                 progress: Progress | None = None, slots: Slots | None = None) -> CertReport:
     """Read and certify a bot file; OSError when it cannot be read."""
     path = Path(path)
-    return certify(path.read_bytes(), options, filename=str(path), path=path, roster=roster, progress=progress)
+    return certify(path.read_bytes(), options, filename=str(path), path=path, roster=roster, progress=progress,
+                   slots=slots)

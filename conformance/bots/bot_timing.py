@@ -215,15 +215,19 @@ class Retimer:
     same late states again); ``timings`` in the order they were re-timed."""
 
     def __init__(self, *, source: str, engine: str, bot_seed: int, init_ms: float, deadline_ms: float,
-                 memory_limit: int | None, node: str | None) -> None:
+                 memory_limit: int | None, node: str | None, slots=None) -> None:
         self._args = dict(source=source, engine=engine, bot_seed=bot_seed, init_ms=init_ms,
                           deadline_ms=deadline_ms, memory_limit=memory_limit, node=node)
         self.node = node
+        self.slots = slots  # conformance/bots/slots.py: a re-timing runs in one (None: no limit)
         self.timings: dict[str, StateTiming] = {}
 
     def __call__(self, state_id: str, state: dict, prefix: Sequence[dict] = ()) -> StateTiming:
         if state_id not in self.timings:
-            self.timings[state_id] = retime(state_id, state, prefix, **self._args)
+            if self.slots is None:
+                self.timings[state_id] = retime(state_id, state, prefix, **self._args)
+            else:
+                self.timings[state_id] = self.slots.run(retime, state_id, state, prefix, **self._args)
         return self.timings[state_id]
 
     def late_beyond_doubt(self, state_id: str, state: dict, prefix: Sequence[dict] = ()) -> bool:

@@ -41,15 +41,16 @@ class Clock:
     not counted (:meth:`excluding`): it is the evidence of a timing verdict, bounded by its own count
     (MAX_LATE_RETIMED kills and MAX_CRITICAL slow states), and must not eat the battery's share."""
 
-    def __init__(self, budget_s: float, now=time.perf_counter) -> None:
+    def __init__(self, budget_s: float, now=time.perf_counter, stretch: float = 1.0) -> None:
         self.budget_s = budget_s
+        self.stretch = stretch  # the shares pass after stretch x their seconds (CertOptions.budget_stretch)
         self._now = now
         self._t0 = now()
         self._excluded = 0.0
 
     def past(self, stage: str) -> bool:
         """Whether ``stage``'s share of the budget has passed."""
-        return self._now() - self._t0 - self._excluded > SHARES[stage] * self.budget_s
+        return self._now() - self._t0 - self._excluded > SHARES[stage] * self.budget_s * self.stretch
 
     @contextlib.contextmanager
     def excluding(self):

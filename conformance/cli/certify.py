@@ -8,6 +8,7 @@ takes the place of the old report, so an older report never survives a newer run
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
@@ -17,6 +18,7 @@ from typing import Callable
 from reference.errors import HoldemError, OptionError
 
 from conformance.bots.bot_cert import CertOptions, certify_file
+from conformance.bots.slots import Slots
 from conformance.harness.roster import MAX_ENTRIES, Problem, RosterReport, lint_roster, parse_roster, read_roster_bytes, unusable_fields
 from conformance.harness.runner import BotSpec, RunnerOptions, bundled_engine, run_tournament
 from conformance.judge.engine_cert import certify as certify_engine
@@ -28,6 +30,8 @@ from conformance.report.repro import attach as attach_repro, bot_repro, write_bo
 from conformance.resources import default_roster
 from conformance.vectors.vectorfile import CONTRACT_VERSION, GENERATOR
 from conformance.report import coverage_page
+from . import bot_pool
+from .bot_pool import BotPool
 from .engine_choice import EngineSpec, asked_profiles, attach_coverage, prepare
 
 Say = Callable[[str], None]
@@ -43,6 +47,7 @@ class CertifyOptions:
     bot_seed: int = 7  # the showcase's and the bot batteries' botSeed (R21), never derived from seed
     showcase_hands: int = 300
     bot_options: CertOptions = CertOptions()
+    jobs: int = 2  # bots certified side by side, each in a process of its own (1: one after the other, here)
 
 
 def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool = False) -> dict:
@@ -59,7 +64,31 @@ def run(options: CertifyOptions, say: Say = lambda _: None, show_progress: bool 
 
 
 def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict:
-    with engine_report.progress(sum(map(len, chosen.tests.values())), show_progress) as advance:
+    entries = _roster_entries(options.roster)
+    root = options.roster.resolve().parent
+    if options.jobs == 1 or len(entries) < 2:  # one bot after the other, here, after the engine
+        with BotPool([(entry, i, root, options) for i, entry in enumerate(entries)], _certify_bot_task, 1) as pool:
+            return _run_with(options, chosen, say, show_progress, entries, root, pool, contextlib.nullcontext)
+    # The bots do not depend on the engine (their helper is the bundled engine): their certifications
+    # start now, ``jobs`` at once in processes of their own (bot_pool.py), beside the engine's, and are
+    # said in order. Every stream of work (a bot's battery pass, table, re-timing; the engine's
+    # certification; the showcase) runs in one of ``jobs`` slots shared by all (conformance/bots/slots.py):
+    # never more at once than ``holdem-cert bot`` runs alone, so its timing measurements see the machine
+    # as they did. A bot may wait for a slot, and shares the cores up to ``jobs`` ways: its time budget
+    # stretches as much (CertOptions.budget_stretch), so that its cuts fall where they would alone. The
+    # report is the same with any ``jobs``.
+    slots = Slots(bot_pool.context().BoundedSemaphore(options.jobs))
+    shared = replace(options, bot_options=replace(options.bot_options,
+                                                  budget_stretch=options.bot_options.budget_stretch * options.jobs))
+    with BotPool([(entry, i, root, shared, slots) for i, entry in enumerate(entries)], _certify_bot_task,
+                 options.jobs) as pool:
+        return _run_with(options, chosen, say, show_progress, entries, root, pool, slots.held)
+
+
+def _run_with(options: CertifyOptions, chosen, say: Say, show_progress: bool, entries: list[dict], root: Path,
+              pool: BotPool, slot: Callable) -> dict:
+    pool.start()
+    with slot(), engine_report.progress(sum(map(len, chosen.tests.values())), show_progress) as advance:
         engine = certify_engine(chosen.driver, chosen.tests, chosen.subject, ruleset=options.engine.ruleset,
                                 profiles=asked_profiles(options.engine), on_case=lambda case: advance(case.group), title="holdem-cert certify",
                                 fuzz_plan=chosen.fuzz)
@@ -78,14 +107,15 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
     except OSError as exc:  # a roster that cannot be read is a roster with a problem
         roster = RosterReport(options.roster, 0, (Problem(None, "roster", f"cannot be read: {exc.strerror or exc}"),))
     say(roster_line(roster))
-    entries = _roster_entries(options.roster)
-    root = options.roster.resolve().parent
+    # The showcase needs the engine's verdict and each bot's file, id and colour, not its certification:
+    # it is played while the bots are certified, and said after them.
+    with slot():
+        showcase = _showcase([_bot_entry(entry, i, root)[0] for i, entry in enumerate(entries)], entries, root,
+                             options, engine, chosen.js_source)
     bots = []
-    for i, entry in enumerate(entries):
-        bots.append(_certify_bot(entry, i, root, options))
+    for i in range(len(entries)):
+        bots.append(pool.result(i))
         say(bot_line(bots[-1]))
-
-    showcase = _showcase(bots, entries, root, options, engine, chosen.js_source)
     say(showcase_line(showcase))
     rest_ok = roster.ok and all(b["verdict"] != "rejected" for b in bots)
     summary = {
@@ -183,7 +213,9 @@ def _roster_entries(path: Path) -> list[dict]:
     return [e for e in bots if isinstance(e, dict)]
 
 
-def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions) -> dict:
+def _bot_entry(entry: dict, i: int, root: Path) -> tuple[dict, Path | None]:
+    """A roster entry's part of the summary before its certification (id, name, colour, file; a
+    rejection when the entry is unusable) and its bot file (None: not certified)."""
     unusable = unusable_fields(entry)  # not text, or past its bound (R29): neither used nor shown
     bot_id = f"#{i}" if "id" in unusable else str(entry.get("id", f"#{i}"))
     color = entry.get("color") if isinstance(entry.get("color"), str) and not unusable else PALETTE[i % len(PALETTE)]
@@ -191,13 +223,26 @@ def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions) -> di
            "verdict": "rejected", "reasons": [], "profile": None, "timing": None, "report": None}
     if unusable:
         out["reasons"] = [f"error: {field}: {why}" for field, why in unusable.values()]
-        return out
+        return out, None
     path = root / str(entry.get("file", ""))
     if not isinstance(entry.get("file"), str) or not path.is_file() or not path.resolve().is_relative_to(root):
         out["reasons"] = [f"error: file {json.dumps(entry.get('file'))} is not a bot file inside the repository"]
-        return out
+        return out, None
     out["file"] = str(path.relative_to(root))
-    cert = certify_file(path, replace(options.bot_options, bot_seed=options.bot_seed), roster=options.roster)
+    return out, path
+
+
+def _certify_bot_task(task: tuple) -> dict:
+    """:func:`_certify_bot` of ``(entry, i, root, options[, slots])``: a BotPool task."""
+    return _certify_bot(*task)
+
+
+def _certify_bot(entry: dict, i: int, root: Path, options: CertifyOptions, slots: Slots | None = None) -> dict:
+    out, path = _bot_entry(entry, i, root)
+    if path is None:
+        return out
+    cert = certify_file(path, replace(options.bot_options, bot_seed=options.bot_seed), roster=options.roster,
+                        slots=slots)
     data = cert.to_json()
     battery = data.get("battery") or {}
     timing = battery.get("timing") or {}

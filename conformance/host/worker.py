@@ -45,6 +45,8 @@ child's process CPU time for the request.
 """
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
 import math
 import os
@@ -73,6 +75,18 @@ MAX_UINT32 = 2**32 - 1
 STDERR_TAIL = 2000
 _FATAL = frozenset({"late", "memory", "crash", "malformed"})
 _WORKER_CATEGORIES = frozenset({"throw", "syntax", "export-shape", "path", "memory"})
+
+
+@functools.cache
+def binding_dir() -> str | None:
+    """The directory the QuickJS binding's C module (``_quickjs``) is installed in, or None."""
+    try:
+        spec = importlib.util.find_spec("_quickjs")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        return None
+    return os.path.dirname(spec.origin)
 
 
 @dataclass(frozen=True)
@@ -325,8 +339,14 @@ class Worker:
     # ---- what a host other than QuickJS changes (conformance.host.node_worker) ----------------
 
     def _argv(self) -> list[str]:
-        """The child's command line."""
-        return [sys.executable, "-m", "conformance.host.worker_process"]
+        """The child's command line: without the site module (``-S``: its .pth files cost more than
+        half of Python's start-up) when the binding's directory is known (:func:`binding_dir`)."""
+        return [sys.executable, *(["-S"] if binding_dir() else []), "-m", "conformance.host.worker_process"]
+
+    def _python_path(self) -> list[str]:
+        """Where the child finds its modules: this suite, then the parent's PYTHONPATH, then the
+        binding's directory (with ``-S`` there is no site-packages otherwise)."""
+        return [str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")]), *filter(None, [binding_dir()])]
 
     def _popen_extra(self) -> dict:
         """More arguments of the child's Popen."""
@@ -339,7 +359,7 @@ class Worker:
     def _spawn(self) -> Outcome | None:
         """Start the child and wait for its ready line; an Outcome if that failed."""
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_ROOT), env.get("PYTHONPATH")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(self._python_path())
         self._stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
         self._proc = subprocess.Popen(

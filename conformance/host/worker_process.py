@@ -52,10 +52,12 @@ import sys
 import threading
 import time
 
-import quickjs
+# The binding's C module itself: its Python wrapper (``import quickjs``) adds nothing used here and
+# imports concurrent.futures and logging, a third of a worker's start-up (issue #25: a bot's
+# certification starts about 30 workers). Started with ``python -S`` (worker.py), nothing else is.
+import _quickjs as quickjs
 
 from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS, bounded
-from conformance.resources import javascript
 
 DEFAULT_MEMORY_LIMIT = 256 * 1024 * 1024
 DEFAULT_STACK_LIMIT = 4 * 1024 * 1024
@@ -70,7 +72,10 @@ MAX_UINT32 = 2**32 - 1
 # The environment. Evaluated once, before any untrusted script; returns the
 # dispatcher `host(op, text)` whose results are JSON texts. The bot cannot reach
 # it: it lives only in this closure and in a Python reference.
-BOOTSTRAP = javascript(__package__, "worker_bootstrap.js")
+# (Read beside this file, as conformance.resources.javascript would, without importing pathlib and
+# importlib.resources at every worker's start.)
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker_bootstrap.js"), encoding="utf-8") as _f:
+    BOOTSTRAP = _f.read()
 
 # A parser error from ctx.eval has a single frame "at <input>:LINE:COLUMN"; an error
 # thrown by running code has "at <eval> (<input>:LINE:COLUMN)" frames.

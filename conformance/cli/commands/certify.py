@@ -37,6 +37,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=uint32, default=2024, help="the showcase's deck seed")
     parser.add_argument("--bot-seed", type=uint32, default=7, help="botSeed for the showcase and the bot batteries (R21)")
     parser.add_argument("--hands", type=at_least_one, default=300, help="the showcase's hand cap (default 300)")
+    parser.add_argument("--jobs", type=at_least_one, default=2, metavar="N",
+                        help="rostered bots certified side by side, each in a process of its own, beside the "
+                             "engine's certification (default 2; 1: one after the other); the report is the same")
     add_quiet_option(parser)
 
 
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--engine: {args.engine} does not exist")
     options = CertifyOptions(engine=spec_from_args(args, args.engine, bundled_default=True), roster=args.roster,
                              report_dir=args.report, seed=args.seed, bot_seed=args.bot_seed,
-                             showcase_hands=args.hands)
+                             showcase_hands=args.hands, jobs=args.jobs)
     out = text_stream(args.json_out, args.junit_out)
 
     def say(line: str) -> None:
