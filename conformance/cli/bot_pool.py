@@ -6,14 +6,16 @@ moment the pool is made: beside the engine's certification and the showcase, whi
 on the bots' certifications. The caller takes the results in roster order (:meth:`BotPool.result`),
 so its lines and its summary are the ones a run that certifies one bot after the other gives: a
 task's result depends only on its arguments (every seed is fixed, bot_cert), never on which other
-task ran beside it.
+task ran beside it. How much work runs at once is bounded by the slots the caller passes in the
+tasks (conformance/bots/slots.py), not by the number of processes.
 
 A task's process runs its bot's QuickJS and node workers as its own children, with the parent's
 wall-clock deadlines (conformance/host/worker.py), as ``holdem-cert bot`` does; it stops them when
 it is terminated (:func:`conformance.arena.series._task_process`). A task that raises stops the
 run: its exception is raised by :meth:`result` (a :class:`~reference.errors.HoldemError` as itself).
 A task whose process dies is run again, as a league's tournaments are
-(:data:`conformance.arena.series.TASK_RETRIES`), then the run stops saying how it died. Leaving the
+(:data:`conformance.arena.series.TASK_RETRIES`), then the run stops saying how it died (a process
+killed while it held a slot takes the slot with it: the others go on in the slots left). Leaving the
 ``with`` block before every result was taken (the engine's certification raised, an interrupt)
 terminates the tasks still running.
 
