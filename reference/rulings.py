@@ -89,6 +89,8 @@ _EQUAL_V1 = "Equal starting stacks use button-relative order: the first seat lef
 _EQUAL_V4 = ("If simultaneous elimination produces equal final stacks, lower seat number receives the better "
              "persisted finish position.")
 _AMOUNT = "`amount` is additional chips committed by that action, NOT its raise-to amount."
+_HEADS_UP_V1 = ("Normally the next surviving seat becomes the button. On the transition to heads-up, the big blind "
+                "advances from the previous big blind and the other survivor becomes the button.")
 _HEADS_UP_V4 = "The button advances clockwise to the next participant with chips after each hand."
 _PUBLIC_V1 = "All live hands at showdown are public, including an eliminated player's shown hand."
 _PUBLIC_V4 = "Only cards needed to establish an awarded showdown hand are public after hand completion"
@@ -126,8 +128,10 @@ _ALL = (
     _r("R14", "order of showdown and winners", "seat-index left-of-button", HAND),
     _r("R15", "eliminated seats in state.seats", "folded all-in folded-and-all-in neither", HAND,
        (V1, "all-in neither", "state.seats", _FOLDED), (V4, "all-in neither", "state.seats", _FOLDED)),
-    # holdem-sng-3-v4's text: "The button advances clockwise to the next participant with chips" (issue #14).
+    # Each ruleset's text decides (issue #14, issue #24): v1's heads-up transition, v4's "The button
+    # advances clockwise to the next participant with chips"; the other is a diagnosis only.
     _r("R16", "button, blinds and the heads-up transition", "big-blind-advances button-advances", GAMES,
+       (V1, "button-advances", "rules.heads-up-transition", _HEADS_UP_V1),
        (V4, "big-blind-advances", "rules.button", _HEADS_UP_V4)),
     _r("R17", "eliminations and places", "button-relative seat-order", GAMES,
        (V1, "seat-order", "rules.simultaneous", _EQUAL_V1), (V4, "button-relative", "rules.simultaneous", _EQUAL_V4)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import sys
 
 import pytest
@@ -15,12 +16,15 @@ from conformance.host.jsvalue import decode
 from conformance.judge import fuzz
 from conformance.judge.engine_cert import RETRY_SCALE, Runner, certify, load_tests, start
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.judge.verdicts import Report
+from conformance.report import repro
 from conformance.vectors import schemas, library as vectors
 from conformance.vectors.gamespec import tournament
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import FUZZ_MUTANTS
 
 SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
+NODE = shutil.which("node")
 GAMES = 25  # per engine: a second or two
 MUTANT_SEED, MUTANT_GAMES = 1, 60  # the mutants fail within these games (measured: by game 7)
 
@@ -128,7 +132,7 @@ def test_the_golden_and_fresh_game_vectors_miss_the_mutant(mutant):
 
 
 @pytest.mark.parametrize("mutant", FUZZ_MUTANTS, ids=[m["name"] for m in FUZZ_MUTANTS])
-def test_fuzzing_catches_the_mutant_and_its_shrunk_vector_reproduces_it(mutant):
+def test_fuzzing_catches_the_mutant_and_its_shrunk_vector_reproduces_it(mutant, tmp_path):
     source = mutate(mutant)
     out = fuzz_with(source, MUTANT_SEED, MUTANT_GAMES)
     failed = out.cases[-1]
@@ -144,6 +148,24 @@ def test_fuzzing_catches_the_mutant_and_its_shrunk_vector_reproduces_it(mutant):
     vector = json.loads(json.dumps(shrunk))  # as pasted into vectors/hands
     assert hands_case(source, vector).breaks == mutant["breaks"]
     assert hands_case(SOURCE, vector).status == "passed"
+    # Issue #24, item 6: the failure's reproduction, as certify writes it (repro.attach on the
+    # report's fuzz row), exits 1 on the mutant and 0 on the bundled engine under node (one
+    # process, repro.run_batch). The fuzz run above is reused; without node this part is left out.
+    if NODE is None:
+        return
+    engine = tmp_path / "mutant.js"
+    engine.write_text(source, encoding="utf-8")
+    report = Report("holdem-cert engine", "engine", {}, [fuzz.FUZZ_GROUP], cases=[failed])
+    repro.attach(report, {"driver": "quickjs", "source": str(engine)}, {})
+    script = failed.repro["script"]
+    assert failed.repro["file"].endswith(".js") and script.count(json.dumps([str(engine)])) == 1
+    scripts = []
+    for name, path in (("mutant", engine), ("bundled", ENGINE_PATH)):
+        scripts.append(tmp_path / f"{name}.repro.js")
+        scripts[-1].write_text(script.replace(json.dumps([str(engine)]), json.dumps([str(path)])), encoding="utf-8")
+    mutant_run, bundled_run = repro.run_batch(NODE, scripts)
+    assert mutant_run["exit"] == 1, (mutant_run["stdout"][-600:], mutant_run["stderr"][-300:])
+    assert bundled_run["exit"] == 0, (bundled_run["stdout"][-600:], bundled_run["stderr"][-300:])
 
 
 def test_shrinking_is_deterministic_and_bounded():

@@ -55,9 +55,10 @@ def test_defaults_depend_on_the_ruleset_where_the_ruleset_decides():
 
 
 def test_profiles_to_try_singles_then_pairs_in_a_fixed_order():
-    got = [dict(p) for p in profiles_to_try(["R16", "R8", "R8"])]
-    assert got == [{"R8": "full-big-blind"}, {"R16": "button-advances"},
-                   {"R8": "full-big-blind", "R16": "button-advances"}]
+    got = [dict(p) for p in profiles_to_try(["R15", "R8", "R8"])]
+    assert got == [{"R8": "full-big-blind"}, {"R15": "folded-and-all-in"},
+                   {"R8": "full-big-blind", "R15": "folded-and-all-in"}]
+    assert list(profiles_to_try(["R16"])) == [] and list(profiles_to_try(["R16"], ruleset=V4)) == []  # the text decides
     # The first-winner options are ruled out by the text (issue #24): never tried as divergences.
     assert [dict(p) for p in profiles_to_try(["R13", "R14"], max_combined=3)] == [
         {"R13": "raw-layers"}, {"R14": "left-of-button"}, {"R13": "raw-layers", "R14": "left-of-button"}]
@@ -71,7 +72,9 @@ def test_options_a_rulesets_text_rules_out_are_never_tried_under_it():
     # so an engine taking v1's heads-up transition or showing unneeded cards fails under v4.
     assert RULINGS["R16"].options_for(V4) == ("button-advances",) and RULINGS["R16"].alternatives(V4) == ()
     assert RULINGS["R25"].options_for(V4) == ("winners-needed-cards",) and RULINGS["R25"].alternatives(V4) == ()
-    assert RULINGS["R16"].alternatives(CONTRACT_V1) == ("button-advances",)  # v1 keeps its ruling
+    # v1's text decides it too: "On the transition to heads-up, the big blind advances from the
+    # previous big blind and the other survivor becomes the button" (issue #24).
+    assert RULINGS["R16"].options_for(CONTRACT_V1) == ("big-blind-advances",) and RULINGS["R16"].alternatives(CONTRACT_V1) == ()
     assert RULINGS["R27"].alternatives(V4) == ("starting-stack",)
     assert [dict(p) for p in profiles_to_try(["R16", "R25", "R27", "R31"], ruleset=V4)] == [
         {"R27": "starting-stack"}, {"R31": "any-showdown-pot"}, {"R27": "starting-stack", "R31": "any-showdown-pot"}]
@@ -84,6 +87,7 @@ RULED_OUT = {
                     ("R13", "first-winner-in-seat-order"): "rules.odd-chips",
                     ("R13", "first-winner-left-of-button"): "rules.odd-chips",
                     ("R15", "all-in"): "state.seats", ("R15", "neither"): "state.seats",
+                    ("R16", "button-advances"): "rules.heads-up-transition",
                     ("R17", "seat-order"): "rules.simultaneous", ("R20", "amount-street-total"): "state.actions",
                     ("R25", "winners-needed-cards"): "rules.showdown-public", ("R27", "lower-seat"): "rules.simultaneous"},
     V4: {("R9", "checker-reopened"): "rules.checker-convention",
@@ -114,7 +118,7 @@ def test_the_options_the_text_rules_out_are_records_with_the_words_and_the_claus
             assert record.option not in ruling.alternatives(ruleset) and record.option != ruling.default_for(ruleset)
             assert Profile({ruling.id: record.option})  # still playable by the reference, for the diagnosis
     assert got == RULED_OUT[ruleset]
-    assert RULINGS["R16"].alternatives("contract-v1") == ("button-advances",)  # stays a divergence (issue #24)
+    assert RULINGS["R16"].alternatives(ruleset) == ()  # each ruleset's text decides the button (issue #24)
     singles = [dict(p) for p in diagnoses_to_try(["R9", "R10"], ruleset)]
     assert singles == [{"R9": "checker-reopened"}, {"R9": "checker-reopened", "R10": "responder-above-bet"}]
     assert [r.option for r in ruled_out_in({"R9": "checker-reopened", "R10": "responder-above-bet"}, ruleset)] == [

@@ -7,12 +7,16 @@ option that reproduces it as a diagnosis. Item 3: the alternatives an engine is 
 used for every family, sng3v4 and fuzz games included, and an engine that follows one option in one
 vector and another elsewhere is told so.
 """
+import json
+import shutil
+
 import pytest
 
 from conformance.judge import causes, fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.judge.step_judge import EngineChoices
+from conformance.report import repro
 from conformance.vectors import ruling_lint
 from js_vector_runner import ENGINE_PATH
 
@@ -21,11 +25,12 @@ CHECKER_REOPENED = ("this.lastFullRaise) return true;\n      return false;",
                     "this.lastFullRaise) return true;\n      return last === 0 && this.currentBet > 0;")
 R3_BACK = ("    draw() { return this.deck[this.pos++]; }", "    draw() { return this.deck[51 - this.pos++]; }")
 TRANSITION = "if (this.prevCount >= 3 && this.rules.headsUp === 'big-blind-advances') {"
-R16_BUTTON_ADVANCES = (TRANSITION, "if (false) {")
-# R16's alternative in three-seat games only, v1's heads-up transition elsewhere.
-R16_IN_THREE_SEAT_GAMES = (TRANSITION, TRANSITION.replace(") {", " && this.n !== 3) {"))
+R16_BUTTON_ADVANCES = (TRANSITION, "if (false) {")  # no heads-up transition: v1's text rules it out
+OUT_SEAT = "seat.folded = true; seat.allIn = false; seat.out = true;"
+# R15's alternative folded-and-all-in in three-seat games only, the default (folded) elsewhere.
+R15_IN_THREE_SEAT_GAMES = (OUT_SEAT, OUT_SEAT.replace("seat.allIn = false;", "seat.allIn = hand.n === 3;"))
 GAME_FAMILIES = ("legality", "hands", "hand", "tournaments")
-FUZZ = fuzz.FuzzPlan(1, games=5)  # seed 1's games 2 and 4 end sooner under R3 back and R16 alternative
+FUZZ = fuzz.FuzzPlan(1, games=5)  # seed 1's game 2 ends sooner under R3 back and shows R16
 
 
 def engine(patch: tuple) -> QuickJSDriver:
@@ -49,7 +54,7 @@ def r3_back():
 
 
 @pytest.fixture(scope="module")
-def r16_alternative():
+def r16_button_advances():
     v1 = run(R16_BUTTON_ADVANCES, ["hands", "tournaments"], fuzz_plan=FUZZ)
     v4 = run(R16_BUTTON_ADVANCES, ["sng3v4"], "holdem-sng-3-v4", keep={"sng3v4.shovers-to-the-end"})
     return v1, v4
@@ -92,27 +97,55 @@ def test_an_r3_back_engine_is_divergent_in_every_family_fuzz_and_sng3v4_included
     assert next(c for c in r3_back[0].cases if c.id == "hands.fuzz.1.2").status == "divergent"
 
 
-def test_an_r16_alternative_engine_is_divergent_in_every_family_never_failed(r16_alternative):
-    v1, v4 = r16_alternative
-    assert v1.ok, [(c.id, c.message) for c in v1.cases if c.status == "failed"][:3]
+def test_an_r16_button_advances_engine_fails_naming_the_heads_up_transition(r16_button_advances, tmp_path):
+    """Contract v1's text decides the heads-up transition ("On the transition to heads-up, the big
+    blind advances from the previous big blind and the other survivor becomes the button"): an
+    engine with no transition fails with that clause wherever it shows, tournaments and fuzz games
+    alike, and the failure names R16 = button-advances as the option that reproduces it."""
+    v1, v4 = r16_button_advances
+    assert not v1.ok and not v1.with_status("divergent") and "follows R16" not in v1.verdict
     groups = by_family(v1)
     for family in ("tournaments", "fuzz"):
-        divergent = [c for c in groups[family] if c.status == "divergent"]
-        assert divergent and all(c.alternative == {"R16": "button-advances"} for c in divergent), family
-    assert next(c for c in v1.cases if c.id == "hands.fuzz.1.4").status == "divergent"
+        failed = [c for c in groups[family] if c.status == "failed"]
+        assert failed, family
+        for case in failed:
+            assert case.breaks == "rules.heads-up-transition" == case.first["clause"], (case.id, case.message)
+            assert case.diagnosis == {"R16": "button-advances"}, case.id
+            assert "R16 = 'button-advances' reproduces" in case.message and "a diagnosis, not an excuse" in case.message
+            assert "the other survivor becomes the button" in case.message  # the text's own words
+    assert {c.status for c in groups["hands"]} == {"passed"}  # one hand each: no transition to show
+    assert [c.id for c in groups["fuzz"] if c.status == "failed"] == ["hands.fuzz.1.2"]  # fuzzing stops there
+    cause = next(c for c in causes.group(v1.cases) if "tournaments.levels-advance-and-stop" in c.vectors)
+    assert cause.breaks == "rules.heads-up-transition" and cause.alternative == {"R16": "button-advances"}
+    assert "R16 = button-advances reproduces it: a diagnosis, not an excuse" in cause.title()
     # holdem-sng-3-v4's text is this option (its default): nothing to prove there.
     assert v4.ok and {c.status for c in v4.cases} == {"passed"}
+    # Each failure's reproduction (issue #24, item 6) exits 1 on this engine and 0 on the bundled one.
+    node = shutil.which("node")
+    if node is None:
+        return
+    engine = tmp_path / "mutant.js"
+    engine.write_text(SOURCE.replace(*R16_BUTTON_ADVANCES), encoding="utf-8")
+    repro.attach(v1, {"driver": "quickjs", "source": str(engine)}, load_tests(["hands", "tournaments"]))
+    scripts, want = [], []
+    for k, case in enumerate(v1.with_status("failed")):
+        for name, path, code in (("mutant", engine, 1), ("bundled", ENGINE_PATH, 0)):
+            scripts.append(tmp_path / f"{k}.{name}.js")
+            scripts[-1].write_text(case.repro["script"].replace(json.dumps([str(engine)]), json.dumps([str(path)])),
+                                   encoding="utf-8")
+            want.append((case.id, name, code))
+    assert not [(w, r["stdout"][-400:]) for w, r in zip(want, repro.run_batch(node, scripts)) if r["exit"] != w[2]]
 
 
 def test_an_engine_mixing_options_is_told_so():
-    report = run(R16_IN_THREE_SEAT_GAMES, ["tournaments"])
+    report = run(R15_IN_THREE_SEAT_GAMES, ["tournaments"])
     cases = {c.id: c for c in report.cases}
-    assert cases["tournaments.levels-advance-and-stop"].alternative == {"R16": "button-advances"}  # three seats
+    assert cases["tournaments.levels-advance-and-stop"].alternative == {"R15": "folded-and-all-in"}  # three seats
     seats = {t["id"]: len(t["input"]["game"]["seats"]) for t in load_tests(["tournaments"])["tournaments"]}
     told = [c for c in report.cases if any("inconsistent choices" in n for n in c.notes)]
     assert told and all(c.status == "passed" and seats[c.id] != 3 for c in told), [c.id for c in told]
     note = next(n for n in told[0].notes if "inconsistent choices" in n)
-    assert "R16 = 'button-advances' in tournaments.levels-advance-and-stop" in note and "the default" in note
+    assert "R15 = 'folded-and-all-in' in tournaments.levels-advance-and-stop" in note and "the default" in note
 
 
 def test_two_options_of_one_ruling_are_named_both():
