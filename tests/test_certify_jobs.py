@@ -103,8 +103,9 @@ def test_the_pool_gives_results_in_task_order_and_raises_a_tasks_error_as_itself
         assert not pool.parallel and pool.result(0) == 25
 
 
-def test_slots_bound_the_streams_and_are_reentrant_per_thread():
-    slots = Slots.local(2)
+@pytest.mark.parametrize("make", [Slots.local, Slots.shared], ids=["local", "shared"])
+def test_slots_bound_the_streams_and_are_reentrant_per_thread(make):
+    slots = make(2)
     inside, most, lock = [0], [0], threading.Lock()
 
     def stream():
@@ -123,3 +124,34 @@ def test_slots_bound_the_streams_and_are_reentrant_per_thread():
     for t in threads:
         t.join()
     assert most[0] == 2
+
+
+def _hold_and_wait(slots: Slots, ready) -> None:  # a task's process: takes a slot and never lets go
+    with slots.held():
+        ready.set()
+        time.sleep(600)
+
+
+def test_a_process_killed_while_it_holds_a_shared_slot_gives_the_slot_back():
+    """Shared slots are lock files: a bot's process killed in its slot (the OOM killer) must not take
+    the slot with it, or a run whose every slot was lost would wait for ever."""
+    import multiprocessing
+
+    slots = Slots.shared(1)
+    ctx = multiprocessing.get_context("spawn")
+    ready = ctx.Event()
+    holder = ctx.Process(target=_hold_and_wait, args=(slots, ready), daemon=True)
+    holder.start()
+    try:
+        assert ready.wait(60), "the holder did not take its slot"
+        taken = threading.Event()
+        waiter = threading.Thread(target=lambda: slots.run(taken.set), daemon=True)
+        waiter.start()
+        waiter.join(0.5)
+        assert not taken.is_set()  # the one slot is held elsewhere
+        holder.kill()
+        holder.join()
+        waiter.join(30)
+        assert taken.is_set(), "the killed holder's slot was never given back"
+    finally:
+        holder.kill()

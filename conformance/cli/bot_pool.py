@@ -14,8 +14,8 @@ wall-clock deadlines (conformance/host/worker.py), as ``holdem-cert bot`` does; 
 it is terminated (:func:`conformance.arena.series._task_process`). A task that raises stops the
 run: its exception is raised by :meth:`result` (a :class:`~reference.errors.HoldemError` as itself).
 A task whose process dies is run again, as a league's tournaments are
-(:data:`conformance.arena.series.TASK_RETRIES`), then the run stops saying how it died (a process
-killed while it held a slot takes the slot with it: the others go on in the slots left). Leaving the
+(:data:`conformance.arena.series.TASK_RETRIES`), then the run stops saying how it died (a slot it
+held is given back by the kernel: Slots.shared). Leaving the
 ``with`` block before every result was taken (the engine's certification raised, an interrupt)
 terminates the tasks still running.
 

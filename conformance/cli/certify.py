@@ -77,7 +77,7 @@ def _run(options: CertifyOptions, chosen, say: Say, show_progress: bool) -> dict
     # as they did. A bot may wait for a slot, and shares the cores up to ``jobs`` ways: its time budget
     # stretches as much (CertOptions.budget_stretch), so that its cuts fall where they would alone. The
     # report is the same with any ``jobs``.
-    slots = Slots(bot_pool.context().BoundedSemaphore(options.jobs))
+    slots = Slots.shared(options.jobs)
     shared = replace(options, bot_options=replace(options.bot_options,
                                                   budget_stretch=options.bot_options.budget_stretch * options.jobs))
     with BotPool([(entry, i, root, shared, slots) for i, entry in enumerate(entries)], _certify_bot_task,
