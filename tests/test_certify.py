@@ -1,19 +1,31 @@
 """holdem-cert certify: the main job end to end on a small roster, and its failure paths."""
+import functools
 import json
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import pytest
 
 from conformance.bots.bot_cert import CertOptions
 from conformance.cli.certify import CertifyOptions, run
 from conformance.cli.engine_choice import EngineSpec
 from conformance.cli.main import main
 from conformance.vectors import fresh_vectors
+from conformance.cli.commands import certify as certify_command
 from cli_helpers import make_roster, reference_cmd_engine, run_cli, vectors_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = CertOptions(generated_states=10, vector_states=10, smoke_seats=(2,), smoke_max_hands=5, decision_ms=2000,
                     full_table_hands=0)
+
+
+@pytest.fixture
+def small_bots(monkeypatch):
+    """The command's bot certifications at the SMALL size, for tests of what the command reports
+    about the engine and the roster (the bots' own certification: tests/test_bot_cert.py, and
+    test_certify_takes_the_engine_options runs it at full size): CI's time."""
+    monkeypatch.setattr(certify_command, "CertifyOptions", functools.partial(CertifyOptions, bot_options=SMALL))
 
 
 def roster(tmp_path, bots):
@@ -102,7 +114,7 @@ def junit_cases(report):
     return {(s.get("name"), c.get("name")): c.find("failure") is not None for s in root for c in s}
 
 
-def test_an_engine_that_does_not_load_is_a_verdict_with_a_whole_report(tmp_path, capsys):
+def test_an_engine_that_does_not_load_is_a_verdict_with_a_whole_report(tmp_path, capsys, small_bots):
     engine = tmp_path / "throw.js"
     engine.write_text(THROWS)
     report = green_report(tmp_path)
@@ -124,7 +136,7 @@ def test_an_engine_that_does_not_load_is_a_verdict_with_a_whole_report(tmp_path,
     assert len(summary["showcase"]["seats"]) == 2 and "bundled reference" in summary["showcase"]["note"]
 
 
-def test_a_broken_roster_is_a_verdict_listed_in_the_terminal_and_junit(tmp_path, capsys):
+def test_a_broken_roster_is_a_verdict_listed_in_the_terminal_and_junit(tmp_path, capsys, small_bots):
     report = green_report(tmp_path)
     roster = one_bot_roster(tmp_path, bytes=3, lab="")
     code, out, _ = run_cli(capsys, "certify", "--roster", roster, "--report", report, "--family", "rng",
@@ -218,7 +230,7 @@ def test_a_roster_that_cannot_be_read_is_a_verdict(tmp_path, capsys):
     assert code == 1 and "roster.roster: cannot be read" in out
 
 
-def test_certify_reports_a_family_of_an_undeclared_profile_as_not_implemented(tmp_path, capsys):
+def test_certify_reports_a_family_of_an_undeclared_profile_as_not_implemented(tmp_path, capsys, small_bots):
     """--family F asks for F's profile, as in holdem-cert engine: a hand-only engine's pots run is
     'not implemented: helpers', not an empty run."""
     command = reference_cmd_engine(tmp_path, "if request['cmd'] == 'start':\n    reply['profiles'] = ['hand']\n")
@@ -231,7 +243,7 @@ def test_certify_reports_a_family_of_an_undeclared_profile_as_not_implemented(tm
     assert "(none)" not in err
 
 
-def test_certify_prints_a_failing_engines_causes_with_their_reproductions(tmp_path, capsys):
+def test_certify_prints_a_failing_engines_causes_with_their_reproductions(tmp_path, capsys, small_bots):
     """Issue #23: certify on a failing engine prints its root causes, each with the command that
     reruns its smallest example from the report directory (where the file is written)."""
     reversed_board = ("history = reply.get('result', {}).get('history') if isinstance(reply.get('result'), dict) else None\n"

@@ -47,7 +47,6 @@ def report_bytes(source: str, tests: dict, overlap: bool, plan=None, host: str =
 @pytest.mark.parametrize("name, families, plan", [
     ("passing", GAMES + ["rng", "deck", "evaluate", "pots"], fuzz.FuzzPlan(3, games=3)),
     ("no-burn-card", GAMES, None),
-    ("short-all-in-reopens", GAMES, None),
     ("dies-at-four-seats", ["legality", "hands", "tournaments"], None),
 ])
 def test_overlapped_judging_gives_the_same_report_bytes(name, families, plan):
