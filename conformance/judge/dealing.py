@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import orjson
+
 from reference.cards import CANONICAL_DECK
 from reference.hand import complete_deck, dealing_order, needed_hole_cards
 
@@ -79,6 +81,7 @@ class Observed:
         self.hands: dict[int, HandCards] = {}
         self.broken: set[int] = set()
         self.seat_of: dict[str, int] = {}
+        self._recorded: set[bytes] = set()  # the history entries of states seen (each state repeats them)
 
     def _hand(self, number: object) -> HandCards | None:
         if not isinstance(number, int) or isinstance(number, bool) or number in self.broken:
@@ -140,7 +143,17 @@ class Observed:
             if isinstance(s, dict) and isinstance(s.get("id"), str) and isinstance(s.get("seat"), int):
                 self.seat_of.setdefault(s["id"], s["seat"])
         for entry in state.get("history") or ():
+            # Recording an entry seen before, unchanged, changes nothing (the cards it shows are
+            # already known or made the hand inconsistent): each state repeats the previous ones'.
+            try:
+                key = orjson.dumps(entry)
+            except (TypeError, orjson.JSONEncodeError):
+                key = None
+            if key is not None and key in self._recorded:
+                continue
             self.record(entry, None)
+            if key is not None:
+                self._recorded.add(key)
         number = state.get("handNumber")
 
         def add(h: HandCards) -> None:
@@ -326,10 +339,62 @@ def _profile(profile: dict) -> str:
 
 def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lambda: None, **how) -> GameVerdict:
     """step_judge.judge_game, following the engine's own dealing (:func:`followed`)."""
+    ids = [f"s{k + 1}" for k in range(len(spec.get("seats") or ()))]  # a game's seat ids (the contract's)
+
+    def rejudge(dealt: dict) -> GameVerdict:
+        return step_judge.judge_game({**spec, "dealt": dealt}, trajectory, plan, family=family, broken=broken, **how)
+
+    if isinstance(trajectory, dict):
+        decks = pinned_decks(spec)
+        whole = expand(trajectory)
+        if deals_other_cards(whole, decks, ids):
+            quick = followed_first(
+                lambda: step_judge.replay(spec, trajectory, plan, lite=True, **how), lambda: observe(whole, ids),
+                decks, rejudge,
+                lambda c: step_judge.verdict(c, family, spec, lambda p: step_judge.replay(
+                    {**spec, "rulings": p}, trajectory, plan, stop=True, **how), broken, outcome_only=True))
+            if quick is not None:
+                return quick
     verdict = step_judge.judge_game(spec, trajectory, plan, family=family, broken=broken, **how)
     if verdict.status != "failed" or not isinstance(trajectory, dict):
         return verdict
-    ids = [f"s{k + 1}" for k in range(len(spec.get("seats") or ()))]  # a game's seat ids (the contract's)
-    return followed(verdict, observe(expand(trajectory), ids), pinned_decks(spec),
-                    lambda dealt: step_judge.judge_game({**spec, "dealt": dealt}, trajectory, plan, family=family,
-                                                        broken=broken, **how))
+    return followed(verdict, observe(expand(trajectory), ids), pinned_decks(spec), rejudge)
+
+
+FIRST_STATES = 30  # deals_other_cards: the decision states looked at
+
+
+def deals_other_cards(trajectory: dict, decks: dict, ids: "list[str] | None" = None,
+                      hand_number: int | None = None) -> bool:
+    """Whether the engine's first FIRST_STATES states already show cards other than the pinned
+    decks' (at the engine's own positions): a cheap look that only chooses how to judge
+    (:func:`followed_first` checks it on the whole game; a False only means judging in full)."""
+    steps = trajectory.get("steps") if isinstance(trajectory.get("steps"), list) else []
+    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
+    first = {"steps": steps[:FIRST_STATES], "decisions": decisions[:max(0, FIRST_STATES - len(steps))]}
+    try:
+        return compare(observe(first, ids, hand_number), decks) is not None
+    except Exception:  # noqa: BLE001 - a look only
+        return False
+
+
+def followed_first(lite_replay, observed, decks: dict, rejudge, pinned_verdict,
+                   positions: "dict | None" = None) -> GameVerdict | None:
+    """The verdict of :func:`followed` without the full judging on the pinned cards, for an engine
+    that dealt other cards (issue #25: the reference's work only where it shows): that verdict is
+    then replaced by the one judged on the engine's cards, only its status and answers are kept,
+    and a replay adding only each comparison's first difference (``lite_replay()``,
+    Comparison.lite: the same steps, resynchronisations and positions) with ``pinned_verdict(c)``
+    (a failure's message may leave out the rest) gives them exactly. None (judge in full) when the
+    game shows no difference, the engine dealt the pinned cards, or anything raised (the full
+    judging then decides what the report says)."""
+    try:
+        c = lite_replay()
+        if c.first is None:
+            return None
+        seen = observed()
+        if compare(seen, decks, positions or c.positions) is None:
+            return None
+        return followed(pinned_verdict(c), seen, decks, rejudge, positions)
+    except Exception:  # noqa: BLE001 - the full judging reports it as before
+        return None

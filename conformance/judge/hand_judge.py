@@ -74,10 +74,10 @@ def _clause_for(path: str) -> str:
     return "state.fields" if path == "state.handNumber" else clause_for(path)
 
 
-def replay(spec: dict, trajectory: dict, *, stop: bool = False) -> Comparison:
+def replay(spec: dict, trajectory: dict, *, stop: bool = False, lite: bool = False) -> Comparison:
     """Compare every step of an engine's hand ``trajectory`` with the reference playing ``spec``
-    (``{"hand", "script", "rulings"?}``); ``stop``: at the first difference."""
-    out = Comparison(stop=stop, clause_of=_clause_for)
+    (``{"hand", "script", "rulings"?}``); ``stop``: at the first difference; ``lite``: Comparison.lite."""
+    out = Comparison(stop=stop, clause_of=_clause_for, lite=lite)
     try:
         _replay(out, spec, trajectory)
     except _Stop:
@@ -120,18 +120,31 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
     def judged(spec: dict) -> GameVerdict:
         return verdict(replay(spec, trajectory), FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True))
 
-    first = judged(spec)
-    if first.status != "failed":
-        return first
     # An engine's own dealing (issue #23): judged on the cards it dealt.
     hand, number = spec.get("hand") or {}, (spec.get("hand") or {}).get("handNumber", 1)
     try:
         decks = {number: complete_deck(hand["deck"])}
     except (HoldemError, KeyError, TypeError):
-        return first
-    seen = dealing.observe(trajectory, ids=hand.get("ids") if isinstance(hand.get("ids"), list) else None,
-                           hand_number=number)
+        decks = None
     stacks = hand.get("stacks") if isinstance(hand.get("stacks"), list) else []
-    return dealing.followed(first, seen, decks, lambda dealt: judged({**spec, "dealt": dealt[number]}
-                                                                       if number in dealt else spec),
-                            {number: (hand.get("button"), [isinstance(c, int) and c > 0 for c in stacks])})
+    positions = {number: (hand.get("button"), [isinstance(c, int) and c > 0 for c in stacks])}
+
+    def seen():
+        return dealing.observe(trajectory, ids=hand.get("ids") if isinstance(hand.get("ids"), list) else None,
+                               hand_number=number)
+
+    def rejudge(dealt: dict) -> GameVerdict:
+        return judged({**spec, "dealt": dealt[number]} if number in dealt else spec)
+
+    if decks is not None and dealing.deals_other_cards(trajectory, decks, hand.get("ids") if isinstance(
+            hand.get("ids"), list) else None, number):  # no full judging on the pinned cards (dealing.followed_first)
+        quick = dealing.followed_first(
+            lambda: replay(spec, trajectory, lite=True), seen, decks, rejudge,
+            lambda c: verdict(c, FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True),
+                              outcome_only=True), positions)
+        if quick is not None:
+            return quick
+    first = judged(spec)
+    if first.status != "failed" or decks is None:
+        return first
+    return dealing.followed(first, seen(), decks, rejudge, positions)

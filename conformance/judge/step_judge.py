@@ -90,6 +90,8 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
                 yield where, expected[key], "(missing)"
                 continue
             e, a = expected[key], actual[key]
+            if isinstance(e, (dict, list)) and _identical(e, a):
+                continue  # an equal part (most of a state that differs): nothing to walk
             if key in ORDER_FREE and isinstance(e, list) and isinstance(a, list) and not same(e, a) \
                     and len(a) == len(e) and same(sorted(a, key=_order_key), sorted(e, key=_order_key)):
                 if reordered is not None:
@@ -101,6 +103,8 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
                 yield _join(path, key), "(absent)", actual[key]
     elif isinstance(expected, list) and isinstance(actual, list):
         for k, (e, a) in enumerate(zip(expected, actual)):
+            if isinstance(e, (dict, list)) and _identical(e, a):
+                continue
             yield from differences(e, a, _join(path, k), reordered)
         # The first item one list has and the other lacks (an added item may be a runner's edit).
         if len(actual) > len(expected):
@@ -391,6 +395,11 @@ class Comparison:
     notes: list = field(default_factory=list)  # what is reported, not failed (a refusal's code: refusals.py)
 
     stop: bool = False  # stop at the first difference (a ruling alternative that differs is of no use)
+    # Only the first difference of each compare() is added (the replay goes on exactly as in full):
+    # ``first``, ``answers``, ``positions``, ``notes`` and whether a compare differed are those of
+    # a full replay, the later differences' counts and lists are not (dealing.judge_game: a verdict
+    # replaced by the one judged on the engine's own cards needs no more).
+    lite: bool = False
     clause_of: Callable[[str], str] = clause_for  # a field's clause (a lone hand's differs: hand_judge)
     # Judging on after a failure (issue #23, item 2): the first divergence of every hand after which
     # the reference was resynchronised to the engine (firsts[0] is ``first``); ``open`` is the
@@ -439,6 +448,8 @@ class Comparison:
         for where, e, a in differences(expected, actual, path, self.reordered, order):
             self.add(hand, decision, where, e, a, clause or _context_clause(where[len(path):], expected, actual))
             clean = False
+            if self.lite:
+                break
         return clean
 
     @property
@@ -487,15 +498,16 @@ def _thrown(error: object) -> str:
 
 
 def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = None, with_log: bool = False,
-           v4_steps: list | None = None, standing_fields: tuple = STANDING_FIELDS, stop: bool = False) -> Comparison:
+           v4_steps: list | None = None, standing_fields: tuple = STANDING_FIELDS, stop: bool = False,
+           lite: bool = False) -> Comparison:
     """Play ``spec`` on the reference, answering each decision as ``plan`` answers the engine's
     state, and compare every step of ``trajectory``. ``required``: the number of decisions the
     engine had to record (a hands script's length; None: to the end of the game). ``with_log``:
     compare ``log()`` too. ``v4_steps``: holdem-sng-3-v4 steps played first (their outcomes are
     the trajectory's ``steps``). A trajectory without ``decisions`` (an engine that reports only
     the end, docs/engine-protocol.md) is judged on its steps and its end: the reference then plays
-    the plan on its own states. ``stop``: at the first difference."""
-    out = Comparison(stop=stop, clause_of=clause_for if v4_steps is None else v4_clause_for)
+    the plan on its own states. ``stop``: at the first difference. ``lite``: :attr:`Comparison.lite`."""
+    out = Comparison(stop=stop, clause_of=clause_for if v4_steps is None else v4_clause_for, lite=lite)
     try:
         _replay(out, spec, trajectory, plan, required, with_log, v4_steps, standing_fields)
     except _Stop:
@@ -795,17 +807,20 @@ def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=
                    broken)
 
 
-def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda: None) -> GameVerdict:
+def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda: None,
+            outcome_only: bool = False) -> GameVerdict:
     """The verdict on a replay ``c`` of a ``family`` vector: passed or divergent on order alone; else
     divergent when ``replay_under(profile)`` reproduces every step under some documented ruling
     alternative (:func:`prove`; not tried when ``broken()`` names a rule every ruling keeps); else
-    failed at the first divergence."""
+    failed at the first divergence. ``outcome_only``: a failure's message may leave out what
+    ``broken()`` names (asked only when an alternative reproduces the game: without one the game
+    fails either way); its status, answers and every other verdict are exact (dealing.judge_game)."""
     if c.first is None:
         v = _with_notes(_order_only(c), c)
         if note := _default_followed_note(family, spec, replay_under):
             v.notes.append(note)
         return v
-    return _with_notes(_differing(c, family, spec, replay_under, broken), c)
+    return _with_notes(_differing(c, family, spec, replay_under, broken, outcome_only), c)
 
 
 def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
@@ -813,9 +828,15 @@ def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
     return v
 
 
-def _differing(c: Comparison, family: str, spec: dict, replay_under, broken) -> GameVerdict:
-    problem = broken()
-    proof = None if problem else search(family, spec, reach(c), replay_under)
+def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, outcome_only: bool = False) -> GameVerdict:
+    if outcome_only:  # the search first: broken() only matters when it finds a profile
+        proof = search(family, spec, reach(c), replay_under)
+        problem = broken() if proof is not None else None
+        if problem:
+            proof = None
+    else:
+        problem = broken()
+        proof = None if problem else search(family, spec, reach(c), replay_under)
     if proof is not None and not proof.ruled_out:
         return GameVerdict("divergent", f"the reference under {_profile_text(proof.profile)} reproduces every step",
                            rulings=sorted(set(proof.profile) | proof.comparison.rulings, key=_number),
