@@ -23,8 +23,27 @@ _CATEGORY = 15**5
 _FULL_DECK = frozenset(CANONICAL_DECK)
 
 
+_COMPLETED: dict[tuple, list[str]] = {}  # complete_deck of valid decks (a judge replays a game's decks many times)
+
+
 def complete_deck(cards: Sequence[str], field: str = "deck") -> list[str]:
     """A pinned deck: the given distinct cards first, then the unused ones in canonical order."""
+    try:
+        key = tuple(cards) if isinstance(cards, (list, tuple)) else None
+        done = _COMPLETED.get(key) if key is not None else None
+    except TypeError:  # an unhashable item: checked below
+        key = done = None
+    if done is not None:
+        return list(done)
+    whole = _complete_deck(cards, field)
+    if key is not None:
+        if len(_COMPLETED) >= 4096:
+            _COMPLETED.clear()
+        _COMPLETED[key] = whole
+    return list(whole)
+
+
+def _complete_deck(cards: Sequence[str], field: str) -> list[str]:
     given = check_cards(cards, field)
     if not 1 <= len(given) <= 52:
         raise OptionError(field, f"expected 1 to 52 cards, got {len(given)}")
