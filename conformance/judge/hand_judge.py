@@ -74,30 +74,39 @@ def _clause_for(path: str) -> str:
     return "state.fields" if path == "state.handNumber" else clause_for(path)
 
 
-def replay(spec: dict, trajectory: dict, *, stop: bool = False, lite: bool = False) -> Comparison:
+def replay(spec: dict, trajectory: dict, *, stop: bool = False, lite: bool = False,
+           seen: "dict | None" = None) -> Comparison:
     """Compare every step of an engine's hand ``trajectory`` with the reference playing ``spec``
-    (``{"hand", "script", "rulings"?}``); ``stop``: at the first difference; ``lite``: Comparison.lite."""
+    (``{"hand", "script", "rulings"?}``); ``stop``: at the first difference; ``lite``: Comparison.lite;
+    ``seen``: :func:`views` of the trajectory (made once for all the replays of one verdict)."""
     out = Comparison(stop=stop, clause_of=_clause_for, lite=lite)
     try:
-        _replay(out, spec, trajectory)
+        _replay(out, spec, trajectory, seen)
     except _Stop:
         pass
     return out
 
 
-def _replay(out: Comparison, spec: dict, trajectory: dict) -> None:
+def views(trajectory: dict) -> dict:
+    """The trajectory as judged: its states' hand-level fields (hand_view), refusals as the reference reports them."""
+    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
+    actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
+    seen = {"decisions": [hand_view(s) for s in decisions], "actions": [_action_view(a) for a in actions],
+            "error": trajectory.get("error")}
+    if isinstance(trajectory.get("again"), list):  # second states after the runner's edits: state.fresh
+        seen["again"] = [hand_view(s) for s in trajectory["again"]]
+    return seen
+
+
+def _replay(out: Comparison, spec: dict, trajectory: dict, seen: "dict | None" = None) -> None:
     ref = ReferenceHand(spec)
     script = [decode_answer(a) for a in spec["script"]]
     error = trajectory.get("error")
     if error is not None and "decisions" not in trajectory:  # createHand refused a valid spec
         out.add(None, 0, "createHand", "a hand", {"error": _thrown(error)}, "state.fields")
         return
-    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
-    seen = {"decisions": [hand_view(s) for s in decisions], "actions": [_action_view(a) for a in actions],
-            "error": error}
-    if isinstance(trajectory.get("again"), list):  # second states after the runner's edits: state.fresh
-        seen["again"] = [hand_view(s) for s in trajectory["again"]]
+    seen = views(trajectory) if seen is None else seen
     if not _replay_decisions(ref, seen, Plan(tuple(script)), out, 0):
         return
     k = out.decisions
@@ -117,8 +126,11 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
     first divergence."""
     if not isinstance(trajectory, dict):
         return GameVerdict("failed", f"the result is not an object: {js_text(trajectory)}"[:600])
+    judged_views = views(trajectory)  # the same for every replay below (none changes them)
+
     def judged(spec: dict) -> GameVerdict:
-        return verdict(replay(spec, trajectory), FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True))
+        return verdict(replay(spec, trajectory, seen=judged_views), FAMILY, {},
+                       lambda p: replay({**spec, "rulings": p}, trajectory, stop=True, seen=judged_views))
 
     # An engine's own dealing (issue #23): judged on the cards it dealt.
     hand, number = spec.get("hand") or {}, (spec.get("hand") or {}).get("handNumber", 1)
@@ -139,9 +151,9 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
     if decks is not None and dealing.deals_other_cards(trajectory, decks, hand.get("ids") if isinstance(
             hand.get("ids"), list) else None, number):  # no full judging on the pinned cards (dealing.followed_first)
         quick = dealing.followed_first(
-            lambda: replay(spec, trajectory, lite=True), seen, decks, rejudge,
-            lambda c: verdict(c, FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True),
-                              outcome_only=True), positions)
+            lambda: replay(spec, trajectory, lite=True, seen=judged_views), seen, decks, rejudge,
+            lambda c: verdict(c, FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True,
+                                                              seen=judged_views), outcome_only=True), positions)
         if quick is not None:
             return quick
     first = judged(spec)

@@ -19,6 +19,7 @@ import copy
 from dataclasses import dataclass
 
 from reference.errors import HoldemError, IllegalAction, OptionError
+from reference.state import HISTORY_LIMIT
 
 from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, tournament
 
@@ -109,9 +110,20 @@ class ReferenceGame:
 
     def __init__(self, spec: dict) -> None:
         self.t = tournament(spec)
+        self._history: tuple | None = None  # (t.history, its length, its public copy)
 
     def state(self) -> dict | None:
-        return self.t.decision_state()
+        """The reference's decision state (``t.decision_state()``), its ``history`` shared by the
+        states of a hand (the judge only reads them; the list is made again when a hand ends or a
+        resynchronisation replaces the records)."""
+        state = self.t.decision_state(history=False)
+        if state is None:
+            return None
+        records = self.t.history
+        if self._history is None or self._history[0] is not records or self._history[1] != len(records):
+            self._history = (records, len(records), self.t.public_history(HISTORY_LIMIT))
+        state["history"] = self._history[2]
+        return state
 
     def positions(self) -> dict:
         """Each hand's (button, seats in the hand) as the reference played it."""
