@@ -351,8 +351,9 @@ def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lamb
             quick = followed_first(
                 lambda: step_judge.replay(spec, trajectory, plan, lite=True, **how), lambda: observe(whole, ids),
                 decks, rejudge,
-                lambda c: step_judge.verdict(c, family, spec, lambda p: step_judge.replay(
-                    {**spec, "rulings": p}, trajectory, plan, stop=True, **how), broken, outcome_only=True))
+                lambda c, irreproducible: step_judge.verdict(c, family, spec, lambda p: step_judge.replay(
+                    {**spec, "rulings": p}, trajectory, plan, stop=True, **how), broken, outcome_only=True,
+                    irreproducible=irreproducible), states=lambda: observe(_states_only(whole), ids))
             if quick is not None:
                 return quick
     verdict = step_judge.judge_game(spec, trajectory, plan, family=family, broken=broken, **how)
@@ -378,8 +379,13 @@ def deals_other_cards(trajectory: dict, decks: dict, ids: "list[str] | None" = N
         return False
 
 
+def _states_only(trajectory: dict) -> dict:
+    """A trajectory's decision states (and sng3v4 steps' states) alone: what every step of a replay compares."""
+    return {k: trajectory[k] for k in ("steps", "decisions") if isinstance(trajectory.get(k), list)}
+
+
 def followed_first(lite_replay, observed, decks: dict, rejudge, pinned_verdict,
-                   positions: "dict | None" = None) -> GameVerdict | None:
+                   positions: "dict | None" = None, states=None) -> GameVerdict | None:
     """The verdict of :func:`followed` without the full judging on the pinned cards, for an engine
     that dealt other cards (issue #25: the reference's work only where it shows): that verdict is
     then replaced by the one judged on the engine's cards, only its status and answers are kept,
@@ -387,7 +393,15 @@ def followed_first(lite_replay, observed, decks: dict, rejudge, pinned_verdict,
     Comparison.lite: the same steps, resynchronisations and positions) with ``pinned_verdict(c)``
     (a failure's message may leave out the rest) gives them exactly. None (judge in full) when the
     game shows no difference, the engine dealt the pinned cards, or anything raised (the full
-    judging then decides what the report says)."""
+    judging then decides what the report says).
+
+    ``pinned_verdict(c, irreproducible)``: with ``irreproducible`` no ruling alternative is searched
+    for. That is when ``states()`` (the engine's cards in its decision states alone, each of which a
+    replay compares) show, in a hand at the engine's own positions, cards that neither the
+    contract's deal nor R3's alternative gives from the pinned deck: a profile reproducing every
+    step would stand at those positions and deal that deck one of those two ways (no other ruling
+    changes which card a seat gets from a pinned deck: tests/test_judge_shortcuts.py), so no
+    profile, playable or ruled out, can reproduce the game."""
     try:
         c = lite_replay()
         if c.first is None:
@@ -395,6 +409,8 @@ def followed_first(lite_replay, observed, decks: dict, rejudge, pinned_verdict,
         seen = observed()
         if compare(seen, decks, positions or c.positions) is None:
             return None
-        return followed(pinned_verdict(c), seen, decks, rejudge, positions)
+        own = compare(states(), decks) if states is not None else None
+        irreproducible = own is not None and own.failure is not None
+        return followed(pinned_verdict(c, irreproducible), seen, decks, rejudge, positions)
     except Exception:  # noqa: BLE001 - the full judging reports it as before
         return None

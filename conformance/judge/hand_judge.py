@@ -152,8 +152,12 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
             hand.get("ids"), list) else None, number):  # no full judging on the pinned cards (dealing.followed_first)
         quick = dealing.followed_first(
             lambda: replay(spec, trajectory, lite=True, seen=judged_views), seen, decks, rejudge,
-            lambda c: verdict(c, FAMILY, {}, lambda p: replay({**spec, "rulings": p}, trajectory, stop=True,
-                                                              seen=judged_views), outcome_only=True), positions)
+            lambda c, irreproducible: verdict(c, FAMILY, {}, lambda p: replay(
+                {**spec, "rulings": p}, trajectory, stop=True, seen=judged_views), outcome_only=True,
+                irreproducible=irreproducible), positions,
+            states=lambda: dealing.observe({"decisions": trajectory["decisions"]} if isinstance(
+                trajectory.get("decisions"), list) else {}, ids=hand.get("ids") if isinstance(hand.get("ids"), list)
+                else None, hand_number=number))
         if quick is not None:
             return quick
     first = judged(spec)

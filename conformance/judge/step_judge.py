@@ -808,19 +808,21 @@ def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=
 
 
 def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda: None,
-            outcome_only: bool = False) -> GameVerdict:
+            outcome_only: bool = False, irreproducible: bool = False) -> GameVerdict:
     """The verdict on a replay ``c`` of a ``family`` vector: passed or divergent on order alone; else
     divergent when ``replay_under(profile)`` reproduces every step under some documented ruling
     alternative (:func:`prove`; not tried when ``broken()`` names a rule every ruling keeps); else
     failed at the first divergence. ``outcome_only``: a failure's message may leave out what
     ``broken()`` names (asked only when an alternative reproduces the game: without one the game
-    fails either way); its status, answers and every other verdict are exact (dealing.judge_game)."""
+    fails either way); its status, answers and every other verdict are exact (dealing.judge_game).
+    ``irreproducible``: the caller knows that no profile can reproduce the game (dealing.followed_first:
+    cards no deal of the pinned decks gives), so none is searched for."""
     if c.first is None:
         v = _with_notes(_order_only(c), c)
         if note := _default_followed_note(family, spec, replay_under):
             v.notes.append(note)
         return v
-    return _with_notes(_differing(c, family, spec, replay_under, broken, outcome_only), c)
+    return _with_notes(_differing(c, family, spec, replay_under, broken, outcome_only, irreproducible), c)
 
 
 def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
@@ -828,9 +830,10 @@ def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
     return v
 
 
-def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, outcome_only: bool = False) -> GameVerdict:
+def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, outcome_only: bool = False,
+               irreproducible: bool = False) -> GameVerdict:
     if outcome_only:  # the search first: broken() only matters when it finds a profile
-        proof = search(family, spec, reach(c), replay_under)
+        proof = None if irreproducible else search(family, spec, reach(c), replay_under)
         problem = broken() if proof is not None else None
         if problem:
             proof = None
