@@ -346,8 +346,8 @@ def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lamb
 
     if isinstance(trajectory, dict):
         decks = pinned_decks(spec)
-        whole = expand(trajectory)
-        if deals_other_cards(whole, decks, ids):
+        if decks and deals_other_cards(trajectory, decks, ids):
+            whole = expand(trajectory)
             quick = followed_first(
                 lambda: step_judge.replay(spec, trajectory, plan, lite=True, **how), lambda: observe(whole, ids),
                 decks, rejudge,
@@ -362,7 +362,7 @@ def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lamb
     return followed(verdict, observe(expand(trajectory), ids), pinned_decks(spec), rejudge)
 
 
-FIRST_STATES = 30  # deals_other_cards: the decision states looked at
+FIRST_STATES = 12  # deals_other_cards: the decision states looked at (a passing engine pays for them)
 
 
 def deals_other_cards(trajectory: dict, decks: dict, ids: "list[str] | None" = None,
@@ -373,8 +373,10 @@ def deals_other_cards(trajectory: dict, decks: dict, ids: "list[str] | None" = N
     steps = trajectory.get("steps") if isinstance(trajectory.get("steps"), list) else []
     decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
     first = {"steps": steps[:FIRST_STATES], "decisions": decisions[:max(0, FIRST_STATES - len(steps))]}
+    if isinstance(trajectory.get("histories"), list):  # recorded as changes (expand): the first ones
+        first["histories"] = trajectory["histories"]
     try:
-        return compare(observe(first, ids, hand_number), decks) is not None
+        return compare(observe(expand(first), ids, hand_number), decks) is not None
     except Exception:  # noqa: BLE001 - a look only
         return False
 
