@@ -124,6 +124,28 @@ def _injected_fault(task: Task) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+def start_task(context, play, task) -> tuple:
+    """``play(task)`` started in a process of its own (:func:`_child`): the parent's end of its pipe
+    and the process."""
+    parent_end, child_end = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(child_end, play, task, dict(os.environ)), daemon=True)
+    process.start()
+    child_end.close()  # so that the child's death reads as end of file here
+    return parent_end, process
+
+
+def task_outcome(conn, process) -> tuple[str, object]:
+    """What a task's process sent once ``conn`` is ready: ("ok", result), ("raised", exception), or
+    ("died", None) when it died before it sent a whole result; the process is joined."""
+    try:
+        kind, value = conn.recv()
+    except (EOFError, OSError):
+        kind, value = "died", None
+    conn.close()
+    process.join()
+    return kind, value
+
+
 def _child(conn, play: Callable[[Task], dict], task: Task, environment: dict[str, str]) -> None:
     """A task's process: play it and send ``("ok", summary)`` or ``("raised", exception)``. It takes
     the parent's environment as it is now (the fork server's is the one it started with)."""
@@ -205,20 +227,11 @@ def _run_processes(tasks: Sequence[Task], jobs: int, finish: Callable[[int, dict
             while queue and len(running) < jobs:
                 i = queue.popleft()
                 attempts[i] += 1
-                parent_end, child_end = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(child_end, play, tasks[i], dict(os.environ)),
-                                          daemon=True)
-                process.start()
-                child_end.close()  # so that the child's death reads as end of file here
+                parent_end, process = start_task(context, play, tasks[i])
                 running[parent_end] = (i, process)
             for conn in wait(list(running)):
                 i, process = running.pop(conn)
-                try:
-                    kind, value = conn.recv()
-                except (EOFError, OSError):  # the process died before it sent a whole result
-                    kind, value = "died", None
-                conn.close()
-                process.join()
+                kind, value = task_outcome(conn, process)
                 if kind == "ok":
                     finish(i, value)
                 elif kind == "raised":

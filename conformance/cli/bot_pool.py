@@ -162,23 +162,14 @@ class BotPool:
                 while queue and len(running) < jobs:
                     i = queue.popleft()
                     attempts[i] += 1
-                    parent_end, child_end = ctx.Pipe(duplex=False)
-                    process = ctx.Process(target=series._child,
-                                              args=(child_end, play, self._tasks[i], dict(os.environ)), daemon=True)
-                    process.start()
-                    child_end.close()  # so that the child's death reads as end of file here
+                    parent_end, process = series.start_task(ctx, play, self._tasks[i])
                     running[parent_end] = (i, process)
                 for conn in wait([*running, self._wake_r]):
                     if conn == self._wake_r:
                         os.read(self._wake_r, 512)
                         continue
                     i, process = running.pop(conn)
-                    try:
-                        kind, value = conn.recv()
-                    except (EOFError, OSError):  # the process died before it sent a whole result
-                        kind, value = "died", None
-                    conn.close()
-                    process.join()
+                    kind, value = series.task_outcome(conn, process)
                     if kind == "ok":
                         with self._done:
                             self._results[i] = value
