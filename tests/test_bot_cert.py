@@ -106,7 +106,12 @@ def test_bad_bot_never_runs_past_a_deadline(bad_reports, name):
     assert report.load["wallMs"] <= opts.init_ms + SLACK
     if report.battery is not None:
         for answer in report.battery["answers"]:
-            assert answer["wallMs"] <= opts.decision_ms + SLACK, answer
+            # An answer the bot sent within the deadline (by its own CPU time) may still be timed later
+            # by a parent that a loaded machine descheduled (1.2-1.4 s seen at load 14): not a run past
+            # the deadline. A bot that runs on is killed: "late", its wall time the deadline's.
+            sent_in_time = answer["outcome"] == "ok" and answer["cpuMs"] is not None \
+                and answer["cpuMs"] <= opts.decision_ms
+            assert answer["wallMs"] <= opts.decision_ms + SLACK or sent_in_time, answer
     for table in report.tournaments:
         assert table["timing"]["wallMax"] is None or table["timing"]["wallMax"] <= opts.decision_ms + SLACK
 

@@ -363,7 +363,9 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
                                 "answer": answer_json(out.answer) if out.ok else None,
                                 "answerText": js_text(out.answer) if out.ok else None,
                                 "error": verdict.category, "code": verdict.code, "detail": verdict.detail,
-                                "wallMs": round(out.wall_ms, 3)})
+                                "wallMs": round(out.wall_ms, 3),
+                                # the bot's own CPU time (the worker's): what the load does not inflate
+                                "cpuMs": None if out.cpu_ms is None else round(out.cpu_ms, 3)})
             run.wall.append(out.wall_ms)
             if out.cpu_ms is not None:
                 run.cpu.append(out.cpu_ms)
