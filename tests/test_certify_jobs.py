@@ -14,6 +14,7 @@ from conformance.bots.slots import Slots
 from conformance.cli.bot_pool import BotPool
 from conformance.cli.certify import CertifyOptions, run
 from conformance.cli.engine_choice import EngineSpec
+from cli_helpers import make_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = CertOptions(generated_states=12, vector_states=12, kind_states=1, smoke_seats=(2, 6), smoke_max_hands=4,
@@ -31,21 +32,8 @@ def unmeasured(value):
     return value
 
 
-def roster(tmp_path: Path, bots: dict[str, Path]) -> Path:
-    (tmp_path / "bots").mkdir()
-    entries = []
-    for bot_id, source in bots.items():
-        data = source.read_bytes()
-        (tmp_path / "bots" / f"{bot_id}.js").write_bytes(data)
-        entries.append({"id": bot_id, "name": bot_id, "botName": bot_id, "lab": "Tests", "color": "#123456",
-                        "file": f"bots/{bot_id}.js", "bytes": len(data), "note": "a test entry"})
-    path = tmp_path / "bots.json"
-    path.write_text(json.dumps({"version": 1, "bots": entries}, indent=2) + "\n")
-    return path
-
-
 def test_the_roster_side_by_side_gives_the_summary_of_one_bot_after_the_other(tmp_path):
-    path = roster(tmp_path, {"caller": ROOT / "bots/sample-caller.js", "evil": ROOT / "tests/bots/bad/eval.js",
+    path = make_roster(tmp_path, {"caller": ROOT / "bots/sample-caller.js", "evil": ROOT / "tests/bots/bad/eval.js",
                              "equity": ROOT / "bots/equity-bot.js"})
     said: dict[int, list[str]] = {}
     summaries = {}
@@ -70,7 +58,7 @@ def test_a_run_that_stops_stops_the_bots_certified_beside_it(tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise RuntimeError("the showcase broke")
     monkeypatch.setattr(certify_module, "_showcase", broken)
-    path = roster(tmp_path, {f"b{i}": ROOT / "tests/bots/good/passive.js" for i in range(3)})
+    path = make_roster(tmp_path, {f"b{i}": ROOT / "tests/bots/good/passive.js" for i in range(3)})
     started = time.perf_counter()
     with pytest.raises(RuntimeError, match="the showcase broke"):
         run(CertifyOptions(roster=path, report_dir=tmp_path / "report", showcase_hands=3,
