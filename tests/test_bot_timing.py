@@ -177,3 +177,18 @@ def test_node_replies_stay_bounded():
     with NodeBot(NODE) as bot:
         out = bot.start(bundled_engine(), thrower, 1, 5000)
         assert out.kind == "error" and out.message.startswith("load: yyy") and len(out.message) < 400
+
+
+def test_a_run_stopped_by_the_cpu_backstop_is_described_as_stopped_there_not_at_the_wall_kill():
+    """far-over.js never answers: each QuickJS re-timing run ends at the worker's CPU backstop
+    (CPU_LIMIT_FACTOR deadlines), long before the wall-clock kill; the description says both limits,
+    never that the bot was waited for until the wall kill alone."""
+    from conformance.bots import bot_timing
+    timing = bot_timing.retime("s", STATE, source=(TIMING / "far-over.js").read_text(encoding="utf-8"),
+                               engine=bundled_engine(), bot_seed=1, init_ms=3000, deadline_ms=DEADLINE,
+                               memory_limit=None, node=None)
+    assert all(math.isinf(x) for x in timing.quickjs_ms) and timing.verdict == "late"
+    text = timing.describe()
+    cpu = bot_timing.CPU_LIMIT_FACTOR * DEADLINE
+    assert f"QuickJS: no answer in most of 3 runs (each stopped at {cpu:g} ms of CPU time" in text, text
+    assert "node not installed: QuickJS alone" in text

@@ -81,19 +81,21 @@ class StateTiming:
         return None if self.node_ms is None else statistics.median(self.node_ms)
 
     def describe(self) -> str:
-        def median(side: str, x: float, unit: str, kill_ms: float) -> str:
+        def median(side: str, x: float, unit: str, stopped: str) -> str:
             if math.isinf(x):
-                return f"{side}: no answer by {kill_ms:g} ms in most of {REPEATS} runs"
+                return f"{side}: no answer in most of {REPEATS} runs ({stopped})"
             return f"{side} median {x:.0f} ms {unit}of {REPEATS} runs"
 
         d = self.deadline_ms
-        q = median("QuickJS", self.quickjs_median, "CPU ", QUICKJS_KILL_FACTOR * d)
+        # A QuickJS run ends at whichever comes first: its CPU backstop or the wall-clock kill.
+        q = median("QuickJS", self.quickjs_median, "CPU ",
+                   f"each stopped at {CPU_LIMIT_FACTOR * d:g} ms of CPU time or {QUICKJS_KILL_FACTOR * d:g} ms wall")
         if self.node_error is not None:
             n = f"cannot time in V8: {self.node_error} (QuickJS alone)"
         elif self.node_ms is None:
             n = "node not installed: QuickJS alone"
         else:
-            n = median("node (V8)", self.node_median, "", NODE_KILL_FACTOR * d)
+            n = median("node (V8)", self.node_median, "", f"each stopped at {NODE_KILL_FACTOR * d:g} ms wall")
         return f"{q} (late beyond doubt above {QUICKJS_LATE_FACTOR * d:g} ms); {n}; deadline {d:g} ms"
 
     def to_json(self) -> dict:
