@@ -5,6 +5,8 @@ passive bot's full-length table stops at its decision cap and stays certified; a
 the time budget with a warning, never a rejection; side by side the report is the one-worker report."""
 from __future__ import annotations
 
+import itertools
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -100,3 +102,76 @@ def test_side_by_side_the_report_is_the_one_worker_report():
                 for n in (1, 2))
     assert strip(one) == strip(two)
     assert [t["digest"] for t in one["tournaments"]] == [t["digest"] for t in two["tournaments"]]
+
+
+def _strip_times(value):
+    """A report without its measured times (they vary from run to run, the verdicts must not)."""
+    if isinstance(value, dict):
+        return {k: _strip_times(v) for k, v in value.items()
+                if k not in ("wallMs", "cpuMs", "timing", "timingByHands", "options")}
+    if isinstance(value, list):
+        return [_strip_times(v) for v in value]
+    return value
+
+
+def test_a_loaded_machine_changes_neither_the_verdict_nor_the_report(monkeypatch):
+    # The budget is CPU time (issue #25: a verdict must not depend on the machine's load): with the
+    # wall clock running ten times fast (as on a machine ten times as loaded), the 8 s battery share of
+    # a 20 s budget passes on the wall clock within the first second, and nothing may be cut.
+    options = CertOptions(vector_states=30, generated_states=10, kind_states=2, smoke_seats=(2, 6),
+                          smoke_max_hands=6, full_table_hands=4, time_budget_s=20)
+    quiet = certify_file(BOTS / "good" / "seeded-random.js", options)
+    t0 = time.perf_counter()
+    monkeypatch.setattr(bounds, "wall_clock", lambda: t0 + 10 * (time.perf_counter() - t0))
+    loaded = certify_file(BOTS / "good" / "seeded-random.js", options)
+    assert loaded.verdict == quiet.verdict == "certified", [r.to_json() for r in loaded.reasons]
+    assert not any(r.category == "bound" for r in loaded.reasons)
+    assert _strip_times(loaded.to_json()) == _strip_times(quiet.to_json())
+
+
+def test_a_cpu_burning_bot_is_cut_by_the_cpu_budget_in_bounded_wall_time():
+    # steady.js burns about 20 ms of CPU a decision: a 1 s budget cuts every stage by CPU time ("time"),
+    # and the wall time stays bounded whatever the load (the backstop: 20 x the budget).
+    options = CertOptions(time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
+    t0 = time.perf_counter()
+    report = certify_file(BOTS / "timing" / "steady.js", options)
+    assert time.perf_counter() - t0 < bounds.BACKSTOP_FACTOR * options.time_budget_s + 10
+    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    assert report.battery["stopped"]["reason"] == "time" and report.tournaments[0]["cut"]["reason"] == "time"
+    cuts = [r for r in report.reasons if r.category == "bound"]
+    assert cuts and {r.code for r in cuts} == {"time"}
+    battery = next(r for r in cuts if "battery stopped" in r.message)
+    assert "CPU-time budget" in battery.message and f"{report.battery['notRun']} states" in battery.message
+    assert any("table" in r.message and "CPU-time budget" in r.message for r in cuts)
+
+
+def test_the_wall_clock_backstop_is_reported_as_load_not_as_a_slow_bot(monkeypatch):
+    # A wall clock that jumps 1000 s at every reading: the backstop passes at the first check while the
+    # bot has used almost no CPU; the cut is "load" (the machine), a warning, never a rejection.
+    jumps = itertools.count(0, 1000)
+    monkeypatch.setattr(bounds, "wall_clock", lambda: float(next(jumps)))
+    options = CertOptions(vector_states=5, generated_states=0, kind_states=0, smoke_seats=(2,), full_table_hands=0,
+                          node=False)
+    report = certify_file(BOTS / "good" / "seeded-random.js", options)
+    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    cuts = [r for r in report.reasons if r.category == "bound"]
+    assert cuts and {r.code for r in cuts} == {"load"}
+    assert report.battery["stopped"]["reason"] == "load" and report.tournaments[0]["cut"]["reason"] == "load"
+    for r in cuts:
+        assert "too loaded" in r.message and "had not used its CPU-time budget" in r.message
+
+
+def test_the_cpu_clock_counts_the_certification_s_threads_and_workers_only():
+    def burn(seconds: float) -> None:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+
+    cpu = bounds.CpuClock()
+    burn(0.1)  # not counting: not the certification's work
+    with cpu.counting():
+        burn(0.2)
+        with cpu.excluding():  # re-timing's parent side
+            burn(0.2)
+    cpu.add(300)  # a worker's report, in ms
+    assert 0.45 < cpu() < 0.65

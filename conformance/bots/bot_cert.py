@@ -43,7 +43,8 @@ Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns):
 9. **roster** (optional) -- the bot's entry in a ``bots.json`` (matched by file).
 
 Every bot gets its verdict in bounded time (:mod:`conformance.bots.bounds`: kills and decisions
-by count, a wall-clock budget whose cuts are warnings, never rejections). The two battery passes
+by count, a budget of CPU time whose cuts are warnings, never rejections, and a wall-clock backstop
+far beyond it). The two battery passes
 run side by side, then the tables and the node battery (``CertOptions.parallel``); the report is
 assembled in a fixed order, the same as with one worker at a time.
 
@@ -111,11 +112,12 @@ class CertOptions:
     smoke_max_hands: int = 60
     full_table_hands: int = full_table.HANDS  # the nine-copy full-length table (conformance/bots/full_table.py); 0: none
     full_table_decisions: int = bounds.FULL_TABLE_DECISIONS  # ... and its decision cap (conformance/bots/bounds.py)
-    time_budget_s: float = bounds.TIME_BUDGET_S  # wall-clock budget; a cut is a warning, never a rejection
+    time_budget_s: float = bounds.TIME_BUDGET_S  # CPU seconds (bounds.py); a cut is a warning, never a rejection
     parallel: int = 2  # worker passes and tables side by side (both cores); the report is the same with 1
     # How many streams of work share the machine with this certification's own (holdem-cert certify's
-    # bots certified side by side): the wall-clock budget's cuts fall after this many times the budget,
-    # at the same amount of the bot's work as when it runs alone. Not in the report (its cuts are).
+    # bots certified side by side): the wall-clock backstop (bounds.BACKSTOP_FACTOR) falls after this
+    # many times its seconds (waiting for a slot costs wall time, no CPU). The CPU budget does not
+    # stretch: it counts this certification's work alone. Not in the report (its cuts are).
     budget_stretch: float = 1.0
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     node: bool = True  # also time in node (V8) when it is installed (bot_timing)
@@ -339,12 +341,14 @@ class _Run:
 
 def _run_battery(source: str, engine: str, states: list[BatteryState], options: CertOptions,
                  progress: Progress | None, stage: str,
-                 on_late: "Callable[[int, int], bool] | None" = None, clock: bounds.Clock | None = None) -> _Run:
+                 on_late: "Callable[[int, int], bool] | None" = None, clock: bounds.Clock | None = None,
+                 cpu_meter: "Callable[[float], None] | None" = None) -> _Run:
     """One pass in one worker. ``on_late(k, since)``: whether ``states[k]``, which the worker was
     killed on, is late beyond doubt (bot_timing; the worker had answered ``states[since:k]``); when
     it is not, a fresh worker goes on with the next state, at most MAX_BATTERY_KILLS times. Past the
-    battery's share of ``clock`` the pass stops (conformance/bots/bounds.py)."""
-    worker = Worker(memory_limit=options.memory_limit)
+    battery's share of ``clock`` the pass stops (conformance/bots/bounds.py); ``cpu_meter`` gets its
+    workers' CPU time (the clock's)."""
+    worker = Worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter)
     kills = 0
     try:
         start = worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms)
@@ -354,8 +358,9 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
                 raise OptionError("engine", f"the bundled engine helper failed to load: {start.error['message']}")
             return run
         for k, item in enumerate(states):
-            if clock is not None and clock.past("battery"):
-                run.stopped = {"reason": "time", "at": item.id, "notRun": len(states) - k}
+            reason = clock.past("battery") if clock is not None else None
+            if reason is not None:
+                run.stopped = {"reason": reason, "at": item.id, "notRun": len(states) - k}
                 break
             out = worker.act(item.state, timeout_ms=options.decision_ms)
             verdict = judge(out, legal_from_state(item.state))
@@ -380,7 +385,7 @@ def _run_battery(source: str, engine: str, states: list[BatteryState], options: 
                     run.cut = item.id
                     break
                 worker.close()
-                worker = Worker(memory_limit=options.memory_limit)
+                worker = Worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter)
                 if worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms).ok:
                     run.restarts.append(item.id)
                     run.starts.append(k + 1)
@@ -425,20 +430,29 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
                                  slots=slots if slots is not None else Slots.local(options.parallel))
     slots = retimer.slots
 
-    clock = bounds.Clock(options.time_budget_s, stretch=options.budget_stretch)
+    # The budget counts this certification's CPU time: its threads' (cpu.counting, every stage) and
+    # its workers' (cpu.add); the wall clock is only the backstop (conformance/bots/bounds.py).
+    cpu = bounds.CpuClock()
+    clock = bounds.Clock(options.time_budget_s, now=cpu, stretch=options.budget_stretch)
     retiming = threading.Lock()  # the two passes share the re-timings (each state once)
 
     def on_late(k: int, since: int) -> bool:
         with retiming, clock.excluding():
             return retimer.late_beyond_doubt(states[k].id, states[k].state, [s.state for s in states[since:k]])
 
+    def counted(function, *args, **kwargs):
+        """``function(*args, **kwargs)`` in a slot, its thread's CPU time counted."""
+        with cpu.counting():
+            return slots.run(function, *args, **kwargs)
+
     def battery_pass(stage: str) -> _Run:
-        return slots.run(_run_battery, source, engine, states, options, progress, stage, on_late, clock)
+        return counted(_run_battery, source, engine, states, options, progress, stage, on_late, clock, cpu.add)
 
     # Side by side (options.parallel): the battery and its determinism pass, then the tables, the
     # full-length table and the node battery; every report part is then made in a fixed order, so
-    # the report is the one a single worker at a time gives.
-    with ThreadPoolExecutor(max_workers=options.parallel) as pool:
+    # the report is the one a single worker at a time gives. This thread's own work (the first pass,
+    # the judging, re-timing's parent side apart) counts too.
+    with cpu.counting(), ThreadPoolExecutor(max_workers=options.parallel) as pool:
         second_pass = pool.submit(battery_pass, "determinism") if options.parallel > 1 else None
         run = battery_pass("battery")
         _load(report, run.start, options)
@@ -455,15 +469,18 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
             report.skipped.append(f"full-length table of 9: lateness was proven in the battery (state {proven[0].id}, "
                                   "R33); its nine copies would only be killed at the deadline one after the other")
         elif options.full_table_hands:
-            full = pool.submit(slots.run, _play_full_table, source, options, progress, clock)
-        tables = {n: pool.submit(slots.run, _play_smoke_table, n, source, report.load["exportName"], options, progress,
-                                 clock)
+            full = pool.submit(counted, _play_full_table, source, options, progress, clock, cpu)
+        tables = {n: pool.submit(counted, _play_smoke_table, n, source, report.load["exportName"], options, progress,
+                                 clock, cpu)
                   for n in sorted(options.smoke_seats, reverse=True)}  # the longest first
         node = None
         if retimer.node is not None:
-            node = pool.submit(slots.run, bot_timing.node_battery, retimer.node, source, engine,
+            node = pool.submit(counted, bot_timing.node_battery, retimer.node, source, engine,
                                [(s.id, s.state) for s in states], options.bot_seed, options.init_ms,
-                               options.decision_ms, out_of_time=lambda: clock.past("tables"))
+                               options.decision_ms, out_of_time=lambda: clock.past("tables"),
+                               # V8's CPU is not on the clock: its own decision times count against the
+                               # tables' share (measured in node, by the bot: not the parent's wall clock)
+                               max_ms=1000 * clock.share_s("tables"))
         _battery(report, states, run, on_late)
         _environment(report, run)
         _determinism(report, run, second)
@@ -488,10 +505,24 @@ def _bound(report: CertReport, stage: str, run: _Run) -> None:
         why = (f"{bounds.MAX_BATTERY_KILLS} kills at the {o.decision_ms:g} ms deadline that re-timing did not "
                "prove late (at risk, R33)")
     else:
-        why = f"the time budget ({bounds.SHARES['battery'] * o.time_budget_s:g} s of {o.time_budget_s:g} s for the battery)"
+        why = _budget_words(report, stop["reason"], "battery")
     what = "battery" if stage == "battery" else "determinism pass"
     report.warning("bound", stop["reason"], f"the {what} stopped after {why}: {stop['notRun']} states from "
                    f"{stop['at']} on were not run, so their answers were not judged", stop["at"])
+
+
+def _budget_words(report: CertReport, reason: str, stage: str) -> str:
+    """What cut ``stage``: its share of the CPU-time budget (``"time"``: the bot's work) or of the
+    wall-clock backstop (``"load"``: the machine, not the bot)."""
+    o = report.options
+    share = bounds.SHARES[stage] * o.time_budget_s
+    until = {"battery": "the battery", "tables": "the tables", "timing": "re-timing"}[stage]
+    if reason == "time":
+        return (f"its share of the CPU-time budget ({share:g} of {o.time_budget_s:g} CPU seconds by the end of "
+                f"{until}, the bot's and the judge's, conformance/bots/bounds.py)")
+    wall = share * bounds.BACKSTOP_FACTOR * o.budget_stretch
+    return (f"the wall-clock backstop ({wall:g} s, {bounds.BACKSTOP_FACTOR:g} x its {share:g} CPU seconds): the "
+            "machine was too loaded to judge in time, the bot had not used its CPU-time budget")
 
 
 def state_file_name(state_id: str) -> str:
@@ -630,16 +661,18 @@ def _timing(report: CertReport, states: list[BatteryState], run: _Run, retimer: 
                    and a["wallMs"] > bot_timing.AT_RISK_FRACTION * options.decision_ms),
                   key=lambda a: -a["wallMs"])[:bot_timing.MAX_CRITICAL]
     for n, a in enumerate(slow):
-        if a["id"] not in retimer.timings and clock.past("timing"):
-            report.warning("bound", "time", f"{len(slow) - n} of the {len(slow)} slowest battery states (above "
-                           f"half the deadline) were not re-timed: the time budget ({clock.share_s('timing'):g} s "
-                           "until re-timing) had passed; their timing verdict is unknown", a["id"])
+        reason = None if a["id"] in retimer.timings else clock.past("timing")
+        if reason is not None:
+            report.warning("bound", reason, f"{len(slow) - n} of the {len(slow)} slowest battery states (above "
+                           f"half the deadline) were not re-timed: {_budget_words(report, reason, 'timing')} had "
+                           "passed; their timing verdict is unknown", a["id"])
             break
         k = index[a["id"]]
         retimer(a["id"], states[k].state, [s.state for s in states[run.since(k):k]])
     if node is not None and node.get("cut"):
-        report.skipped.append(f"node battery: stopped by the time budget after {node['ran']} of {len(states)} states "
-                              "(for the report only; the timing verdicts rest on re-timing)")
+        report.skipped.append(f"node battery: stopped by the time budget (CPU time; V8's by its decision times) after "
+                              f"{node['ran']} of {len(states)} states (for the report only; the timing verdicts rest "
+                              "on re-timing)")
     timings = list(retimer.timings.values())
     report.timing = {
         "deadlineMs": options.decision_ms,
@@ -740,8 +773,9 @@ def _house_bots(path: Path) -> dict[str, BotSpec]:
 
 
 def _play_smoke_table(n: int, source: str, name: str | None, options: CertOptions, progress: Progress | None,
-                      clock: bounds.Clock):
-    """The smoke table of ``n`` seats (the bot in seat 0), until the tables' share of ``clock``."""
+                      clock: bounds.Clock, cpu: bounds.CpuClock):
+    """The smoke table of ``n`` seats (the bot in seat 0), until the tables' share of ``clock``; every
+    seat's CPU time counts on ``cpu`` (the house samples' too: the certification's work)."""
     house = _house_bots(options.house_roster)
     missing = [i for i in SMOKE_OPPONENTS if i not in house]
     if missing:
@@ -757,7 +791,7 @@ def _play_smoke_table(n: int, source: str, name: str | None, options: CertOption
             progress(f"table of {n}", record.index + 1, None)
 
     return bots, run_tournament(bots, SMOKE_DECK_SEEDS[n], options.bot_seed, runner_options, tick,
-                                stop=lambda record: "time" if clock.past("tables") else None)
+                                stop=lambda record: clock.past("tables"), cpu_meter=cpu.add)
 
 
 def _tournaments(report: CertReport, options: CertOptions, played: dict, retimer: bot_timing.Retimer) -> None:
@@ -834,11 +868,11 @@ def _late_verdict(result, seat: int | None, label: str, retimer: bot_timing.Reti
 
 
 def _time_cut(report: CertReport, what: str, result, hand_cap: int, example: str) -> None:
-    """A table a bound stopped: by time a warning (the machine's load decides it, never a rejection);
-    by the decision cap nothing but the report's ``cut`` (the same on every machine)."""
+    """A table a bound stopped: by the CPU budget or its wall-clock backstop a warning (never a
+    rejection); by the decision cap nothing but the report's ``cut`` (the same on every machine)."""
     cut = result.cut
-    if cut["reason"] == "time":
-        report.warning("bound", "time", f"{what}: stopped by the time budget ({report.options.time_budget_s:g} s) "
+    if cut["reason"] in ("time", "load"):
+        report.warning("bound", cut["reason"], f"{what}: stopped by {_budget_words(report, cut['reason'], 'tables')} "
                        f"at decision {cut['decision']} in hand {cut['hand']}, after {len(result.hands)} of at most "
                        f"{hand_cap} hands", example)
     else:
@@ -847,14 +881,15 @@ def _time_cut(report: CertReport, what: str, result, hand_cap: int, example: str
                               "conformance/bots/bounds.py)")
 
 
-def _play_full_table(source: str, options: CertOptions, progress: Progress | None, clock: bounds.Clock):
+def _play_full_table(source: str, options: CertOptions, progress: Progress | None, clock: bounds.Clock,
+                     cpu: bounds.CpuClock):
     def tick(record) -> None:
         if progress is not None:
             progress("full-length table of 9", record.index + 1, None)
 
     return full_table.play(source, options.bot_seed, options.init_ms, options.decision_ms, options.memory_limit,
                            options.full_table_hands, tick, max_decisions=options.full_table_decisions,
-                           out_of_time=lambda: clock.past("tables"))
+                           out_of_time=lambda: clock.past("tables"), cpu_meter=cpu.add)
 
 
 def _full_table(report: CertReport, options: CertOptions, t: dict, result, retimer: bot_timing.Retimer) -> None:

@@ -245,11 +245,12 @@ class Retimer:
 
 def node_battery(node: str, source: str, engine: str, states: list[tuple[str, dict]], bot_seed: int,
                  init_ms: float, deadline_ms: float, max_late: int = 3,
-                 out_of_time: "Callable[[], bool] | None" = None) -> dict:
+                 out_of_time: "Callable[[], object] | None" = None, max_ms: float | None = None) -> dict:
     """The whole battery once in V8, for the report: per-state times and p50/p95/max. A late state
     terminates the worker, as in the arena; the next state gets a fresh one; after ``max_late``
     late states the rest is not run (a bot that is late everywhere must not take minutes), nor
-    once ``out_of_time()`` (the certification's time budget: ``cut`` is then true). A state the bot
+    once ``out_of_time()`` (the certification's time budget) or once its states' V8 times add up to
+    ``max_ms`` (V8's CPU is not on the budget's clock): ``cut`` is then true. A state the bot
     threw on is listed in ``threw`` and its time left out (a throw is no decision time); ``polyfill``
     says what node loaded before the bot (core-js, or why not)."""
     from conformance.harness.runner import timing_summary
@@ -260,7 +261,7 @@ def node_battery(node: str, source: str, engine: str, states: list[tuple[str, di
         for state_id, state in states:
             if len(late) + len(failed) >= max_late:
                 break
-            if out_of_time is not None and out_of_time():
+            if (out_of_time is not None and out_of_time()) or (max_ms is not None and sum(times) > max_ms):
                 cut = True
                 break
             if bot is None:

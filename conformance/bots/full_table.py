@@ -39,9 +39,11 @@ def draw_seats(rng: random.Random, n: int) -> list[tuple[str, str]]:
 
 def play(source: str, seed: int, init_ms: float, decision_ms: float, memory_limit: int | None,
          hands: int = HANDS, tick: Callable | None = None, max_decisions: int | None = None,
-         out_of_time: Callable[[], bool] | None = None) -> tuple[dict, TournamentResult]:
+         out_of_time: Callable[[], "str | None"] | None = None,
+         cpu_meter: Callable[[float], None] | None = None) -> tuple[dict, TournamentResult]:
     """Play the table, for at most ``hands`` hands and ``max_decisions`` decisions
-    (:mod:`conformance.bots.bounds`), and until ``out_of_time()``; its summary (seats, hands, errors by
+    (:mod:`conformance.bots.bounds`), and until ``out_of_time()`` gives a reason (``"time"``, the
+    budget; ``"load"``, its wall-clock backstop); ``cpu_meter`` gets the workers' CPU time; its summary (seats, hands, errors by
     category and code, first error, the decision times per range of hands: all seats together, each
     is the bot; ``cut`` when a bound stopped it) and the tournament."""
     rng = random.Random(f"full-table deck {seed}")
@@ -53,9 +55,9 @@ def play(source: str, seed: int, init_ms: float, decision_ms: float, memory_limi
     def stop(record) -> str | None:
         if max_decisions is not None and record.index + 1 >= max_decisions:
             return "decisions"
-        return "time" if out_of_time is not None and out_of_time() else None
+        return out_of_time() if out_of_time is not None else None
 
-    result = run_tournament(bots, deck_seed, seed, options, tick, stop=stop)
+    result = run_tournament(bots, deck_seed, seed, options, tick, stop=stop, cpu_meter=cpu_meter)
     errors = [d for d in result.decisions if d.error is not None]
     return {
         "seats": [b.id for b in bots], "deckSeed": deck_seed, "botSeed": seed,

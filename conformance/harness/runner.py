@@ -425,11 +425,13 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
                    on_decision: Callable[[DecisionRecord], None] | None = None,
                    on_hand: Callable[[dict], None] | None = None,
                    forced_late: ForcedLate | None = None,
-                   stop: Callable[[DecisionRecord], str | None] | None = None) -> TournamentResult:
+                   stop: Callable[[DecisionRecord], str | None] | None = None,
+                   cpu_meter: Callable[[float], None] | None = None) -> TournamentResult:
     """Play one tournament to its end. ``bots[i]`` sits in seat ``i`` unless the ruleset seats
     by the seed (R23). ``on_hand`` gets each completed hand's record as it completes. ``stop``,
     asked after every decision, ends the tournament there when it gives a reason (a bound of the
-    caller's: the result's ``cut`` says where; its hands are the completed ones)."""
+    caller's: the result's ``cut`` says where; its hands are the completed ones). ``cpu_meter``
+    gets every seat's worker's CPU time (``Worker.cpu_meter``: a bot certification's budget)."""
     options = options or RunnerOptions()
     forced_late = forced_late or ForcedLate()
     check_bot_seed(bot_seed)
@@ -444,8 +446,8 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
         by_seat[s] = bots[k]
     seeds = [seat_seed(bot_seed, s) for s in range(n)]
     init_late = f"late: no answer within {options.init_ms:g} ms"
-    workers: list = [_Terminated(init_late) if s in forced_late.init else Worker(memory_limit=options.memory_limit)
-                     for s in range(n)]
+    workers: list = [_Terminated(init_late) if s in forced_late.init
+                     else Worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter) for s in range(n)]
     # Seats load concurrently, at most one per core, so the init deadline stays honest.
     pool = ThreadPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)))
     try:

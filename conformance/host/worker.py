@@ -41,7 +41,8 @@ is ``UNDEFINED``.
 Wall time is ``time.perf_counter`` from just before the request is written to
 just after the response line is read: message delivery both ways, parsing the
 state in JS, the bot's computation and encoding the answer. ``cpu_ms`` is the
-child's process CPU time for the request.
+child's process CPU time for the request; ``cpu_meter`` (optional) gets it as it comes, and the
+child's start-up CPU time with the init's.
 """
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -188,11 +189,15 @@ class Worker:
     """
 
     def __init__(self, *, memory_limit: int | None = None, stack_limit: int | None = None,
-                 cpu_limit_ms: int = 10_000, spawn_timeout_ms: int = 10_000) -> None:
+                 cpu_limit_ms: int = 10_000, spawn_timeout_ms: int = 10_000,
+                 cpu_meter: Callable[[float], None] | None = None) -> None:
         self.memory_limit = memory_limit
         self.stack_limit = stack_limit
         self.cpu_limit_ms = cpu_limit_ms
         self.spawn_timeout_ms = spawn_timeout_ms
+        # Gets the milliseconds of CPU time the child reports, start-up and every request (a bot
+        # certification's CPU-time budget, conformance/bots/bounds.py); a kill reports nothing.
+        self.cpu_meter = cpu_meter
         self.state = "new"  # new -> ready -> dead
         self.dead_reason: str | None = None
         self.mode: str | None = None
@@ -405,6 +410,10 @@ class Worker:
                 raise ValueError(f"bad violation {v!r}")
         self.violations.extend(violations)
         cpu_ms = resp.get("cpuMs")
+        if self.cpu_meter is not None:
+            spent = sum(x for x in (cpu_ms, resp.get("startCpuMs")) if isinstance(x, (int, float)))
+            if spent:
+                self.cpu_meter(spent)
         if resp["ok"] is True:
             if answer_key is None:  # init and ping
                 answer = {"name": resp["name"], "shape": resp["shape"]} if "shape" in resp else None

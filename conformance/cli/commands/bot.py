@@ -83,9 +83,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              f"passive bot takes about 120 decisions a hand; default {bounds.FULL_TABLE_DECISIONS}; "
                              "the report says where it stopped)")
     parser.add_argument("--time-budget", type=seconds, default=bounds.TIME_BUDGET_S, metavar="S",
-                        help=f"wall-clock budget in seconds (default {bounds.TIME_BUDGET_S:g}): past their share of "
-                             "it, the stages start no more decisions; such a cut is a warning naming what was not "
-                             "run, never a rejection (conformance/bots/bounds.py)")
+                        help=f"budget in CPU seconds, the bot's and the judge's together (default "
+                             f"{bounds.TIME_BUDGET_S:g}): past their share of it, the stages start no more decisions "
+                             f"(warning bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x the budget "
+                             "cuts only on a machine too loaded to judge (warning bound/load: the machine, not the "
+                             "bot); a cut names what was not run and is never a rejection (conformance/bots/bounds.py)")
     add_quiet_option(parser)
 
 
