@@ -17,6 +17,10 @@ from conformance.vectors import library as vectors
 from reference.errors import OptionError
 from reference.tournament import Tournament
 
+# One worker runs the whole module (pytest-xdist --dist loadgroup): its module fixture, a certification
+# of many bots or engines, is then computed once, not on each worker that gets one of its tests.
+pytestmark = pytest.mark.xdist_group("bot-cert")
+
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bots" / "bad"
 GOOD = ROOT / "tests" / "bots" / "good"

@@ -14,6 +14,10 @@ from conformance.host.node_worker import NodeWorker, find_node
 from conformance.judge.coverage import CoverageLog, part_of, summarize
 from test_html_report import chromium, needs_chromium
 
+# One worker runs the whole module (pytest-xdist --dist loadgroup): its module fixture, a certification
+# of many bots or engines, is then computed once, not on each worker that gets one of its tests.
+pytestmark = pytest.mark.xdist_group("coverage")
+
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "reference/js/poker-engine.js"
 DOC = ROOT / "docs/coverage.md"

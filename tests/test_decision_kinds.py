@@ -12,6 +12,10 @@ from cli_helpers import certify_folder
 from conformance.bots.decision_kinds import KINDS, decision_kinds, kind_counts, stratified_states
 from reference.tournament import Tournament
 
+# One worker runs the whole module (pytest-xdist --dist loadgroup): its module fixture, a certification
+# of many bots or engines, is then computed once, not on each worker that gets one of its tests.
+pytestmark = pytest.mark.xdist_group("decision-kinds")
+
 ROOT = Path(__file__).resolve().parent.parent
 MISTAKES = ROOT / "tests" / "bots" / "mistakes"
 UNUSUAL = ROOT / "tests" / "bots" / "unusual"

@@ -18,6 +18,10 @@ from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
 from cli_helpers import certify_folder, make_roster, run_cli
 
+# One worker runs the whole module (pytest-xdist --dist loadgroup): its module fixture, a certification
+# of many bots or engines, is then computed once, not on each worker that gets one of its tests.
+pytestmark = pytest.mark.xdist_group("hostile-bots")
+
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "bots" / "hostile"
 QUICK = CertOptions(decision_ms=1000, init_ms=3000, generated_states=10, vector_states=10, smoke_seats=(2,),

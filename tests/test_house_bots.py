@@ -14,6 +14,10 @@ from conformance.cli.main import main
 from conformance.harness.roster import lint_roster
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
 
+# One worker runs the whole module (pytest-xdist --dist loadgroup): its module fixture, a certification
+# of many bots or engines, is then computed once, not on each worker that gets one of its tests.
+pytestmark = pytest.mark.xdist_group("house-bots")
+
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "bots.json"
 HOUSE = ("check-fold", "sample-caller", "sample-tight", "equity-bot")

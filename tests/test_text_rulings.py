@@ -159,7 +159,10 @@ def test_two_options_of_one_ruling_are_named_both():
 
 # ---- item 2: the flags come from playing the alternatives ------------------------------------------
 
-@pytest.mark.parametrize("family", ruling_lint.DERIVED)  # one test each: the game families cost 20-30 s
+# One test each (the game families cost 20-30 s), on the worker that checks the family's fresh
+# generation (tests/test_vectors.py), whose plays of the alternatives ruling_lint remembers.
+@pytest.mark.parametrize("family", [pytest.param(f, marks=pytest.mark.xdist_group(f"vectors-{f}"))
+                                    for f in ruling_lint.DERIVED])
 def test_every_vector_names_the_rulings_its_result_depends_on(family):
     from conformance.vectors import library
     assert ruling_lint.problems(family, library.load(family)["tests"]) == [], family

@@ -58,11 +58,23 @@ def outcome(family: str, test: dict, profile: dict | None = None) -> object:
         return {"error": adapter.failure("the steps", exc)}
 
 
+# depends_on's answers by (family, input): generating a family and linting it play the same
+# alternatives (`holdem-cert vectors check` does both); the answer reads nothing but the input.
+_DEPENDS: dict[tuple[str, str], dict[str, str]] = {}
+
+
 def depends_on(family: str, test: dict) -> dict[str, str]:
     """Ruling -> the first of its playable alternatives under which the reference gives ``test``
     another result (R3 left out)."""
     if "error" in test["expected"]:
         return {}  # input the reference refuses (R38) plays no ruling: it is refused before any is played
+    key = (family, json.dumps(test["input"], sort_keys=True, default=repr))
+    if key not in _DEPENDS:
+        _DEPENDS[key] = _depends_on(family, test)
+    return dict(_DEPENDS[key])
+
+
+def _depends_on(family: str, test: dict) -> dict[str, str]:
     ids = [rid for rid, r in RULINGS.items() if family in r.families and rid not in FOLLOWED]
     base = json.dumps(outcome(family, test), sort_keys=True, default=repr)
     out: dict[str, str] = {}
