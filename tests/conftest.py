@@ -49,3 +49,13 @@ def implementations_run(tmp_path_factory, unavailable_implementations):
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
     assert run.returncode == 0, run.stdout + run.stderr
     return out, run
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the group
+def pytest_collection_modifyitems(items):
+    # Every test that reads the implementations table on one xdist worker (--dist loadgroup): the
+    # session fixture is per worker, and tests in two modules (test_implementations,
+    # test_real_engine_adapters) use it, so under 'load' both workers ran the minute-long run.
+    for item in items:
+        if "implementations_run" in getattr(item, "fixturenames", ()) and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group("implementations"))
