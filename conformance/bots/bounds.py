@@ -173,7 +173,7 @@ class Clock:
     def past(self, stage: str) -> str | None:
         """Whether ``stage``'s share of the budget has passed: ``"time"`` (the budget: CPU time),
         ``"load"`` (the wall-clock backstop), or None."""
-        share = SHARES[stage] * self.budget_s
+        share = self.share_s(stage)
         if self._now() - self._t0 - self._excluded > share:
             return "time"
         if self._wall() - self._w0 - self._wall_excluded > share * self.backstop * self.stretch:
@@ -200,7 +200,3 @@ class Clock:
 
     def share_s(self, stage: str) -> float:
         return SHARES[stage] * self.budget_s
-
-    def backstop_s(self, stage: str) -> float:
-        """When ``stage``'s share passes on the wall clock, in seconds."""
-        return SHARES[stage] * self.budget_s * self.backstop * self.stretch

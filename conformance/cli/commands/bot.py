@@ -85,7 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=seconds, default=bounds.TIME_BUDGET_S, metavar="S",
                         help=f"budget in CPU seconds, the bot's and the judge's together (default "
                              f"{bounds.TIME_BUDGET_S:g}): past their share of it, the stages start no more decisions "
-                             f"(warning bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x the budget "
+                             f"(warning bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x each share "
                              "cuts only on a machine too loaded to judge (warning bound/load: the machine, not the "
                              "bot); a cut names what was not run and is never a rejection (conformance/bots/bounds.py)")
     add_quiet_option(parser)
