@@ -395,6 +395,29 @@ def test_infinite_loop_in_act_is_late_and_the_worker_dead(spawn):
     assert "late" in later[0].error["message"]
 
 
+
+@pytest.mark.parametrize("slow", ["kill", "parent"])
+def test_a_kill_at_the_deadline_takes_the_deadline_s_wall_time_however_late_the_parent(spawn, monkeypatch, slow):
+    """A loaded machine makes the parent notice the deadline late, or its kill and reap slow
+    (885 ms seen against a 300 ms deadline at load 6): that time is the machine's, not the bot's,
+    and a report's wall times (a table's wallMax) must not carry it."""
+    w = spawn("module.exports = function () { while (true) {} };")
+    if slow == "kill":
+        die = Worker._die
+        monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(0.6), die(self, reason)))
+    else:
+        read_line = type(w._pipe).read_line
+
+        def descheduled(pipe, deadline, limit=None):
+            try:
+                return read_line(pipe, deadline, limit)
+            finally:
+                time.sleep(0.6)  # the parent wakes up long after the deadline passed
+        monkeypatch.setattr(type(w._pipe), "read_line", descheduled)
+    out = w.act(STATE, timeout_ms=SHORT)
+    assert out.kind == "late" and out.wall_ms == SHORT, out
+    assert w.dead and gone(w.pid)
+
 def test_catastrophic_regex_is_stopped_by_the_wall_clock(spawn):
     # Inside the regex engine: neither JS nor the CPU-time interrupt can stop it.
     w = spawn("module.exports = function () { return /(a+)+$/.test('a'.repeat(40) + 'b') ? 'call' : 'fold'; };")

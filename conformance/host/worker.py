@@ -392,8 +392,9 @@ class Worker:
         try:
             self._pipe.write(data, deadline)
             line = self._pipe.read_line(deadline)
-        except Late:
-            return self._fail("late", f"no answer within {timeout_ms:g} ms", t0)
+        except Late:  # killed at the deadline: its wall time is the deadline's (a parent the machine
+            # descheduled notices later, and the kill takes its own time: neither is the bot's)
+            return self._fail("late", f"no answer within {timeout_ms:g} ms", t0, wall_ms=timeout_ms)
         except Eof:
             return self._crashed(t0)
         wall_ms = (time.perf_counter() - t0) * 1000
@@ -438,10 +439,11 @@ class Worker:
             self._die(f"{category}: {error['message']}")
         return Outcome(category, answer, wall_ms, cpu_ms, violations, error)
 
-    def _fail(self, kind: str, message: str, t0: float) -> Outcome:
+    def _fail(self, kind: str, message: str, t0: float, wall_ms: float | None = None) -> Outcome:
+        if wall_ms is None:  # up to the failure, not the kill after it
+            wall_ms = (time.perf_counter() - t0) * 1000
         self._die(f"{kind}: {message}")
-        return Outcome(kind, wall_ms=(time.perf_counter() - t0) * 1000,
-                       error={"category": kind, "message": message})
+        return Outcome(kind, wall_ms=wall_ms, error={"category": kind, "message": message})
 
     def _crashed(self, t0: float, when: str = "") -> Outcome:
         try:
