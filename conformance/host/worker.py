@@ -394,7 +394,7 @@ class Worker:
             line = self._pipe.read_line(deadline)
         except Late:  # killed at the deadline: its wall time is the deadline's (a parent the machine
             # descheduled notices later, and the kill takes its own time: neither is the bot's)
-            return self._fail("late", f"no answer within {timeout_ms:g} ms", t0, wall_ms=timeout_ms)
+            return self._fail("late", f"no answer within {timeout_ms:g} ms", t0, wall_ms=float(timeout_ms))
         except Eof:
             return self._crashed(t0)
         wall_ms = (time.perf_counter() - t0) * 1000
