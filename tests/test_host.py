@@ -474,6 +474,16 @@ def test_a_crash_is_reported_with_the_signal(spawn):
     assert w.dead and w.act(STATE).kind == "dead"
 
 
+def test_a_crash_takes_the_wall_time_up_to_the_crash_not_the_reap_after_it(spawn, monkeypatch):
+    """The wait for the crashed child's status and its kill are the parent's time, as a late kill's."""
+    w = spawn("module.exports = function () { while (true) {} };")
+    die = Worker._die
+    monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(0.6), die(self, reason)))
+    threading.Timer(0.1, os.kill, (w.pid, signal.SIGSEGV)).start()
+    out = w.act(STATE, timeout_ms=5000)
+    assert out.kind == "crash" and out.wall_ms < 500, out
+
+
 def test_deeply_nested_answer_is_not_walked(spawn):
     out = answer_of(spawn, """function () {
         var a = {}; for (var i = 0; i < 1e5; i++) a = {type: a};

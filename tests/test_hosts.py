@@ -10,10 +10,15 @@ the whole family each breaks.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
+import time
 
 import pytest
 
 from conformance.host.node_worker import NodeWorker, find_node, permission_flag
+from conformance.host.worker import Worker
 from conformance.judge import fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver, is_digest
@@ -139,6 +144,17 @@ def test_out_of_memory_on_node_is_reported_as_such_and_the_engine_restarted():
     assert run.kind == "errored" and run.fatal and "ran out of memory" in run.value, run
     assert driver.run("rng", test).fatal  # a fresh engine, which runs out again
     driver.close()
+
+
+def test_a_crash_on_node_takes_the_wall_time_up_to_the_crash(monkeypatch):
+    """As in QuickJS: the wait for the child's status and its kill are the parent's time."""
+    worker = NodeWorker(NODE)
+    assert worker.start("var PokerEngine = {version: '1'};\n", "", 0).kind == "ok"
+    die = Worker._die
+    monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(0.6), die(self, reason)))
+    threading.Timer(0.1, os.kill, (worker.pid, signal.SIGSEGV)).start()
+    out = worker.eval_fn("function () { for (;;) {} }", timeout_ms=5000)
+    assert out.kind == "crash" and out.wall_ms < 500, out
 
 
 def test_a_late_engine_on_node_is_killed_at_the_deadline():

@@ -140,20 +140,22 @@ class NodeWorker(Worker):
         return {"bootstrap": BOOTSTRAP, **({"coverage": True} if self.coverage else {}),
                 "limits": {"answer": MAX_ANSWER_CHARS, "text": MAX_TEXT_CHARS, "name": MAX_NAME_CHARS}}
 
-    def _crashed(self, t0: float, when: str = "") -> Outcome:
+    def _crashed(self, t0: float, when: str = "", wall_ms: float | None = None) -> Outcome:
         """A child that aborted at V8's heap limit ran out of memory; any other end is a crash.
         Node says so on the first lines of its stderr (a native stack trace follows)."""
+        if wall_ms is None:  # up to the end of its output, as the QuickJS worker's
+            wall_ms = (time.perf_counter() - t0) * 1000
         try:
             self._proc.wait(1)
         except subprocess.TimeoutExpired:
             pass
         self._stderr.seek(0)
         head = self._stderr.read(STDERR_HEAD)
-        out = super()._crashed(t0, when)
+        out = super()._crashed(t0, when, wall_ms)
         if _OUT_OF_MEMORY.search(head):
             message = f"out of memory (V8's heap limit, {HEAP_MB} MB)"
             self.dead_reason = f"memory: {message}"
-            return Outcome("memory", wall_ms=(time.perf_counter() - t0) * 1000,
+            return Outcome("memory", wall_ms=wall_ms,
                            error={"category": "memory", "message": message,
                                   "stderr": head.decode("utf-8", "replace")})
         return out

@@ -445,7 +445,9 @@ class Worker:
         self._die(f"{kind}: {message}")
         return Outcome(kind, wall_ms=wall_ms, error={"category": kind, "message": message})
 
-    def _crashed(self, t0: float, when: str = "") -> Outcome:
+    def _crashed(self, t0: float, when: str = "", wall_ms: float | None = None) -> Outcome:
+        if wall_ms is None:  # up to the end of its output, not the wait and the kill after it
+            wall_ms = (time.perf_counter() - t0) * 1000
         try:
             code = self._proc.wait(1)
         except subprocess.TimeoutExpired:  # closed its stdout but lives on
@@ -461,7 +463,7 @@ class Worker:
         if when and tail.strip():  # a worker that cannot start says why on its last line
             message += f": {tail.strip().splitlines()[-1]}"
         self._die(f"crash: {message}")
-        return Outcome("crash", wall_ms=(time.perf_counter() - t0) * 1000,
+        return Outcome("crash", wall_ms=wall_ms,
                        error={"category": "crash", "message": message, "exitCode": code, "stderr": tail})
 
     def _die(self, reason: str) -> None:
