@@ -51,11 +51,42 @@ def implementations_run(tmp_path_factory, unavailable_implementations):
     return out, run
 
 
+# Module fixtures that cost seconds, measured (--setup-only, quiet machine): a module fixture is
+# computed on every xdist worker that runs one of its tests, so the tests using these go on one
+# worker, a group per module. The JavaScript workers' module fixtures (a few tenths of a second)
+# are left to be made twice: grouping their modules' hundreds of tests would cost more.
+COSTLY_FIXTURES = {
+    "tests/test_engine_cert.py::full_runs",  # four engine certifications side by side, 22 s
+    "tests/test_league_cluster.py::setup",  # a two-node Ray cluster, 10-14 s
+    "tests/test_league_cluster.py::reference",  # the league played locally, to compare
+    "tests/test_packaging.py::wheel",  # a wheel built, 5 s
+    "tests/test_match.py::series",  # 2.1 s
+    "tests/test_runner_vectors.py::game_outcomes",  # 1.5 s
+    "tests/test_league.py::reference",  # 1.1 s
+    "tests/test_repro.py::broken",  # 0.9 s
+    "tests/test_replay.py::recorded",  # 0.6 s
+}
+
+
+def costly_group(item) -> str | None:
+    """The module of a costly fixture ``item`` uses (COSTLY_FIXTURES, and the session's
+    ``implementations_run``: a minute, as its own group), or None."""
+    if "implementations_run" in item.fixturenames:
+        return "implementations"
+    info = getattr(item, "_fixtureinfo", None)
+    for name in item.fixturenames if info is not None else ():
+        defs = info.name2fixturedefs.get(name)
+        if defs and f"{defs[-1].baseid}::{name}" in COSTLY_FIXTURES:
+            return defs[-1].baseid
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the group
 def pytest_collection_modifyitems(items):
-    # Every test that reads the implementations table on one xdist worker (--dist loadgroup): the
-    # session fixture is per worker, and tests in two modules (test_implementations,
-    # test_real_engine_adapters) use it, so under 'load' both workers ran the minute-long run.
+    # --dist loadgroup: the users of a costly fixture in one group (one worker), and every group
+    # first, so that the long units start first and the single tests fill in around them (xdist
+    # hands out units in collection order: the tail of a run is otherwise one long unit alone).
     for item in items:
-        if "implementations_run" in getattr(item, "fixturenames", ()) and item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group("implementations"))
+        if item.get_closest_marker("xdist_group") is None and (group := costly_group(item)):
+            item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
