@@ -71,10 +71,11 @@ COSTLY_FIXTURES = {
 def costly_group(item) -> str | None:
     """The module of a costly fixture ``item`` uses (COSTLY_FIXTURES, and the session's
     ``implementations_run``: a minute, as its own group), or None."""
-    if "implementations_run" in item.fixturenames:
+    names = getattr(item, "fixturenames", ())  # not every kind of item has fixtures
+    if "implementations_run" in names:
         return "implementations"
     info = getattr(item, "_fixtureinfo", None)
-    for name in item.fixturenames if info is not None else ():
+    for name in names if info is not None else ():
         defs = info.name2fixturedefs.get(name)
         if defs and f"{defs[-1].baseid}::{name}" in COSTLY_FIXTURES:
             return defs[-1].baseid
