@@ -74,9 +74,11 @@ def costly_group(item) -> str | None:
     names = getattr(item, "fixturenames", ())  # not every kind of item has fixtures
     if "implementations_run" in names:
         return "implementations"
-    info = getattr(item, "_fixtureinfo", None)
-    for name in names if info is not None else ():
-        defs = info.name2fixturedefs.get(name)
+    defined = getattr(item, "_fixtureinfo", None)
+    if defined is None:
+        return None
+    for name in names:
+        defs = defined.name2fixturedefs.get(name)
         if defs and f"{defs[-1].baseid}::{name}" in COSTLY_FIXTURES:
             return defs[-1].baseid
     return None

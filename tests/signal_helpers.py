@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -103,3 +104,16 @@ def none_left(value: str, name: str = TOKEN_ENV, cmdline: str = "", within: floa
     while (left := holding(value, name, cmdline)) and time.monotonic() < deadline:
         time.sleep(0.2)
     return left
+
+
+def segfault_soon(pid: int, after: float = 0.1) -> None:
+    """A real SIGSEGV to ``pid`` in ``after`` seconds (a worker crash, without the deep data it takes)."""
+    threading.Timer(after, os.kill, (pid, signal.SIGSEGV)).start()
+
+
+def slow_kill(monkeypatch, seconds: float = 0.6) -> None:
+    """Every worker's kill and reap take ``seconds`` more, as on a loaded machine: that time is the
+    parent's, never the bot's or the engine's (``Worker._die``)."""
+    from conformance.host.worker import Worker
+    die = Worker._die
+    monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(seconds), die(self, reason)))

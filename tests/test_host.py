@@ -15,6 +15,7 @@ from conformance.host.worker import UNDEFINED, HistoryEncoder, JSValue, StateWir
 from reference.rng import mulberry32
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
+from signal_helpers import segfault_soon, slow_kill
 
 SHORT = 300     # ms: a decision deadline where the deadline itself is not the subject
 SLACK = 250     # ms: allowed beyond a deadline for the kill and the reap
@@ -403,8 +404,7 @@ def test_a_kill_at_the_deadline_takes_the_deadline_s_wall_time_however_late_the_
     and a report's wall times (a table's wallMax) must not carry it."""
     w = spawn("module.exports = function () { while (true) {} };")
     if slow == "kill":
-        die = Worker._die
-        monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(0.6), die(self, reason)))
+        slow_kill(monkeypatch)
     else:
         read_line = type(w._pipe).read_line
 
@@ -467,7 +467,7 @@ def test_a_crash_is_reported_with_the_signal(spawn):
     # A real segfault (QuickJS's JSON.stringify recurses without a stack check) needs
     # data so deep that its quadratic cycle check takes seconds first: deliver one.
     w = spawn("module.exports = function () { while (true) {} };")
-    threading.Timer(0.1, os.kill, (w.pid, signal.SIGSEGV)).start()
+    segfault_soon(w.pid)
     out = w.act(STATE, timeout_ms=5000)
     assert out.kind == "crash" and out.error["exitCode"] == -signal.SIGSEGV, out
     assert "SIGSEGV" in out.error["message"] and out.wall_ms < 1000
@@ -477,9 +477,8 @@ def test_a_crash_is_reported_with_the_signal(spawn):
 def test_a_crash_takes_the_wall_time_up_to_the_crash_not_the_reap_after_it(spawn, monkeypatch):
     """The wait for the crashed child's status and its kill are the parent's time, as a late kill's."""
     w = spawn("module.exports = function () { while (true) {} };")
-    die = Worker._die
-    monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(0.6), die(self, reason)))
-    threading.Timer(0.1, os.kill, (w.pid, signal.SIGSEGV)).start()
+    slow_kill(monkeypatch)
+    segfault_soon(w.pid)
     out = w.act(STATE, timeout_ms=5000)
     assert out.kind == "crash" and out.wall_ms < 500, out
 

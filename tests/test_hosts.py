@@ -11,15 +11,10 @@ engine's answer to it, which is all the judge sees of the host (21 s, 17 of them
 from __future__ import annotations
 
 import json
-import os
-import signal
-import threading
-import time
 
 import pytest
 
 from conformance.host.node_worker import NodeWorker, find_node, permission_flag
-from conformance.host.worker import Worker
 from conformance.judge import fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver, is_digest
@@ -27,6 +22,7 @@ from conformance.judge.families import FAMILIES
 from conformance.report.formats import to_json
 from conformance.report.repro import attach as attach_repro
 from cli_helpers import run_cli
+from signal_helpers import segfault_soon, slow_kill
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
 
@@ -165,9 +161,8 @@ def test_a_crash_on_node_takes_the_wall_time_up_to_the_crash(monkeypatch):
     """As in QuickJS: the wait for the child's status and its kill are the parent's time."""
     worker = NodeWorker(NODE)
     assert worker.start("var PokerEngine = {version: '1'};\n", "", 0).kind == "ok"
-    die = Worker._die
-    monkeypatch.setattr(Worker, "_die", lambda self, reason: (time.sleep(0.6), die(self, reason)))
-    threading.Timer(0.1, os.kill, (worker.pid, signal.SIGSEGV)).start()
+    slow_kill(monkeypatch)
+    segfault_soon(worker.pid)
     out = worker.eval_fn("function () { for (;;) {} }", timeout_ms=5000)
     assert out.kind == "crash" and out.wall_ms < 500, out
 
