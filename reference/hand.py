@@ -6,7 +6,7 @@ indices; a seat with no chips at the start of the hand takes no part.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .actions import Legal, check_legal, fallback, parse_answer
 from .cards import CANONICAL_DECK, check_cards
@@ -250,6 +250,16 @@ class Hand:
         stacks, folded, bet, cb = self.stacks, self.folded, self.bet, self.current_bet
         return any(o != s and stacks[o] > 0 and not folded[o] and bet[o] + stacks[o] > cb for o in self.order)
 
+    def must_act(self, s: int) -> bool:
+        """R11: whether seat ``s`` still has to act on this street (it owes chips, or has not acted
+        while someone else could respond)."""
+        return not self.folded[s] and self.stacks[s] > 0 and (
+            self.bet[s] < self.current_bet or self.acted[s] is None and self._others_can_respond(s))
+
+    def lone_solvent(self, s: int) -> bool:
+        """Whether ``s`` is the only seat contesting the hand with chips behind."""
+        return not self.folded[s] and self.stacks[s] > 0 and not self._others_can_respond(s)
+
     def pots(self, raw: bool = False) -> list[dict]:
         """Current contribution layers (provisional during the hand); ``raw``: unmerged (R13)."""
         # Every seat: one out of the hand contributed nothing, so it is in no layer.
@@ -294,6 +304,11 @@ class Hand:
             add = amount - bet  # type: ignore[operator]
         else:  # allin
             add = self.stacks[s]
+        return self._commit_action(s, kind, add)
+
+    def _commit_action(self, s: int, kind: str, add: int) -> dict:
+        """Seat ``s`` adds ``add`` chips by an action of ``kind``; returns its ``actions`` entry."""
+        bet, cb = self.bet[s], self.current_bet
         if add:
             self._commit(s, add)
             bet += add
@@ -308,6 +323,94 @@ class Hand:
         self.actions.append(record)
         self._advance(s)
         return record
+
+    # -- following another table (the judge follows an engine: conformance.judge.following) ---------
+    def take(self, state: Mapping) -> None:
+        """Stand where a decision ``state`` of this hand says it stands: every seat's stack, street
+        bet, total and folded flag, the street and its board, currentBet, lastFullRaise, the seat to
+        act and the actions so far (the voluntary ones, from which each seat's last action on this
+        street is rebuilt, R9). The cards not yet dealt stay this hand's own (the pinned deck, or the
+        cards followed: ``dealt``). ValueError naming the field that cannot stand so."""
+        seats = state["seats"]
+        if not isinstance(seats, list) or len(seats) != self.n:
+            raise ValueError("seats")
+        for i in range(self.n):
+            if not self.in_hand[i]:
+                continue
+            x = seats[i]
+            for key in ("stack", "bet", "total"):
+                if isinstance(x[key], bool) or not isinstance(x[key], int) or x[key] < 0:
+                    raise ValueError(f"seats[{i}].{key}")
+            if not isinstance(x["folded"], bool):
+                raise ValueError(f"seats[{i}].folded")
+        street = STREETS.index(state["street"])
+        board = state["board"]
+        if not isinstance(board, list) or len(board) != (0, 3, 4, 5)[street] or not all(isinstance(c, str) for c in board):
+            raise ValueError("board")
+        numbers = [state["currentBet"], state["lastFullRaise"]]
+        if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in numbers):
+            raise ValueError("currentBet")
+        you = state["you"]["seat"]
+        if not (isinstance(you, int) and not isinstance(you, bool) and 0 <= you < self.n and self.in_hand[you]):
+            raise ValueError("you.seat")
+        actions = state["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+            raise ValueError("actions")
+        for i in range(self.n):
+            if self.in_hand[i]:
+                x = seats[i]
+                self.stacks[i], self.bet[i], self.total[i], self.folded[i] = x["stack"], x["bet"], x["total"], x["folded"]
+        if street != self.street:
+            self.pos = 2 * len(self.order) + (0, 4, 6, 8)[street]
+        self.street, self.board = street, list(board)
+        self.current_bet, self.last_full_raise = numbers
+        self.actions = [dict(a) for a in actions]
+        self.acted = self._acted_on_street()
+        self.to_act, self.done, self._legal = you, False, None
+        self.refunds, self.awards = [0] * self.n, [0] * self.n
+        self.showdown, self.public_showdown, self.pots_awarded = [], None, []
+
+    def _acted_on_street(self) -> list:
+        """Each seat's currentBet at its last action on this street (None before it acts, R9),
+        from the street's actions and the blinds posted."""
+        street = STREETS[self.street]
+        bets = [0] * self.n
+        cb = 0
+        if self.street == 0:  # the blinds posted (R8): the same as at the hand's start
+            for s, blind in ((self.sb_seat, self.sb), (self.bb_seat, self.bb)):
+                bets[s] = min(blind, self.start_stacks[s])
+            cb = self.bb if self.ruleset.short_blind == "full-big-blind" else max(bets)
+        seat_of = {x: i for i, x in enumerate(self.ids)}
+        acted: list[int | None] = [None] * self.n
+        for a in self.actions:
+            s = seat_of.get(a.get("id"))
+            amount = a.get("amount")
+            if a.get("street") != street or s is None or isinstance(amount, bool) or not isinstance(amount, int):
+                continue
+            bets[s] = amount if self._record_street_total and amount else bets[s] + amount
+            cb = max(cb, bets[s])
+            acted[s] = cb
+        return acted
+
+    def apply_record(self, record: Mapping) -> dict:
+        """Apply an action as another table recorded it (``{type, amount}``: the chips the seat to
+        act added, R20's street total under its alternative), legal here or not; the record kept
+        is that table's own. ValueError when it cannot be applied (amounts the stack cannot pay)."""
+        s = self.to_act
+        kind, amount = record["type"], record["amount"]
+        if s is None or kind not in ("fold", "check", "call", "raise", "allin", "bet") \
+                or isinstance(amount, bool) or not isinstance(amount, int):
+            raise ValueError("action")
+        add = amount - self.bet[s] if self._record_street_total and amount else amount
+        if not 0 <= add <= self.stacks[s] or (kind == "fold" and add):
+            raise ValueError("action.amount")
+        self._legal = None
+        if kind == "fold":
+            self.folded[s] = True
+        self._commit_action(s, kind, add)
+        at = len(self.actions) - 1 - next(k for k, a in enumerate(reversed(self.actions)) if a["id"] == self.ids[s])
+        self.actions[at] = dict(record)
+        return dict(record)
 
     # -- internals ----------------------------------------------------------------
     def _commit(self, s: int, chips: int) -> None:

@@ -196,6 +196,17 @@ class Tournament:
             self._next_hand()
         return dict(record)
 
+    def apply_record(self, record: Mapping) -> dict:
+        """Apply an action as another table recorded it (Hand.apply_record; the judge follows an
+        engine), then end the hand as any action does. ValueError when it cannot be applied."""
+        self._require_live()
+        hand = self.hand
+        out = hand.apply_record(record)  # type: ignore[union-attr]
+        if hand.done:  # type: ignore[union-attr]
+            self._finish_hand()
+            self._next_hand()
+        return out
+
     def _require_live(self) -> None:
         if self.over:
             raise GameOver("action", "the tournament is over")

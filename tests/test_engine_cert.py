@@ -22,7 +22,7 @@ from conformance.judge.engine_cert import RETRY_SCALE, certify, conclude, load_t
 from conformance.judge.families import FAMILIES, RULESETS
 from conformance.judge.family_judges import judge
 from conformance.judge.sng3v4_judge import sng3v4_problem
-from conformance.judge.step_judge import same
+from conformance.judge.comparison import same
 from conformance.judge.engine_drivers import QuickJSDriver, Run
 from conformance.judge.verdicts import Case, Report
 from conformance.vectors import fresh_vectors, schemas, library as vectors

@@ -223,7 +223,7 @@ def test_an_endless_line_from_a_cmd_engine_fails_the_vector(tmp_path, cli):
 def test_judging_a_huge_or_much_changed_outcome_is_fast():
     from conformance.vectors import library as vectors
     from conformance.judge.family_judges import judge
-    from conformance.judge.step_judge import LATER_SHOWN
+    from conformance.judge.comparison import LATER_SHOWN
     deck_test = vectors.load("deck")["tests"][0]
     padded = deck_test["expected"]["deck"] + [f"x{i}" for i in range(1_000_000)]
     t0 = time.perf_counter()

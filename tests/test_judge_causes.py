@@ -168,7 +168,7 @@ def test_a_recovery_not_taken_into_effect_names_r26s_elimination_clause_whatever
     """holdem-sng-3-v4 (R26): the reference's seat has recovered and is in the hand, the engine's
     stays auto-folded (folded with no fold of its own); the pots show it first, the clause is
     rules.elimination. The same pots difference with the same seats folded is not R26's."""
-    from conformance.judge.step_judge import _context_clause
+    from conformance.judge.field_clauses import _context_clause
 
     def state(folded: bool, pot: int) -> dict:
         return {"seats": [{"id": "a", "folded": False, "out": False}, {"id": "b", "folded": folded, "out": False},

@@ -8,7 +8,8 @@ from conformance.judge.engine_cert import certify, load_tests, start
 from conformance.judge.families import RULESETS
 from conformance.judge.family_judges import judge
 from conformance.judge.engine_drivers import QuickJSDriver, Run
-from conformance.judge.step_judge import clause_for, differences
+from conformance.judge.comparison import differences
+from conformance.judge.field_clauses import clause_for
 from conformance.vectors.gamespec import game, hands_played
 from conformance.vectors.generators import hands, sng3v4
 from conformance.vectors.vectorfile import make_test
@@ -82,9 +83,11 @@ def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutan
     assert case.breaks == mutant["breaks"], (case.id, case.message)
     assert f"breaks {mutant['breaks']}" in case.message
     if case.group != "smoke":
-        # "kind": a dealing difference's (conformance/judge/dealing.py), in no other failure
+        # "kind": a dealing difference's (conformance/judge/dealing.py) and who is asked to act
+        # (conformance/judge/following.py), in no other failure
         assert set(case.first) - {"kind"} == {"hand", "decision", "path", "expected", "actual", "clause"}
-        assert ("kind" in case.first) == (case.breaks in ("rules.deal-order", "rules.burn"))
+        assert ("kind" in case.first) == (case.breaks in ("rules.deal-order", "rules.burn")
+                                          or case.first["path"] in ("state.you.seat", "state.street"))
 
 
 def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():
@@ -100,16 +103,17 @@ def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():
     assert hands[39] == hands[40] == 8 and hands[41] == 9
     r = copy.deepcopy(run.value)
     r["actions"][39]["amount"] += 1  # one action record misstated; nothing else
-    r["decisions"][40]["pots"][0]["amount"] += 5  # in the same hand: counted under it
-    r["decisions"][41]["pots"][0]["amount"] += 5  # the next hand: judged on, a divergence of its own (issue #23)
+    r["decisions"][40]["pots"][0]["amount"] += 5  # in the same hand: independent (issue #38)
+    r["decisions"][41]["pots"][0]["amount"] += 5  # the next hand: the same cause, counted under the first pots one
     j = judge("tournaments", test, Run("result", r))
     assert j.status == "failed"
     assert (j.first.decision, j.first.path, j.first.clause) == (39, "action.amount", j.first.clause)
     assert j.first.clause.startswith(("return.", "rules.raise-total"))
-    assert j.later >= 1 and "later difference" in j.message
-    assert [(d.hand, d.decision, d.path, d.clause) for d in j.failures] == [
-        (8, 39, "action.amount", j.first.clause), (9, 41, "state.pots[0].amount", "state.pots")]
-    assert "1 more divergence" in j.message and "hand 9, decision 41 state.pots[0].amount" in j.message
+    # the misstated record alone: the next state is the one the answer gives, not the record (no cascade)
+    assert [(d.hand, d.decision, d.path, d.clause, d.counted) for d in j.failures] == [
+        (8, 39, "action.amount", j.first.clause, 0), (8, 40, "state.pots[0].amount", "state.pots", 1)]
+    assert "1 more independent difference" in j.message and "hand 8, decision 40 state.pots[0].amount" in j.message
+    assert "(1 later difference of the same cause counted under it)" in j.diff
     assert j.answers and all(isinstance(a, (dict, str)) for a in j.answers)
 
 

@@ -15,7 +15,7 @@ import pytest
 from conformance.judge import causes, fuzz
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver
-from conformance.judge.step_judge import EngineChoices
+from conformance.judge.proof import EngineChoices
 from conformance.report import repro
 from conformance.vectors import ruling_lint
 from js_vector_runner import ENGINE_PATH

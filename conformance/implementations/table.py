@@ -19,7 +19,7 @@ from conformance.judge.cert_profiles import CERTIFIED, NOT_IMPLEMENTED, PROFILES
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.families import FAMILIES
 from conformance.judge.fuzz import FUZZ_FAMILY, FuzzPlan
-from conformance.judge.step_judge import ORDER_FREE
+from conformance.judge.comparison import ORDER_FREE
 from conformance.judge.verdicts import Case, Report
 
 from .findings import Finding, described, match

@@ -20,71 +20,11 @@ from dataclasses import dataclass, field
 
 from conformance.vectors.clauses import CLAUSES
 from .dealing import DEALT_OTHER_CARDS
+from .difference_kinds import field_of, kind_of, rule_of
 from .verdicts import Case, Report
 
-# Clauses that state one rule of the text: bot-contract-v1's paragraph on short all-ins ("Short
-# all-ins are accepted, but do not by themselves reopen a player who already acted. [...] The house
-# convention also does not reopen a checker facing only a short opening all-in."). An engine whose
-# short all-in reopens the betting breaks both clauses with one bug: one cause, naming both. A clause
-# maps to the rule's first clause; other clauses are each a rule of their own.
-ONE_RULE = {"rules.checker-convention": "rules.short-allin"}
-
-
-def rule_of(clause: str | None) -> str:
-    return ONE_RULE.get(clause or "", clause or "")
-
-
-_INDEX = re.compile(r"\[\d+\]")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-ABSENT, MISSING = "(absent)", "(missing)"
-
-
-# Where a hand record is seen: a state's history, history(), log()'s result, a lone hand's result -> one field.
-_RECORD = re.compile(r"^(?:steps\[\]\.)?(?:state\.history\[\]|history\(\)\[\]|log\(\)\[\]\.result|result\(\)\.result)\.")
-
-
-def field_of(path: str | None) -> str:
-    """A failure's field: its path with list indices dropped, a hand record's field named alike
-    wherever the record is seen (``history()[3].winners[0].amount`` and
-    ``state.history[2].winners[1].amount`` -> ``history.winners[].amount``)."""
-    if not path:
-        return ""
-    return _RECORD.sub("history.", _INDEX.sub("[]", path))
-
-
-def _is_number(x: object) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def kind_of(path: str, expected: object, actual: object) -> str:
-    """The kind of a difference, in words."""
-    leaf = field_of(path).rsplit(".", 1)[-1]
-    if expected == ABSENT:
-        return "an entry or field that should not be there"
-    if isinstance(actual, str) and actual.startswith(MISSING[:-1]):
-        return "missing"
-    if expected is None and actual is not None:
-        if leaf == "minRaiseTo":
-            return "a raise offered where raising is closed"
-        return "a value where null is due"
-    if actual is None:
-        return "null where a value is due"
-    if leaf == "cards" or (isinstance(expected, list) and isinstance(actual, list)):
-        if isinstance(expected, list) and isinstance(actual, list) and set(map(str, expected)) < set(map(str, actual)):
-            return "more shown than due"
-        return "other cards" if leaf in ("cards", "board") else "another list"
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return f"{_word(actual)} where {_word(expected)} is due"
-    if _is_number(expected) and _is_number(actual):
-        if leaf == "amount" and "winners" in path and actual > expected:
-            return "more awarded than due"
-        return "more than due" if actual > expected else "less than due"
-    return "another value"
-
-
-def _word(x: object) -> str:
-    return "true" if x is True else "false" if x is False else type(x).__name__
 
 
 def _failures(case: Case) -> list[dict]:

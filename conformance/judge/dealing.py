@@ -24,7 +24,8 @@ from reference.hand import complete_deck, dealing_order, needed_hole_cards
 
 from conformance.vectors.clauses import CLAUSES
 from . import step_judge
-from .step_judge import Divergence, GameVerdict
+from .comparison import Divergence
+from .step_judge import GameVerdict
 from .trajectory import expand
 
 _CARDS = frozenset(CANONICAL_DECK)

@@ -10,7 +10,7 @@ import reprlib
 
 from deepdiff import DeepDiff
 
-from .step_judge import ORDER_FREE, same
+from .comparison import ORDER_FREE, same
 
 
 DIFF_LINES = 40

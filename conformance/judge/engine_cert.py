@@ -15,7 +15,7 @@ from .families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, OPTIONAL, RULES
 from .family_judges import judge
 from .judged import failed
 from .smoke import BREAKS, smoke_problem, smoke_tests
-from .step_judge import EngineChoices
+from .proof import EngineChoices
 from .trajectory import failing_game
 from .verdicts import Case, Report
 

@@ -14,7 +14,8 @@ from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged
 from .refusals import code_of, is_refusal, refusal_note
 from .sng3v4_judge import judge_sng3v4
 from . import dealing
-from .step_judge import Comparison, describe, judge_views, same
+from .comparison import Comparison, same
+from .step_judge import describe, judge_views
 from .trajectory import Plan, legality_views
 
 # ---- family judges ------------------------------------------------------------------------------

@@ -23,7 +23,10 @@ from conformance.vectors.gamespec import answer as decode_answer
 from .js_values import js_text
 from .refusals import is_refusal
 from . import dealing
-from .step_judge import Comparison, GameVerdict, _replay_decisions, _Stop, _thrown, clause_for, verdict
+from .comparison import Comparison, _Stop, _thrown
+from .field_clauses import clause_for
+from .following import CANNOT_FOLLOW, follow_state, replay_decisions
+from .step_judge import GameVerdict, verdict
 from .trajectory import Plan, attempt
 
 FAMILY = "hand"
@@ -63,6 +66,22 @@ class ReferenceHand:
 
     def act(self, answer: object) -> dict:
         return attempt(self.hand.act, answer)
+
+    # Following the engine (conformance.judge.following); after the hand's end too (a hand that never ends).
+    def hand_now(self):
+        return self.hand
+
+    def follow_state(self, state: object) -> bool:
+        return follow_state(self.hand, state)
+
+    def follow_action(self, state: object, record: object) -> bool:
+        if not self.follow_state(state):
+            return False
+        try:
+            self.hand.apply_record(record)
+        except CANNOT_FOLLOW:
+            return False
+        return True
 
     def end(self) -> dict:
         return {"over": self.hand.done, "result()": hand_result(self.hand)}
@@ -107,7 +126,7 @@ def _replay(out: Comparison, spec: dict, trajectory: dict, seen: "dict | None" =
         return
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
     seen = views(trajectory) if seen is None else seen
-    if not _replay_decisions(ref, seen, Plan(tuple(script)), out, 0):
+    if not replay_decisions(ref, seen, Plan(tuple(script)), out, 0):
         return
     k = out.decisions
     refused = bool(actions) and is_refusal(seen["actions"][-1])

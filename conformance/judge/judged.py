@@ -9,7 +9,8 @@ from .diffs import compare, readable_diff
 from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
 from .js_values import js_text
 from .refusals import is_refusal
-from .step_judge import ORDER_FREE, GameVerdict
+from .comparison import ORDER_FREE
+from .step_judge import GameVerdict
 
 # ---- verdicts -----------------------------------------------------------------------------------
 
@@ -20,11 +21,11 @@ class Judged:
                  notes: Iterable[str] = ()) -> None:
         self.status, self.message, self.diff = status, message, diff
         self.rulings, self.notes = list(rulings), list(notes)
-        # A game's first divergence (step_judge.Divergence), the later differences counted under
+        # A game's first divergence (comparison.Divergence), the later differences counted under
         # it and the answers that led there.
         self.first, self.later, self.answers = None, 0, []
         self.alternative = None  # a proven divergence: the ruling options the engine follows
-        self.diagnosis = None  # a failure reproduced under options the text rules out (step_judge.search)
+        self.diagnosis = None  # a failure reproduced under options the text rules out (proof.search)
         self.failures = []  # every failure of a game (step_judge.GameVerdict.failures)
 
 

@@ -12,7 +12,7 @@ from .js_values import js_text
 from .diffs import show
 from .engine_drivers import Run
 from .judged import standings_chips, conserved, failure_text, state_problem, thrown_text
-from .step_judge import edited_path
+from .comparison import edited_path
 
 # ---- the smoke tier -----------------------------------------------------------------------------
 

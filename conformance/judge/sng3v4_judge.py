@@ -11,7 +11,7 @@ from .families import FAMILY_RULESET
 from .judged import NO_DECISIONS, Judged, standings_chips, conserved, game_judged, state_problem
 from .refusals import code_of, refusal_note
 from . import dealing
-from .step_judge import same
+from .comparison import same
 from .trajectory import Plan
 
 # ---- sng3v4 (holdem-sng-3-v4) --------------------------------------------------------------------

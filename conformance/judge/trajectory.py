@@ -22,6 +22,7 @@ from reference.errors import HoldemError, IllegalAction, OptionError
 from reference.state import HISTORY_LIMIT
 
 from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, tournament
+from . import following
 
 # The standings fields every family compares (docs/engine-protocol.md, tournaments).
 STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
@@ -167,6 +168,28 @@ class ReferenceGame:
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
         return attempt(self.t.act, answer)
+
+    # Following the engine inside a hand (conformance.judge.following).
+    def hand_now(self):
+        return self.t.hand
+
+    def _same_hand(self, state: object) -> bool:
+        return not self.t.over and self.t.hand is not None and isinstance(state, dict) \
+            and state.get("handNumber") == self.t.hand.hand_number
+
+    def follow_state(self, state: object) -> bool:
+        """Stand where the engine's decision ``state`` of the hand in play says (reference.hand.Hand.take)."""
+        return self._same_hand(state) and following.follow_state(self.t.hand, state)
+
+    def follow_action(self, state: object, record: object) -> bool:
+        """From the engine's ``state``, its action ``record`` applied as it recorded it."""
+        if not self.follow_state(state):
+            return False
+        try:
+            self.t.apply_record(record)
+        except following.CANNOT_FOLLOW:
+            return False
+        return True
 
     def step(self, step: object) -> dict:
         """One holdem-sng-3-v4 step (INTERPRETING.md, sng3v4) as the engine reports it: a recovery

@@ -1,0 +1,268 @@
+"""Comparing an engine's step with the reference's (docs/INTERPRETING.md, Step judging): exact
+equality of JavaScript values, every difference of two values as ``(path, expected, actual)``, and
+a game's differences (:class:`Comparison`): the first of each cause a failure of its own, later
+ones of the same cause counted under it."""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import orjson
+
+from .difference_kinds import cause_key
+from .field_clauses import _context_clause, clause_for
+
+# Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
+ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
+# The order a decision state's fields are compared in: causes before effects (the previous hands'
+# results, then where the hand stands, then the seat to act's own figures).
+STATE_ORDER = ("history", "handNumber", "tournament", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat",
+               "street", "board", "actions", "seats", "you", "pots", "currentBet", "toCall", "lastFullRaise",
+               "minRaiseTo", "maxRaiseTo", "canCheck", "canAllIn", "timeLimitMs")
+LATER_SHOWN = 5  # later differences listed under the first (the rest are counted)
+ANSWERS_SHOWN = 40  # answers of the divergent hand listed (earlier ones are counted)
+
+
+def same(a: object, b: object) -> bool:
+    """Exact equality of JavaScript values: numbers by value (1 == 1.0, NaN == NaN, -0 != 0),
+    booleans never equal to numbers, objects by keys, arrays in order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if a != a or b != b:
+            return a != a and b != b
+        return a == b and (a != 0 or math.copysign(1, a) == math.copysign(1, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def _identical(a: object, b: object) -> bool:
+    """A fast path of a comparison (nearly every step of a game is equal): True only when
+    :func:`same` holds. Python's ``==`` compares in C without encoding anything and rejects a
+    difference at once; only what it cannot tell apart -- ``true`` from ``1``, ``-0`` from ``0``
+    -- is then settled by orjson's key-sorted encoding of each side (orjson writes ``NaN`` as
+    ``null``, but ``==`` has already told those apart), many times faster than ``json.dumps``.
+    False (the slow path decides) for what orjson cannot encode."""
+    try:
+        return a == b and orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == orjson.dumps(b, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, ValueError, RecursionError, orjson.JSONEncodeError):
+        return False
+
+
+def _order_key(x: object) -> str:
+    return json.dumps(x, sort_keys=True, default=repr)
+
+
+def _join(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def differences(expected: object, actual: object, path: str = "", reordered: list | None = None,
+                order: tuple = ()) -> Iterator[tuple[str, object, object]]:
+    """Every difference of ``actual`` from ``expected`` as ``(path, expected, actual)``, in a
+    stable order (``order``'s keys first, then the expected's, then added ones); a missing or added
+    key or list item is one difference. ORDER_FREE lists that differ only in order are not
+    differences: ``(path, ruling)`` goes to ``reordered``."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        keys = [k for k in order if k in expected] + [k for k in expected if k not in order]
+        for key in keys:
+            where = _join(path, key)
+            if key not in actual:
+                yield where, expected[key], "(missing)"
+                continue
+            e, a = expected[key], actual[key]
+            if isinstance(e, (dict, list)) and _identical(e, a):
+                continue  # an equal part (most of a state that differs): nothing to walk
+            if key in ORDER_FREE and isinstance(e, list) and isinstance(a, list) and not same(e, a) \
+                    and len(a) == len(e) and same(sorted(a, key=_order_key), sorted(e, key=_order_key)):
+                if reordered is not None:
+                    reordered.append((where, ORDER_FREE[key]))
+                continue
+            yield from differences(e, a, where, reordered)
+        for key in actual:
+            if key not in expected:
+                yield _join(path, key), "(absent)", actual[key]
+    elif isinstance(expected, list) and isinstance(actual, list):
+        for k, (e, a) in enumerate(zip(expected, actual)):
+            if isinstance(e, (dict, list)) and _identical(e, a):
+                continue
+            yield from differences(e, a, _join(path, k), reordered)
+        # The first item one list has and the other lacks (an added item may be a runner's edit).
+        if len(actual) > len(expected):
+            yield _join(path, len(expected)), "(absent)", actual[len(expected)]
+        elif len(expected) > len(actual):
+            yield _join(path, len(actual)), expected[len(actual)], "(missing)"
+    elif not same(expected, actual):
+        yield path, expected, actual
+
+
+
+# What the runner writes into every state it receives (engine_drivers.DRIVER_JS, mutate): seen in
+# a later step, the engine kept a reference to what it handed out.
+EDITS = (-7, "mutated")
+
+
+def is_edit(value: object) -> bool:
+    if isinstance(value, dict):
+        return value.get("mutated") is True
+    return not isinstance(value, bool) and any(same(value, e) for e in EDITS)
+
+
+def edited_path(value: object, path: str = "") -> tuple[str, object] | None:
+    """The first place in ``value`` holding a runner's edit, as ``(path, value)``, or None."""
+    if is_edit(value):
+        return path or "(the state)", value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        if found := edited_path(item, _join(path, key)):
+            return found
+    return None
+
+
+# ---- divergences --------------------------------------------------------------------------------
+
+@dataclass
+class Divergence:
+    """One difference: where (hand, decision index, field path) and what."""
+
+    hand: int | None
+    decision: int | None
+    path: str
+    expected: object
+    actual: object
+    clause: str
+    counted: int = 0  # the later differences of its hand counted under it (a hand's first divergence)
+    kind: str | None = None  # the kind of difference where the path does not tell it (dealing.py)
+
+    def as_json(self) -> dict:
+        return {"hand": self.hand, "decision": self.decision, "path": self.path, "expected": _plain(self.expected),
+                "actual": _plain(self.actual), "clause": self.clause, **({"kind": self.kind} if self.kind else {})}
+
+    def where(self) -> str:
+        at = [f"hand {self.hand}" if self.hand is not None else None,
+              f"decision {self.decision}" if self.decision is not None else None]
+        return ", ".join(a for a in at if a) or "the end of the game"
+
+
+def _plain(value: object, limit: int = 600) -> object:
+    """A JSON-safe, size-bounded copy of a value for the report."""
+    try:
+        text = json.dumps(value, allow_nan=False, default=repr)
+    except (ValueError, RecursionError):
+        text = json.dumps(repr(value)[:limit])
+    if len(text) <= limit:
+        return json.loads(text)
+    return text[:limit] + f" … ({len(text)} characters)"
+
+
+@dataclass
+class Comparison:
+    """The differences of one replay: the first one in full, later ones counted."""
+
+    first: Divergence | None = None
+    later: list[Divergence] = field(default_factory=list)
+    later_count: int = 0
+    answers: list = field(default_factory=list)  # (hand, decision, answer) fed so far
+    reordered: list = field(default_factory=list)  # (path, ruling): ORDER_FREE lists in another order
+    decisions: int = 0  # engine decisions compared
+    notes: list = field(default_factory=list)  # what is reported, not failed (a refusal's code: refusals.py)
+
+    stop: bool = False  # stop at the first difference (a ruling alternative that differs is of no use)
+    # Only the first difference of each compare() is added (the replay goes on exactly as in full):
+    # ``first``, ``answers``, ``positions``, ``notes`` and whether a compare differed are those of
+    # a full replay, the later differences' counts and lists are not (dealing.judge_game: a verdict
+    # replaced by the one judged on the engine's own cards needs no more).
+    lite: bool = False
+    clause_of: Callable[[str], str] = clause_for  # a field's clause (a lone hand's differs: hand_judge)
+    # Every transition is judged from the engine's own previous state (issue #38, item 1), so each
+    # difference is the engine's own: the first one of each cause (difference_kinds.cause_key: its
+    # rule, field and kind) is a failure of the game (``firsts``, ``first`` among them), a later one
+    # of the same cause is counted under it (a difference that persists counts once).
+    firsts: list = field(default_factory=list)
+    by_cause: dict = field(default_factory=dict)
+    differed: bool = False  # a difference since the engine's hand started (the next one resynchronises)
+    # The reference's positions of each hand it played: number -> (button, seats in the hand).
+    positions: dict = field(default_factory=dict)
+
+    def add(self, hand, decision, path, expected, actual, clause: str | None = None, kind: str | None = None) -> None:
+        if is_edit(actual):
+            clause = "state.fresh"
+        d = Divergence(hand, decision, path, expected, actual, clause or self.clause_of(path), kind=kind)
+        self.differed = True
+        if self.first is None:
+            self.first = d
+            self.answers_at = list(self.answers)
+            if self.stop:
+                raise _Stop
+        key = cause_key(d.clause, path, expected, actual, kind)
+        under = self.by_cause.get(key)
+        if under is None:
+            self.by_cause[key] = d
+            self.firsts.append(d)
+        elif under is self.first:
+            self.later_count += 1
+            if len(self.later) < LATER_SHOWN:
+                self.later.append(d)
+        else:
+            under.counted += 1
+
+    def compare(self, hand, decision, path, expected, actual, order: tuple = (), clause: str | None = None,
+                only: "Callable[[str], bool] | None" = None) -> bool:
+        """Add every difference at ``path`` (``only``: those whose path it accepts, the values
+        around them still deciding their clause); True when there was none."""
+        if _identical(expected, actual):
+            return True
+        clean = True
+        reordered = self.reordered if only is None else []
+        for where, e, a in differences(expected, actual, path, reordered, order):
+            if only is not None and not only(where):
+                continue
+            self.add(hand, decision, where, e, a, clause or _context_clause(where[len(path):], expected, actual))
+            clean = False
+            if self.lite:
+                break
+        if only is not None:
+            self.reordered += [(where, ruling) for where, ruling in reordered if only(where)]
+        return clean
+
+    @property
+    def rulings(self) -> set:
+        return {r for _, r in self.reordered}
+
+    def reordered_text(self) -> str:
+        shown = [f"  {path} in another order ({ruling})" for path, ruling in self.reordered[:LATER_SHOWN]]
+        more = len(self.reordered) - len(shown)
+        return "\n".join(["(lists whose order is a ruling)"] + shown + ([f"  … and {more} more"] if more else []))
+
+    def answers_json(self) -> list:
+        """The answers that led to the first divergence: the last ANSWERS_SHOWN (earlier ones counted)."""
+        fed = getattr(self, "answers_at", self.answers)
+        shown = [{"hand": h, "decision": k, "answer": _plain(a, 200)} for h, k, a in fed[-ANSWERS_SHOWN:]]
+        return ([f"… {len(fed) - len(shown)} earlier answers"] if len(fed) > len(shown) else []) + shown
+
+
+class _Stop(Exception):
+    """Raised by a stopping Comparison at its first difference."""
+
+
+def reach(c: Comparison) -> int:
+    """How far a replay matched: the decision of its first difference (the end counts as past
+    every decision)."""
+    return 1 << 40 if c.first is None or c.first.decision is None else c.first.decision
+
+
+MISSING = "(not recorded: the engine stopped)"
+
+
+def _thrown(error: object) -> str:
+    if not isinstance(error, dict):
+        return repr(error)
+    return f"{error.get('at')}: {error.get('name') or ''}{': ' if error.get('name') else ''}{error.get('message')}"
+

@@ -1,0 +1,216 @@
+"""The one contract clause that governs a difference (docs/INTERPRETING.md, Root causes): the
+field's own, except where the values around it decide (who acts heads-up, a raise offered after a
+short all-in, a winner's amount: a refund, an odd chip, the ranking)."""
+from __future__ import annotations
+
+import re
+
+from conformance.vectors.clauses import CLAUSES
+
+
+# A decision state's field -> its clause (contract, Decision state).
+STATE_CLAUSES = {
+    "handNumber": "rules.end", "street": "rules.raise-total", "board": "rules.burn", "pots": "state.pots",
+    "toCall": "state.to-call", "currentBet": "state.to-call", "minRaiseTo": "state.min-raise-to",
+    "maxRaiseTo": "state.max-raise-to", "canCheck": "state.can-check", "canAllIn": "state.can-allin",
+    "lastFullRaise": "state.last-full-raise", "blinds": "rules.levels", "buttonSeat": "rules.button",
+    "smallBlindSeat": "state.positions", "bigBlindSeat": "state.positions", "seats": "state.seats",
+    "actions": "state.actions", "tournament": "state.tournament", "timeLimitMs": "state.tournament",
+    "you": "state.you",
+}
+# A hand record's field (history entry, log record) -> its clause.
+RECORD_CLAUSES = {
+    "board": "rules.burn", "showdown": "rules.showdown-public", "winners": "state.history-winners",
+    "level": "rules.levels", "blinds": "rules.levels", "buttonSeat": "rules.button",
+    "smallBlindSeat": "rules.heads-up-transition", "bigBlindSeat": "rules.heads-up-transition",
+    "actions": "state.actions", "eliminated": "rules.simultaneous", "chips": "rules.side-pots",
+}
+STANDING_CLAUSES = {"place": "rules.cap-places", "chips": "rules.side-pots", "eliminatedInHand": "rules.elimination",
+                    "id": "rules.seats"}
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def _fields(path: str) -> list[str]:
+    """``state.history[1].showdown[0].hand`` -> ``['state', 'history', 'showdown', 'hand']``."""
+    return [p for p in _INDEX.sub("", path).split(".") if p]
+
+
+def _record_clause(parts: list[str]) -> str:
+    """The clause of a field of a hand record (``parts`` start inside the record)."""
+    if not parts:
+        return "state.history"
+    if parts[0] == "result":
+        parts = parts[1:] or ["winners"]
+    if parts[0] == "showdown" and parts[-1] == "hand":
+        return "rules.best-five"
+    if parts[0] == "winners" and parts[-1] == "id":
+        return "rules.best-five"  # who won: the hands' ranking decides
+    if parts[0] == "showdown" and parts[-1] == "cards":
+        # The cards shown (the dealing itself is judged and followed first, conformance.judge.dealing):
+        # which cards are public is the reveal rule (v4: only the cards the winner's hand needs).
+        return "rules.showdown-public"
+    if parts[0] in ("length", "handNumber"):
+        return "state.history"  # entries missing, extra or out of order
+    return RECORD_CLAUSES.get(parts[0], "state.history")
+
+
+def clause_for(path: str) -> str:
+    """The one contract clause that governs the field at ``path`` of a step (see :func:`judge_game`)."""
+    parts = _fields(path)
+    head, rest = parts[0], parts[1:]
+    if head in ("state", "again", "stateAfter"):
+        if head == "again":
+            return "state.fresh"
+        if not rest or rest[0] == "length":
+            return "state.fields"
+        if rest[0] == "history":
+            return "state.history" if len(rest) == 1 or rest[1] == "length" else _record_clause(rest[1:])
+        if rest[0] == "you":
+            if rest[1:2] == ["cards"]:
+                return "rules.deal-order"
+            if rest[1:2] in (["seat"], ["id"]):
+                return "rules.multiway-order"
+            return "state.you"
+        if rest[0] == "seats" and rest[-1] == "out":
+            return "rules.elimination"
+        if rest[0] == "board" and rest[-1] == "length":
+            return "state.board"
+        if rest[:2] == ["tournament", "level"]:
+            return "rules.levels"
+        return STATE_CLAUSES.get(rest[0], "state.fields")
+    if head == "act":
+        return "return.forms"
+    if head == "steps":  # a holdem-sng-3-v4 step: its state, or what the clock and auto-fold made of it
+        return clause_for(".".join(["state"] + rest[1:])) if rest[:1] == ["state"] else "timing.fallback"
+    if head == "state()":
+        return "rules.end"
+    if head == "result()":  # a lone hand's result (hand_judge): its history entry, or its chips
+        return _record_clause(rest)
+    if head in ("history()", "log()"):
+        return "state.history" if not rest or rest == ["length"] else _record_clause(rest)
+    if head == "standings()":
+        return STANDING_CLAUSES.get(rest[0], "rules.cap-places") if rest else "rules.cap-places"
+    if head == "over":
+        return "rules.end"
+    return "state.fields"
+
+
+def v4_clause_for(path: str) -> str:
+    """:func:`clause_for` in a holdem-sng-3-v4 game, whose own rules have the clauses its vectors
+    cite (generators/sng3v4.py's flags): the decision clock is R22's (``timing.fallback``), a
+    recovery's taking effect R26's (``rules.elimination``: auto-folded seats and their recovery)."""
+    parts = _fields(path)
+    if parts[-1] == "timeLimitMs" and parts[0] in ("state", "steps"):
+        return "timing.fallback"
+    if parts[:2] == ["steps", "recovered"] or parts[-1] == "autoFolded":
+        return "rules.elimination"
+    return clause_for(path)
+
+
+def action_clause(answer: object, expected: object, actual: object) -> str:
+    """The clause of an action that differs: the return-value rule of the answer's kind."""
+    kind = answer.get("type") if isinstance(answer, dict) else answer
+    if isinstance(expected, dict) and isinstance(actual, dict) and "threw" not in expected and "threw" not in actual:
+        if kind == "raise":
+            return "rules.raise-total"
+    clause = f"return.{kind}" if isinstance(kind, str) else "return.forms"
+    return clause if clause in CLAUSES else "return.forms"
+
+
+_WINNER_AMOUNT = re.compile(r"^(.*\.winners)\[\d+\]\.amount$")
+_TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+
+
+def _at(root: object, path: str) -> object:
+    """The value at ``path`` (``.key`` and ``[i]`` steps) inside ``root``, or None."""
+    for key, index in _TOKEN.findall(path):
+        try:
+            root = root[int(index)] if index else root[key]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+    return root
+
+
+def _context_clause(path: str, expected: object, actual: object) -> str | None:
+    """A clause that the values around ``path`` decide, or None (then the path's own applies):
+    who is to act heads-up (rules.heads-up-order); the button heads-up (rules.heads-up-transition); a winner's amount when the same seats won the
+    same total, one chip moved between them (a split's odd chips, rules.odd-chips), more chips
+    awarded than due (a refund counted, state.history-winners), the same chips to other seats (the
+    ranking, rules.best-five) or shared otherwise among the same seats (rules.side-pots)."""
+    if path.startswith(".state.") and isinstance(expected, dict) and isinstance(expected.get("state"), dict) \
+            and isinstance(actual, dict):  # a step's record (state, action, error): its state decides
+        return _context_clause(path[len(".state"):], expected["state"], actual.get("state"))
+    if isinstance(expected, dict) and isinstance(actual, dict) and _auto_fold_differs(expected, actual):
+        return "rules.elimination"  # who is auto-folded (R26) decides what differs: the pots, the folds
+    if path == ".minRaiseTo" and _at(expected, path) is None and isinstance(expected, dict) \
+            and _at(actual, path) is not None:
+        if _reopened(expected):
+            return "rules.short-allin"
+        if not _responders(expected):  # no other seat has chips to answer a raise (R10)
+            return "rules.no-responder"
+    if path in (".you.seat", ".you.id", ".buttonSeat"):
+        seats = _at(expected, ".seats")
+        live = sum(1 for x in seats if isinstance(x, dict) and not x.get("out")) if isinstance(seats, list) else 0
+        if path == ".buttonSeat":  # heads-up, the button follows the transition's rule
+            return "rules.heads-up-transition" if live == 2 else None
+        return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
+    match = _WINNER_AMOUNT.match(path)
+    if not match:
+        return None
+    e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
+    try:
+        awarded, due = sum(w["amount"] for w in a), sum(w["amount"] for w in e)
+        if [w["id"] for w in e] == [w["id"] for w in a] and len(e) > 1 and awarded == due \
+                and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)):
+            return "rules.odd-chips"
+        if awarded > due:  # more chips awarded than the pots hold: a refund counted as an award
+            return "state.history-winners"
+        if awarded == due:  # the same chips shared otherwise: among other seats the showdown's
+            # ranking decided who won; among the same seats, which pots each could win
+            return "rules.best-five" if {w["id"] for w in e} != {w["id"] for w in a} else "rules.side-pots"
+    except (TypeError, KeyError):
+        pass
+    return None
+
+
+def _auto_fold_differs(expected: dict, actual: dict) -> bool:
+    """Whether a seat is auto-folded (R26) in one state and not in the other: an auto-fold not
+    applied, or a recovery not taken into effect."""
+    seats = expected.get("seats")
+    return isinstance(seats, list) and isinstance(actual.get("seats"), list) and \
+        len(seats) == len(actual["seats"]) and "actions" in expected and \
+        any(_auto_folded(expected, k) != _auto_folded(actual, k) for k in range(len(seats)))
+
+
+def _auto_folded(state: dict, k: int) -> bool:
+    """Whether seat ``k`` of ``state`` is folded without a fold of its own in the hand's actions
+    and is not out: folded by holdem-sng-3-v4's auto-fold (R26), which contract v1 never does."""
+    try:
+        seat = state["seats"][k]
+        return seat["folded"] is True and not seat.get("out") and not any(
+            a["id"] == seat["id"] and a["type"] == "fold" for a in state["actions"])
+    except (KeyError, TypeError, IndexError):
+        return False
+
+
+def _responders(state: dict) -> bool:
+    """Whether a seat other than the one to act is in the hand with chips behind."""
+    try:
+        you = state["you"]["id"]
+        return any(x["id"] != you and not x["folded"] and not x.get("out") and x["stack"] > 0 for x in state["seats"])
+    except (KeyError, TypeError):
+        return True
+
+
+def _reopened(state: dict) -> bool:
+    """A raise offered where the reference closes it for a seat that already acted this street while
+    someone else can still respond: the reopening rule (only a full raise reopens), not R10."""
+    try:
+        you, street = state["you"], state["street"]
+        acted = any(a["id"] == you["id"] and a["street"] == street for a in state["actions"])
+        others = any(x["id"] != you["id"] and not x["folded"] and not x.get("out") and x["stack"] > 0
+                     for x in state["seats"])
+        return acted and others
+    except (KeyError, TypeError):
+        return False
+

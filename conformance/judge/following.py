@@ -1,0 +1,181 @@
+"""Following an engine through a game (issue #38, item 1; docs/INTERPRETING.md, Step judging).
+
+Every transition is judged from the engine's own previous state: the reference stands where the
+engine's decision state says the hand stands (reference.hand.Hand.take: the seat it asks, the
+amounts it accepted, the street it moved to, the board it dealt), applies the answer there and
+compares the result with the engine's next state; an action record that differs is followed as the
+engine recorded it (Hand.apply_record), and each award is judged from the engine's own
+contributions and board. A derived field is judged against the engine's own other fields
+(conformance.judge.derived_fields). So each difference is the engine's own: one that persists is
+counted once under its cause, an independent one is a failure of its own (comparison.Comparison).
+
+Who acts is judged first: when the engine asks another seat (or on another street) than the
+reference would, that is one difference -- a seat asked to act that must not act (the lone
+solvent seat that owes nothing: ``rules.lone-solvent``; one that already acted in a closed round, or
+a folded or all-in seat: the acting order) or another seat asked -- and the rest of that state
+follows from the engine's own choice (its derived fields still judged). At the engine's first
+decision of a hand after a difference, the hands before are judged on their records, then the
+reference is resynchronised to the engine's hand start (trajectory.ReferenceGame.resync).
+"""
+from __future__ import annotations
+
+import json
+
+from reference.errors import HoldemError
+
+from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, same
+from .derived_fields import from_own_fields, is_base, is_derived
+from .field_clauses import _at, action_clause
+from .refusals import code_of, is_refusal, refusal_note
+
+MUST_NOT_ACT = "a seat asked to act that must not act"
+OTHER_SEAT = "another seat asked to act than the one due"
+CANNOT_FOLLOW = (HoldemError, ValueError, KeyError, TypeError, IndexError, AttributeError)
+
+
+def follow_state(hand, state: object) -> bool:
+    """Make ``hand`` (a reference.hand.Hand) stand where the engine's ``state`` says; False when it cannot."""
+    try:
+        hand.take(state)
+    except CANNOT_FOLLOW:
+        return False
+    return True
+
+
+def acting_clause(hand, seat: int) -> tuple[str, str]:
+    """The clause and kind of the engine asking ``seat`` of ``hand`` (standing on the engine's state) to act."""
+    order = "rules.heads-up-order" if sum(hand.in_hand) == 2 else "rules.multiway-order"
+    if hand.must_act(seat):
+        return order, OTHER_SEAT
+    if hand.lone_solvent(seat):  # "A lone solvent seat only acts if it still owes chips."
+        return "rules.lone-solvent", MUST_NOT_ACT
+    return order, MUST_NOT_ACT
+
+
+def _who_acts(state: dict) -> tuple:
+    you = state.get("you")
+    return state.get("street"), you.get("seat") if isinstance(you, dict) else None
+
+
+def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: object, skip_history: bool = False) -> None:
+    """One decision state of the engine judged against the reference's ``expected`` (its own next
+    state after following the engine's previous one)."""
+    if _identical(expected, state):
+        return
+    if not isinstance(state, dict):
+        out.compare(hand, at, "state", expected, state, STATE_ORDER)
+        return
+    fields_kept = (lambda where: not where.startswith("state.history")) if skip_history else (lambda where: True)
+    own, theirs = _who_acts(expected), _who_acts(state)
+    if own != theirs and isinstance(theirs[1], int) and not isinstance(theirs[1], bool) \
+            and ref.follow_state(state):
+        clause, kind = acting_clause(ref.hand_now(), theirs[1])
+        if own[0] != theirs[0]:
+            out.add(hand, at, "state.street", own[0], theirs[0], clause, kind=kind)
+        else:
+            out.add(hand, at, "state.you.seat", own[1], theirs[1], clause, kind=kind)
+        _judge_derived(out, hand, at, expected, ref.state(), state, fields_kept)
+        return
+    clean = out.compare(hand, at, "state", expected, state, STATE_ORDER,
+                        only=lambda where: is_base(where) and fields_kept(where))
+    followed = ref.state() if not clean and ref.follow_state(state) else expected
+    _judge_derived(out, hand, at, expected, followed, state, fields_kept)
+
+
+def _judge_derived(out: Comparison, hand, at: int, expected: dict, followed: dict, state: dict, fields_kept) -> None:
+    """The derived fields of the engine's ``state``: each wrong only when it is neither the
+    reference's own (``expected``) nor what the engine's own other fields give (``followed``: the
+    reference standing on the engine's state, derived_fields.from_own_fields): one wrong field, be
+    it the base or the derived one, is one difference."""
+    def judged(where: str) -> bool:
+        return is_derived(where) and fields_kept(where) and not same(_at(state, where[5:]), _at(expected, where[5:]))
+
+    out.compare(hand, at, "state", from_own_fields(followed, state), state, STATE_ORDER, only=judged)
+
+
+def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) -> bool:
+    """Compare every recorded decision and action, following the engine (the module's text); False
+    when the reference cannot follow further. ``ref``: trajectory.ReferenceGame or
+    hand_judge.ReferenceHand (a lone hand has no next hand to resynchronise to)."""
+    decisions = trajectory.get("decisions") if isinstance(trajectory.get("decisions"), list) else []
+    actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
+    again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
+    # Second states after the runner's edits: every one (hands), or some (tournaments: `fresh`).
+    fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
+    error = trajectory.get("error")
+    lost = False  # the reference cannot follow the rest of the engine's hand
+    engine_hand_before = None
+    # After an action record that differs, the reference's next state had the engine done what the
+    # reference did: an engine whose next state is that one misstated only the record (one difference).
+    as_answered = None
+    for k, state in enumerate(decisions):
+        at = offset + k  # the decision index reported (sng3v4 steps come first)
+        out.decisions = k + 1
+        engine_hand = state.get("handNumber") if isinstance(state, dict) else None
+        resynchronised = False
+        if engine_hand != engine_hand_before and isinstance(engine_hand, int) and (out.differed or lost) \
+                and not out.stop and hasattr(ref, "resync"):
+            if not lost and (before := ref.state()) is not None:  # the hands before, as followed: their records
+                out.compare(before["handNumber"], at, "state.history", before.get("history"), state.get("history"))
+            if not ref.resync(state, trajectory.get("standings")):
+                return False
+            out.differed, lost, resynchronised = False, False, True
+        engine_hand_before = engine_hand
+        if lost:
+            continue
+        expected = ref.state()
+        if expected is None:
+            if not _asked_after_the_end(out, ref, engine_hand, at, state):
+                out.add(engine_hand, at, "state()", "null (the game is over)", state)
+                lost = True
+                continue
+        elif as_answered is not None and _count(as_answered, state) < _count(expected, state):
+            judge_state(out, ref, expected["handNumber"], at, as_answered, state, resynchronised)
+            ref.follow_state(state)  # the record misstated: the hand played on as answered
+        else:
+            judge_state(out, ref, expected["handNumber"], at, expected, state, resynchronised)
+        as_answered = None
+        hand = engine_hand if expected is None else expected["handNumber"]
+        second = again[k] if again is not None and k < len(again) else fresh.get(k, state)
+        if second is not state:
+            out.compare(hand, at, "again", state, second, STATE_ORDER, clause="state.fresh")
+        try:
+            answer = plan.answer(k, state)
+        except (KeyError, TypeError, IndexError, AttributeError):
+            out.add(hand, at, "state", expected, state, "state.fields")
+            lost = True
+            continue
+        out.answers.append((hand, at, answer))
+        want = ref.act(answer)
+        if k >= len(actions):
+            out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
+                    action_clause(answer, want, None))
+            return False
+        got = actions[k]
+        if is_refusal(want) and is_refusal(got):  # any refusal passes where one is due (refusals.py)
+            if note := refusal_note(f"decision {at}: the refusal of {json.dumps(answer, default=repr)}",
+                                    code_of(got["threw"]), code_of(want["threw"])):
+                out.notes.append(note)
+            continue
+        if not out.compare(hand, at, "action", want, got, clause=action_clause(answer, want, got)):
+            # the engine's own action followed: as it recorded it, or (refused) the state it kept
+            as_answered = None if is_refusal(got) else ref.state()
+            followed = ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got)
+            lost = not followed
+    return not lost
+
+
+def _count(expected: object, state: object) -> int:
+    return sum(1 for _ in differences(expected, state))
+
+
+def _asked_after_the_end(out: Comparison, ref, engine_hand, at: int, state: object) -> bool:
+    """The engine asks a seat to act where the reference's hand is over (a hand that never ends):
+    one difference naming the seat it waits on, and the reference follows (a lone hand); False
+    when it cannot (a game: its next hand has begun)."""
+    if not isinstance(state, dict) or not isinstance(state.get("you"), dict) or not ref.follow_state(state):
+        return False
+    seat = state["you"].get("seat")
+    clause, kind = acting_clause(ref.hand_now(), seat)
+    out.add(engine_hand, at, "state.you.seat", "(none: the hand is over)", seat, clause, kind=kind)
+    return True
