@@ -344,5 +344,7 @@ def _fill_report(directory: Path, summary: dict, junit: ET.Element, pages: dict[
     ET.indent(junit)
     (directory / "junit.xml").write_bytes(ET.tostring(junit, encoding="utf-8", xml_declaration=True))
     (directory / "index.html").write_text(engine_report.printable(render(summary)), encoding="utf-8")
-    write_repro_files(summary.get("engine", {}).get("failures", []), directory)  # a stopped run has none
+    engine = summary.get("engine", {})  # a stopped run has no failures; each cause may have its own reproduction
+    write_repro_files(engine.get("failures", []) + [c["example"] for c in engine.get("causes", []) if c.get("example")],
+                      directory)
     write_bot_states(summary.get("bots", []), directory)

@@ -15,11 +15,13 @@ A run of hundreds of failures reads as its handful of causes: the terminal, the 
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 from conformance.vectors.clauses import CLAUSES
 from .dealing import DEALT_OTHER_CARDS
+from .js_values import js_text
 from .difference_kinds import field_of, kind_of, rule_of
 from .verdicts import Case, Report
 
@@ -131,18 +133,42 @@ def group(cases: list[Case]) -> list[Cause]:
                 cause.example = {"vector": case.id, "family": case.group,
                                  "first": {key: f.get(key) for key in ("hand", "decision", "path", "expected",
                                                                        "actual", "clause") if key in f},
-                                 "message": case.message[:400]}
+                                 "message": (_failure_text(f) if k else case.message)[:400]}
     return sorted(causes.values(), key=lambda c: (-c.count, c.breaks or "", c.field, c.kind))
 
 
+def _failure_text(f: dict) -> str:
+    """A failure of a game in words (the example of a cause that is not its vector's first failure)."""
+    where = ", ".join(x for x in (f"hand {f['hand']}" if f.get("hand") is not None else None,
+                                  f"decision {f['decision']}" if f.get("decision") is not None else None) if x)
+    summary = CLAUSES[f["clause"]][1] if f.get("clause") in CLAUSES else ""
+    return (f"at {where or 'the end of the game'}: {f.get('path')} expected {js_text(f.get('expected'))}, got "
+            f"{js_text(f.get('actual'))} -- breaks {f.get('clause')}" + (f" ({summary})" if summary else ""))
+
+
 def attach_repro(report: Report, causes: list[Cause]) -> None:
-    """Each cause's example gets its vector's reproduction (conformance.report.repro, attached
-    to the failed cases) when the example is that vector's first failure."""
-    repro = {c.id: c.repro for c in report.cases if c.repro}
-    for cause in causes:
-        if cause.example and cause.example["vector"] in repro:
-            cause.example["repro"] = {k: v for k, v in repro[cause.example["vector"]].items()
-                                      if k in ("file", "run", "kind")}
-            if cause._rank and cause._rank[0]:
-                cause.example["repro"]["note"] = ("the vector's first failure is another cause's; the "
-                                                  "reproduction stops there")
+    """Each cause's example gets a reproduction of that failure (issue #38, item 3): its vector's
+    (conformance.report.repro, attached to the failed cases) when the example is that vector's first
+    failure; else, for a JavaScript reproduction, the same script checking the example's own
+    failure (its hand, decision, field and expected value: the engine's game is played to it) in a
+    file of its own; a --cmd reproduction's lines play the whole vector and print every failure."""
+    cases = {c.id: c for c in report.cases if c.repro}
+    for number, cause in enumerate(causes):
+        case = cases.get(cause.example["vector"]) if cause.example else None
+        if case is None:
+            continue
+        repro = case.repro
+        cause.example["repro"] = {k: v for k, v in repro.items() if k in ("file", "run", "kind")}
+        if not (cause._rank and cause._rank[0]):
+            continue
+        if repro.get("kind") == "javascript" and _FIRST.search(repro.get("script", "")):
+            own = {k: cause.example["first"].get(k) for k in ("hand", "decision", "path", "expected", "actual", "clause")}
+            script = _FIRST.sub(lambda _: f"const FIRST = {json.dumps(own)};", repro["script"], count=1)
+            name = re.sub(r"\.js$", f".cause-{number + 1}.js", repro["file"])
+            cause.example["repro"] = {"kind": "javascript", "file": name, "script": script,
+                                      "run": [r.replace(repro["file"], name) for r in repro.get("run", [])]}
+        else:
+            cause.example["repro"]["note"] = "the vector's reproduction shows every failure of the vector, this one among them"
+
+
+_FIRST = re.compile(r"^const FIRST = .*;$", re.M)

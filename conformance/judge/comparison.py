@@ -85,6 +85,9 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
                 if reordered is not None:
                     reordered.append((where, ORDER_FREE[key]))
                 continue
+            if key == "winners" and isinstance(e, list) and isinstance(a, list):
+                yield where, e, a  # the awards judged as one (field_clauses.award_difference)
+                continue
             yield from differences(e, a, where, reordered)
         for key in actual:
             if key not in expected:
@@ -224,7 +227,9 @@ class Comparison:
         for where, e, a in differences(expected, actual, path, reordered, order):
             if only is not None and not only(where):
                 continue
-            self.add(hand, decision, where, e, a, clause or _context_clause(where[len(path):], expected, actual))
+            found = clause or _context_clause(where[len(path):], expected, actual)
+            found, kind = found if isinstance(found, tuple) else (found, None)
+            self.add(hand, decision, where, e, a, found, kind=kind)
             clean = False
             if self.lite:
                 break

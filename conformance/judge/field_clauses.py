@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from reference.errors import EvaluateError
+from reference.evaluator import evaluate
+
 from conformance.vectors.clauses import CLAUSES
 
 
@@ -117,7 +120,6 @@ def action_clause(answer: object, expected: object, actual: object) -> str:
     return clause if clause in CLAUSES else "return.forms"
 
 
-_WINNER_AMOUNT = re.compile(r"^(.*\.winners)\[\d+\]\.amount$")
 _TOKEN = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 
 
@@ -154,23 +156,67 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         if path == ".buttonSeat":  # heads-up, the button follows the transition's rule
             return "rules.heads-up-transition" if live == 2 else None
         return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
-    match = _WINNER_AMOUNT.match(path)
-    if not match:
+    if (match := _WINNERS.match(path)) is not None:
+        return award_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
+    if (match := _SHOWN_HAND.match(path)) is not None:
+        record = _at(expected, match.group(1))
+        if isinstance(record, dict) and _is_wheel(_at(record, f".showdown[{match.group(2)}].cards"), record.get("board")):
+            return "rules.wheel", "A2345 not taken for a five-high straight"
         return None
-    e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
-    try:
-        awarded, due = sum(w["amount"] for w in a), sum(w["amount"] for w in e)
-        if [w["id"] for w in e] == [w["id"] for w in a] and len(e) > 1 and awarded == due \
-                and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)):
-            return "rules.odd-chips"
-        if awarded > due:  # more chips awarded than the pots hold: a refund counted as an award
-            return "state.history-winners"
-        if awarded == due:  # the same chips shared otherwise: among other seats the showdown's
-            # ranking decided who won; among the same seats, which pots each could win
-            return "rules.best-five" if {w["id"] for w in e} != {w["id"] for w in a} else "rules.side-pots"
-    except (TypeError, KeyError):
-        pass
+    if (match := _BOARD_CARD.match(path)) is not None:
+        e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
+        if isinstance(e, dict) and isinstance(a, dict) and e.get("showdown") == [] and isinstance(e.get("board"), list) \
+                and isinstance(a.get("board"), list) and len(a["board"]) > len(e["board"]):
+            # "Folded cards, burn cards, deck order [...] never appear in state": the hand dealt no more
+            return "state.secrecy", "a board dealt after a fold win (deck cards the hand never dealt)"
     return None
+
+
+_WINNERS = re.compile(r"^(.*)\.winners$")
+_SHOWN_HAND = re.compile(r"^(.*)\.showdown\[(\d+)\]\.hand$")
+_BOARD_CARD = re.compile(r"^(.*)\.board\[\d+\]$")
+
+
+def _is_wheel(cards: object, board: object) -> bool:
+    """Whether the best five of ``cards`` and ``board`` are A2345 as a straight (not a flush)."""
+    try:
+        best = evaluate(list(cards) + list(board))
+    except (EvaluateError, TypeError):
+        return False
+    return best["name"] == "Straight" and sorted(c[0] for c in best["best"]) == sorted("A2345")
+
+
+def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | None":
+    """The clause and kind of a hand record whose ``winners`` differ, from what differs (issue #38,
+    item 2): more chips awarded than won (a refund counted or inserted as an award:
+    state.history-winners, "refunds are not awards"), an odd chip lost or moved between the same
+    tied winners (rules.odd-chips), a tie not split (rules.split), the wheel missed (rules.wheel),
+    another winner by rank (rules.best-five), the same winners sharing the pots otherwise
+    (rules.side-pots)."""
+    try:
+        e, a = record_e["winners"], record_a["winners"]
+        awarded, due = sum(w["amount"] for w in a), sum(w["amount"] for w in e)
+        ids_e, ids_a = [w["id"] for w in e], [w["id"] for w in a]
+    except (TypeError, KeyError):
+        return None
+    if awarded > due:
+        return "state.history-winners", "more awarded than won (a refund counted as an award)"
+    if awarded < due:
+        if due - awarded < max(len(e), 2) and set(ids_a) <= set(ids_e):
+            return "rules.odd-chips", "an odd chip not awarded"
+        return "state.history-winners", "less awarded than won"
+    if ids_e == ids_a:
+        if len(e) > 1 and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)):
+            return "rules.odd-chips", "an odd chip to another of the tied winners"
+        return "rules.side-pots", "the same winners sharing the pots otherwise"
+    if set(ids_e) == set(ids_a):
+        return "rules.side-pots", "the same winners sharing the pots otherwise"
+    if len(set(ids_e)) > 1 and set(ids_a) < set(ids_e):
+        return "rules.split", "a tie not split"
+    shown = {x.get("id"): x.get("cards") for x in record_e.get("showdown") or () if isinstance(x, dict)}
+    if any(_is_wheel(shown.get(i), record_e.get("board")) for i in set(ids_e) - set(ids_a)):
+        return "rules.wheel", "A2345 not taken for a five-high straight"
+    return "rules.best-five", "another winner by rank"
 
 
 def _auto_fold_differs(expected: dict, actual: dict) -> bool:

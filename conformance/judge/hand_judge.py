@@ -87,6 +87,26 @@ class ReferenceHand:
         return {"over": self.hand.done, "result()": hand_result(self.hand)}
 
 
+# What a spec field describes -> its clause (a valid hand refused naming the field: one cause).
+_SPEC_CLAUSES = {"ids": "rules.seats", "stacks": "rules.seats", "button": "state.positions",
+                 "smallBlindSeat": "state.positions", "bigBlindSeat": "state.positions", "blinds": "state.positions",
+                 "deck": "rules.cards", "handNumber": "state.fields"}
+
+
+def refused_at_creation(error: object) -> tuple[str, str]:
+    """The clause and kind of a valid hand spec that ``createHand`` refused (issue #38, item 2): one
+    cause naming what was refused -- the field the engine's error names (``field``, else the first
+    spec field its message names), its clause the rule that field states."""
+    named = error.get("field") if isinstance(error, dict) else None
+    text = str(error.get("message") if isinstance(error, dict) else error)
+    if not isinstance(named, str) or named.split("[")[0] not in _SPEC_CLAUSES:
+        named = next((f for f in _SPEC_CLAUSES if f in text), None)
+    if named is None:
+        return "rules.seats", "a valid hand refused at creation"
+    field = named.split("[")[0]
+    return _SPEC_CLAUSES[field], f"a valid hand refused at creation (its {field})"
+
+
 def _clause_for(path: str) -> str:
     """A field's clause in a lone hand: its number is the spec's, so a wrong one misreports the
     state's fields (in a tournament it is the count of hands played, rules.end)."""
@@ -121,8 +141,9 @@ def _replay(out: Comparison, spec: dict, trajectory: dict, seen: "dict | None" =
     ref = ReferenceHand(spec)
     script = [decode_answer(a) for a in spec["script"]]
     error = trajectory.get("error")
-    if error is not None and "decisions" not in trajectory:  # createHand refused a valid spec
-        out.add(None, 0, "createHand", "a hand", {"error": _thrown(error)}, "state.fields")
+    if error is not None and not trajectory.get("decisions"):  # createHand refused a valid spec
+        clause, kind = refused_at_creation(error)
+        out.add(None, 0, "createHand", "a hand", {"error": _thrown(error)}, clause, kind=kind)
         return
     actions = trajectory.get("actions") if isinstance(trajectory.get("actions"), list) else []
     seen = views(trajectory) if seen is None else seen

@@ -153,6 +153,9 @@ class GameVerdict:
         return self.first.clause if self.first is not None and self.status == "failed" else None
 
 
+INDEPENDENT_SHOWN = 20  # independent differences of a game listed in its details (the rest are counted)
+
+
 def _differences(n: int) -> str:
     return f"{n} difference{'s' if n != 1 else ''}"
 
@@ -180,10 +183,12 @@ def describe(c: Comparison) -> tuple[str, str]:
                      f"got {_show(later.actual)}")
     if c.later_count > len(c.later):
         lines.append(f"  … and {c.later_count - len(c.later)} more")
-    for o in others:
+    for o in others[:INDEPENDENT_SHOWN]:
         lines.append(f"independent, {o.where()}: {o.path}: expected {_show(o.expected)}, got {_show(o.actual)} "
                      f"-- breaks {o.clause}" + (f" ({o.counted} later difference{'s' if o.counted > 1 else ''} of "
                                                  "the same cause counted under it)" if o.counted else ""))
+    if len(others) > INDEPENDENT_SHOWN:
+        lines.append(f"… and {len(others) - INDEPENDENT_SHOWN} more independent differences")
     answers = c.answers_json()
     if answers:
         lines.append("answers that led there: " + ", ".join(

@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
         write_text(page_dir / coverage_page.PAGE, printable(coverage_page.render(section, chosen.coverage_files)))
     if args.json_out is not None:
         if not is_stdout(args.json_out):  # the reproductions go next to the report
-            write_repro_files(to_json(report)["failures"], args.json_out.parent)
+            payload = to_json(report)  # the failed vectors' reproductions and the causes' own
+            write_repro_files(payload["failures"] + [c["example"] for c in payload["causes"] if c.get("example")],
+                              args.json_out.parent)
         write_json(args.json_out, report)
     if args.junit_out is not None:
         write_junit(args.junit_out, report)
