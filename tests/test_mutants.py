@@ -89,7 +89,7 @@ def first_failure(source: str, family: str, extra: list = ()):
 # the field it first shows instead, marked "consequence" below.
 CAUSE_BREAKS = {
     "odd-chip-wrong-seat": "rules.odd-chips", "short-all-in-reopens": "rules.short-allin",
-    "wheel-not-a-straight": "rules.best-five", "no-burn-card": "rules.burn",
+    "wheel-not-a-straight": "rules.wheel", "no-burn-card": "rules.burn",
     "heads-up-big-blind-acts-first": "rules.heads-up-order", "pots-not-merged": "rules.folded-chips",
     "refund-counted-as-award": "state.history-winners", "fnv-over-utf16-units": "helper.rng",
     "min-raise-from-raise-to": "state.last-full-raise", "heads-up-transition-button": "rules.heads-up-transition",

@@ -53,8 +53,10 @@ class Cause:
     reproduces: dict = field(default_factory=dict)  # clause -> the option reproducing its failures
     _rank: tuple = ()
 
+    classified: bool = False  # the kind names the behaviour whatever field shows it (difference_kinds.cause_key)
+
     def key(self) -> tuple:
-        return (rule_of(self.breaks), self.field, self.kind)
+        return (rule_of(self.breaks), "" if self.classified else self.field, self.kind)
 
     def add(self, clause: str | None, alternative: dict | None) -> None:
         """One more failure of this cause, breaking ``clause``, reproduced under ``alternative``."""
@@ -90,7 +92,7 @@ def _cause(f: dict) -> "Cause":
     path = f.get("path")
     kind = f.get("kind") or kind_of(path or "", f.get("expected"), f.get("actual"))
     where = "the deal" if kind == DEALT_OTHER_CARDS else field_of(path)  # wherever the cards were seen
-    cause = Cause(f.get("clause"), where, kind, None)
+    cause = Cause(f.get("clause"), where, kind, None, classified=bool(f.get("kind")))
     cause.add(f.get("clause"), f.get("alternative"))
     return cause
 

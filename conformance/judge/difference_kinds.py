@@ -74,5 +74,9 @@ def _word(x: object) -> str:
 
 
 def cause_key(clause: str | None, path: str | None, expected: object, actual: object, kind: str | None = None) -> tuple:
-    """The key of a difference's cause: its rule, its field and its kind."""
-    return rule_of(clause), field_of(path), kind or kind_of(path or "", expected, actual)
+    """The key of a difference's cause: its rule, its field and its kind; a ``kind`` the judge
+    classified from what differs (a refund counted as an award, the wheel missed, a seat asked to
+    act that must not act) names the behaviour whatever field shows it, so the field is left out."""
+    if kind:
+        return rule_of(clause), "", kind
+    return rule_of(clause), field_of(path), kind_of(path or "", expected, actual)

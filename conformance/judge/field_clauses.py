@@ -211,12 +211,22 @@ def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | N
         return "rules.side-pots", "the same winners sharing the pots otherwise"
     if set(ids_e) == set(ids_a):
         return "rules.side-pots", "the same winners sharing the pots otherwise"
-    if len(set(ids_e)) > 1 and set(ids_a) < set(ids_e):
-        return "rules.split", "a tie not split"
     shown = {x.get("id"): x.get("cards") for x in record_e.get("showdown") or () if isinstance(x, dict)}
-    if any(_is_wheel(shown.get(i), record_e.get("board")) for i in set(ids_e) - set(ids_a)):
+    board = record_e.get("board")
+    missed = set(ids_e) - set(ids_a)
+    if any(_is_wheel(shown.get(i), board) for i in missed):
         return "rules.wheel", "A2345 not taken for a five-high straight"
+    values = {i: _value(shown.get(i), board) for i in set(ids_e) | set(ids_a)}
+    if set(ids_a) < set(ids_e) and any(values[i] is not None and values[i] in {values[j] for j in ids_a} for i in missed):
+        return "rules.split", "a tie not split"
     return "rules.best-five", "another winner by rank"
+
+
+def _value(cards: object, board: object) -> "int | None":
+    try:
+        return evaluate(list(cards) + list(board))["value"]
+    except (EvaluateError, TypeError):
+        return None
 
 
 def _auto_fold_differs(expected: dict, actual: dict) -> bool:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 
-from reference.errors import HoldemError
+from reference.actions import Legal, check_legal, parse_answer
+from reference.errors import HoldemError, IllegalAction
 
 from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, same
 from .derived_fields import from_own_fields, is_base, is_derived
@@ -29,6 +30,8 @@ from .field_clauses import _at, action_clause
 from .refusals import code_of, is_refusal, refusal_note
 
 MUST_NOT_ACT = "a seat asked to act that must not act"
+ACCEPTED = "an answer accepted where it must be refused"
+REFUSED = "a valid answer refused"
 OTHER_SEAT = "another seat asked to act than the one due"
 CANNOT_FOLLOW = (HoldemError, ValueError, KeyError, TypeError, IndexError, AttributeError)
 
@@ -157,12 +160,42 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
                                     code_of(got["threw"]), code_of(want["threw"])):
                 out.notes.append(note)
             continue
+        if is_refusal(want) != is_refusal(got) and isinstance(got, dict):
+            # Accepted where the reference refuses, or refused where it accepts: as the engine's own
+            # state allows it, the difference is that state's (judged above); else one difference.
+            if allowed_by(state, answer) != (not is_refusal(got)):
+                out.add(hand, at, "action", want, got, action_clause(answer, want, got),
+                        kind=REFUSED if is_refusal(got) else ACCEPTED)
+            as_answered = None
+            lost = not (ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got))
+            continue
         if not out.compare(hand, at, "action", want, got, clause=action_clause(answer, want, got)):
             # the engine's own action followed: as it recorded it, or (refused) the state it kept
             as_answered = None if is_refusal(got) else ref.state()
             followed = ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got)
             lost = not followed
     return not lost
+
+
+def allowed_by(state: object, answer: object) -> "bool | None":
+    """Whether the engine's own decision ``state`` allows ``answer`` (its toCall, currentBet,
+    minRaiseTo, maxRaiseTo, canCheck, canAllIn and lastFullRaise, by the contract's return-value
+    rules); None when those fields cannot say."""
+    try:
+        legal = Legal(state["toCall"], state["currentBet"], state["minRaiseTo"], state["maxRaiseTo"], state["canCheck"],
+                      state["canAllIn"], state["lastFullRaise"])
+        kind, amount = parse_answer(answer)
+    except IllegalAction:
+        return False
+    except (KeyError, TypeError):
+        return None
+    try:
+        check_legal(kind, amount, legal)
+    except IllegalAction:
+        return False
+    except (TypeError, AssertionError):
+        return None
+    return True
 
 
 def _count(expected: object, state: object) -> int:
