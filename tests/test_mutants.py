@@ -119,8 +119,9 @@ REPRO_MUTANTS = list({(m["find"], m["replace"]): m for m in BLIND_SPOT_MUTANTS +
 @pytest.mark.parametrize("mutant", REPRO_MUTANTS, ids=[m["name"] for m in REPRO_MUTANTS])
 def test_the_mutant_fails_its_family_naming_its_rule_and_every_reproduction_tells_the_truth(mutant, tmp_path):
     """One certification of the mutant on its whole family (shared by three checks: CI's time):
-    its first failed vector is of that family and its first cause names the rule the mutant breaks
-    (CAUSE_BREAKS; the blind-spot mutants' rules are checked in tests/test_step_judge.py); and
+    its first failed vector is of that family, its first cause names the rule the mutant breaks
+    (CAUSE_BREAKS; the blind-spot mutants' rules are checked in tests/test_step_judge.py) and it is
+    the run's one cause; and
     (issue #24, item 6) every failed vector's reproduction, as certify writes it, exits 1 on the
     mutant and 0 on the bundled engine under node (one process, repro.run_batch)."""
     family = mutant["family_expected_to_fail"]
@@ -136,6 +137,10 @@ def test_the_mutant_fails_its_family_naming_its_rule_and_every_reproduction_tell
         assert case.group == family and case.id.startswith(f"{family}."), case.id
         found = causes.group([case])
         assert found and found[0].breaks == CAUSE_BREAKS[mutant["name"]], [c.title() for c in found]
+        # One defect, one cause over the whole family (issue #38, item 3): every failure of every
+        # vector, whatever field, step form or record shows it.
+        every = causes.group(failed)
+        assert [c.breaks for c in every] == [CAUSE_BREAKS[mutant["name"]]], [c.title() for c in every]
         if mutant["name"].startswith("showdown-"):
             # Only the showdown vectors catch these: every hands vector before them passed.
             assert case.id.startswith("hands.showdown."), case.id

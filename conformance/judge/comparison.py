@@ -190,6 +190,8 @@ class Comparison:
     # of the same cause is counted under it (a difference that persists counts once).
     firsts: list = field(default_factory=list)
     by_cause: dict = field(default_factory=dict)
+    seen: set = field(default_factory=set)  # the transitions that differ (transition()), however counted
+    lost_at: int | None = None  # the first decision from which the reference could not follow the engine
     differed: bool = False  # a difference since the engine's hand started (the next one resynchronises)
     # The reference's positions of each hand it played: number -> (button, seats in the hand).
     positions: dict = field(default_factory=dict)
@@ -199,6 +201,7 @@ class Comparison:
             clause = "state.fresh"
         d = Divergence(hand, decision, path, expected, actual, clause or self.clause_of(path), kind=kind)
         self.differed = True
+        self.seen.add(transition(d))
         if self.first is None:
             self.first = d
             self.answers_at = list(self.answers)
@@ -215,6 +218,11 @@ class Comparison:
                 self.later.append(d)
         else:
             under.counted += 1
+
+    def unfollowed(self, decision: int) -> None:
+        """The reference could not follow the engine from ``decision`` (until the next hand)."""
+        if self.lost_at is None:
+            self.lost_at = decision
 
     def compare(self, hand, decision, path, expected, actual, order: tuple = (), clause: str | None = None,
                 only: "Callable[[str], bool] | None" = None) -> bool:
@@ -251,6 +259,11 @@ class Comparison:
         fed = getattr(self, "answers_at", self.answers)
         shown = [{"hand": h, "decision": k, "answer": _plain(a, 200)} for h, k, a in fed[-ANSWERS_SHOWN:]]
         return ([f"… {len(fed) - len(shown)} earlier answers"] if len(fed) > len(shown) else []) + shown
+
+
+def transition(d: Divergence) -> tuple:
+    """The step a difference is in: its decision, or (at the end of a game) the record it is in."""
+    return (d.hand, d.decision) if d.decision is not None else (d.hand, d.path.split(".")[0].split("[")[0])
 
 
 class _Stop(Exception):

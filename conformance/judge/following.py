@@ -121,6 +121,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             if not lost and (before := ref.state()) is not None:  # the hands before, as followed: their records
                 out.compare(before["handNumber"], at, "state.history", before.get("history"), state.get("history"))
             if not ref.resync(state, trajectory.get("standings")):
+                out.unfollowed(at)
                 return False
             out.differed, lost, resynchronised = False, False, True
         engine_hand_before = engine_hand
@@ -131,6 +132,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             if not _asked_after_the_end(out, ref, engine_hand, at, state):
                 out.add(engine_hand, at, "state()", "null (the game is over)", state)
                 lost = True
+                out.unfollowed(at)
                 continue
         elif as_answered is not None and _count(as_answered, state) < _count(expected, state):
             judge_state(out, ref, expected["handNumber"], at, as_answered, state, resynchronised)
@@ -147,12 +149,14 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         except (KeyError, TypeError, IndexError, AttributeError):
             out.add(hand, at, "state", expected, state, "state.fields")
             lost = True
+            out.unfollowed(at)
             continue
         out.answers.append((hand, at, answer))
         want = ref.act(answer)
         if k >= len(actions):
             out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
                     action_clause(answer, want, None))
+            out.unfollowed(at)
             return False
         got = actions[k]
         if is_refusal(want) and is_refusal(got):  # any refusal passes where one is due (refusals.py)
@@ -168,12 +172,16 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
                         kind=REFUSED if is_refusal(got) else ACCEPTED)
             as_answered = None
             lost = not (ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got))
+            if lost:
+                out.unfollowed(at)
             continue
         if not out.compare(hand, at, "action", want, got, clause=action_clause(answer, want, got)):
             # the engine's own action followed: as it recorded it, or (refused) the state it kept
             as_answered = None if is_refusal(got) else ref.state()
             followed = ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got)
             lost = not followed
+            if lost:
+                out.unfollowed(at)
     return not lost
 
 

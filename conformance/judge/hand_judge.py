@@ -189,7 +189,8 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
 
     def judged(spec: dict) -> GameVerdict:
         return verdict(replay(spec, trajectory, seen=judged_views), FAMILY, {},
-                       lambda p: replay({**spec, "rulings": p}, trajectory, stop=True, seen=judged_views))
+                       lambda p: replay({**spec, "rulings": p}, trajectory, stop=True, seen=judged_views),
+                       follow_under=lambda p: replay({**spec, "rulings": p}, trajectory, lite=True, seen=judged_views))
 
     # An engine's own dealing (issue #23): judged on the cards it dealt.
     hand, number = spec.get("hand") or {}, (spec.get("hand") or {}).get("handNumber", 1)

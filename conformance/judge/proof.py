@@ -152,3 +152,12 @@ def search(family: str, spec: dict, base: int, replay_under) -> Proof | None:
             if len(profile) == 1 and reach(c) > base:
                 promising |= set(profile.items())
     return None
+
+
+def single_alternatives(family: str, spec: dict) -> list[dict]:
+    """Every single documented alternative that can change ``family`` (the engine's proven choices
+    first), for proving each difference on its own (step_judge.explain)."""
+    ruleset = _ruleset_of(spec)
+    ids = [rid for rid, ruling in RULINGS.items() if family in ruling.families]
+    known = [{rid: option} for rid, option in _known(family, ruleset).items()]
+    return known + [dict(p) for p in profiles_to_try(ids, 1, ruleset) if dict(p) not in known]

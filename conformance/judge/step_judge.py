@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import answer as decode_answer
 from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Comparison, Divergence, _identical,  # noqa: F401
-                         _plain, _Stop, _thrown, reach)
+                         _plain, _Stop, _thrown, reach, transition)
 from .field_clauses import action_clause, clause_for, v4_clause_for
 from .following import replay_decisions
-from .proof import Proof, _default_followed_note, _number, _profile_text, _ruleset_of, search
+from .proof import Proof, _default_followed_note, _number, _profile_text, _ruleset_of, search, single_alternatives
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
 
@@ -211,11 +211,11 @@ def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=
     trajectory breaks (None: none): then no alternative is tried. ``how``: :func:`replay`'s options."""
     c = replay(spec, trajectory, plan, **how)
     return verdict(c, family, spec, lambda p: replay({**spec, "rulings": p}, trajectory, plan, stop=True, **how),
-                   broken)
+                   broken, follow_under=lambda p: replay({**spec, "rulings": p}, trajectory, plan, lite=True, **how))
 
 
 def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda: None,
-            outcome_only: bool = False, irreproducible: bool = False) -> GameVerdict:
+            outcome_only: bool = False, irreproducible: bool = False, follow_under=None) -> GameVerdict:
     """The verdict on a replay ``c`` of a ``family`` vector: passed or divergent on order alone; else
     divergent when ``replay_under(profile)`` reproduces every step under some documented ruling
     alternative (:func:`prove`; not tried when ``broken()`` names a rule every ruling keeps); else
@@ -223,13 +223,14 @@ def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda:
     ``broken()`` names (asked only when an alternative reproduces the game: without one the game
     fails either way); its status, answers and every other verdict are exact (dealing.judge_game).
     ``irreproducible``: the caller knows that no profile can reproduce the game (dealing.followed_first:
-    cards no deal of the pinned decks gives), so none is searched for."""
+    cards no deal of the pinned decks gives), so none is searched for. ``follow_under(profile)``: a
+    full replay under a profile, with which each difference is proven on its own (:func:`explain`)."""
     if c.first is None:
         v = _with_notes(_order_only(c), c)
         if note := _default_followed_note(family, spec, replay_under):
             v.notes.append(note)
         return v
-    return _with_notes(_differing(c, family, spec, replay_under, broken, outcome_only, irreproducible), c)
+    return _with_notes(_differing(c, family, spec, replay_under, broken, outcome_only, irreproducible, follow_under), c)
 
 
 def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
@@ -238,7 +239,7 @@ def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
 
 
 def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, outcome_only: bool = False,
-               irreproducible: bool = False) -> GameVerdict:
+               irreproducible: bool = False, follow_under=None) -> GameVerdict:
     if outcome_only:  # the search first: broken() only matters when it finds a profile
         proof = None if irreproducible else search(family, spec, reach(c), replay_under)
         problem = broken() if proof is not None else None
@@ -253,11 +254,53 @@ def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, out
                            alternative=proof.profile)
     if proof is not None:
         return _diagnosed(c, proof, replay_under, "every step")
-    message, details = describe(c)
+    explained = {} if problem or follow_under is None else explain(family, spec, c, follow_under)
+    if explained and len(explained) == len(c.firsts):  # every difference proven on its own
+        profile = {r: o for p in explained.values() for r, o in p.items()}
+        return GameVerdict("divergent", "each difference is reproduced, from the engine's own state, by the reference "
+                           "under " + "; ".join(f"{d.where()} {d.path}: {_profile_text(p)}"
+                                                for d, p in zip(c.firsts, explained.values())),
+                           rulings=sorted(profile, key=_number), alternative=profile)
+    if explained:  # the vector fails with the differences no alternative reproduces
+        proven = "; ".join(f"{d.where()} {d.path} divergent on {_profile_text(p)}"
+                           for d, p in zip([d for d in c.firsts if id(d) in explained], explained.values()))
+        c = _without(c, explained)
+        message, details = describe(c)
+        message += f"; proven divergences: {proven}"
+    else:
+        message, details = describe(c)
     if problem:
         message += f"; no ruling alternative can reproduce it: {problem}"
     return GameVerdict("failed", message, c.first, c.later_count, c.answers_json(), details=details,
                        failures=list(c.firsts), positions=c.positions)
+
+
+def explain(family: str, spec: dict, c: Comparison, follow_under) -> dict:
+    """The differences of ``c`` that a documented ruling alternative proves on their own (issue #38,
+    item 1): under it, judged from the engine's own states (``follow_under(profile)``, a full
+    replay), the reference reproduces that transition. ``{id(difference): profile}`` in ``c.firsts``'
+    order; one engine plays one option of a ruling, so the first profile that explains a difference
+    is kept for every difference it explains."""
+    explained: dict = {}
+    for profile in single_alternatives(family, spec):
+        if len(explained) == len(c.firsts):
+            break
+        under = follow_under(dict(profile))
+        for d in c.firsts:
+            followed = under.lost_at is None or (d.decision is not None and d.decision < under.lost_at)
+            if id(d) not in explained and followed and transition(d) not in under.seen:
+                explained[id(d)] = dict(profile)
+    return {id(d): explained[id(d)] for d in c.firsts if id(d) in explained}
+
+
+def _without(c: Comparison, explained: dict) -> Comparison:
+    """``c`` without the differences ``explained`` proves divergent (its first the first that is not)."""
+    kept = [d for d in c.firsts if id(d) not in explained]
+    out = replace(c, firsts=kept, first=kept[0], later=[] if kept[0] is not c.first else c.later,
+                  later_count=kept[0].counted if kept[0] is not c.first else c.later_count)
+    if kept[0] is not c.first:
+        kept[0].counted = 0
+    return out
 
 
 def _diagnosed(c: Comparison, proof: "Proof", replay_under, what: str) -> GameVerdict:
