@@ -40,3 +40,76 @@ def test_refunds_that_shift_the_winners_list_break_history_winners_in_every_fami
     found = causes.group(report.cases)
     assert found and {c.breaks for c in found} == {"state.history-winners"}, [c.title() for c in found]
     assert {c.group for c in report.cases if c.status == "failed"} == {"hand", "hands", "tournaments"}
+
+
+# ---- the clause from what differs (issue #38, item 2): a test per kind ----------------------------
+
+LONE_SOLVENT_ASKED = ("if (bet[s] < cb || (acted[s] === NOT_ACTED && solvent >= 2)) return s;",
+                      "if (bet[s] < cb || (acted[s] === NOT_ACTED && solvent >= 1)) return s;")
+BOARD_AFTER_FOLD_WIN = ("        this.refundUncalled();\n        this.awardFold(live[0]);",
+                        "        this.refundUncalled();\n        while (this.street < 3) this.nextStreet();\n"
+                        "        this.awardFold(live[0]);")
+REFUSES_ONE_CHIP_STACKS = ("    const v = validatedHandSpec(spec);\n",
+                           "    const v = validatedHandSpec(spec);\n    if (v.stacks.includes(1)) "
+                           "throw Object.assign(new Error('stacks: a stack of one chip'), {field: 'stacks'});\n")
+
+
+def _causes_of(source: str, only=None) -> list:
+    return causes.group(run(source, ["hand"], only).cases)
+
+
+def test_a_seat_asked_to_act_that_must_not_act_is_one_cause_of_the_lone_solvent_rule():
+    found = _causes_of(engine(LONE_SOLVENT_ASKED))
+    assert [(c.breaks, c.kind) for c in found] == [("rules.lone-solvent", "a seat asked to act that must not act")], \
+        [c.title() for c in found]
+
+
+def test_a_board_dealt_after_a_fold_win_breaks_secrecy():
+    found = _causes_of(engine(BOARD_AFTER_FOLD_WIN))
+    assert [(c.breaks, c.kind) for c in found] == [
+        ("state.secrecy", "a board dealt after a fold win (deck cards the hand never dealt)")], [c.title() for c in found]
+
+
+def test_a_valid_hand_refused_at_creation_is_one_cause_naming_what_was_refused():
+    found = _causes_of(engine(REFUSES_ONE_CHIP_STACKS))
+    assert [(c.breaks, c.kind) for c in found] == [("rules.seats", "a valid hand refused at creation (its stacks)")], \
+        [c.title() for c in found]
+    assert found[0].count > 1
+
+
+def test_the_odd_chip_and_the_wheel_have_their_own_clauses():
+    for name, clause in (("odd-chip-wrong-seat", "rules.odd-chips"), ("wheel-not-a-straight", "rules.wheel")):
+        found = _causes_of(engine(_patch(name)))
+        assert [c.breaks for c in found] == [clause], (name, [c.title() for c in found])
+
+
+def _record(winners, showdown=(), board=("2c", "7d", "9h", "Js", "Kd")):
+    return {"board": list(board), "showdown": list(showdown),
+            "winners": [{"id": i, "amount": a} for i, a in winners]}
+
+
+def test_award_differences_are_classified_by_what_differs():
+    from conformance.judge.field_clauses import award_difference
+    two = [{"id": "a", "cards": ["Ah", "Qc"]}, {"id": "b", "cards": ["As", "Qd"]}, {"id": "c", "cards": ["3h", "4c"]}]
+    tie = _record([("a", 51), ("b", 50)], two)
+    assert award_difference(tie, _record([("a", 51), ("b", 50), ("c", 20)], two)) == (
+        "state.history-winners", "more awarded than won (a refund counted as an award)")
+    assert award_difference(tie, _record([("a", 50), ("b", 51)], two))[0] == "rules.odd-chips"
+    assert award_difference(tie, _record([("a", 50), ("b", 50)], two)) == ("rules.odd-chips", "an odd chip not awarded")
+    assert award_difference(tie, _record([("a", 101)], two)) == ("rules.split", "a tie not split")
+    assert award_difference(_record([("c", 101)], two), _record([("a", 101)], two)) == (
+        "rules.best-five", "another winner by rank")
+    wheel = _record([("c", 100)], [{"id": "c", "cards": ["Ah", "4c"]}, {"id": "a", "cards": ["Kh", "Kc"]}],
+                    board=("2c", "3d", "5h", "9s", "Kd"))
+    assert award_difference(wheel, _record([("a", 100)], wheel["showdown"], wheel["board"]))[0] == "rules.wheel"
+    layered = _record([("a", 300), ("b", 100)], two)
+    assert award_difference(layered, _record([("a", 200), ("b", 200)], two))[0] == "rules.side-pots"
+
+
+def test_a_pots_difference_says_which_seat_is_eligible_and_which_amount_is_short_in_javascript_notation():
+    from conformance.judge.diffs import pots_differences
+    lines = pots_differences([{"amount": 300, "eligible": ["a", "b"]}, {"amount": 400, "eligible": ["a"]}],
+                             [{"amount": 300, "eligible": ["a", "b", "c"]}, {"amount": 300, "eligible": ["a"]},
+                              {"amount": 100, "eligible": ["b"]}])
+    assert lines == ['pots[0]: "c" is eligible and should not be', "pots[1].amount is 300, expected 400: 100 short",
+                     'pots[2] {"amount":100,"eligible":["b"]} should not be there']

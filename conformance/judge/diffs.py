@@ -11,6 +11,7 @@ import reprlib
 from deepdiff import DeepDiff
 
 from .comparison import ORDER_FREE, same
+from .js_values import js_text
 
 
 DIFF_LINES = 40
@@ -177,3 +178,39 @@ def is_number(x: object) -> bool:
 
 def is_finite(x: object) -> bool:
     return is_number(x) and math.isfinite(x)
+
+
+def pots_differences(expected: list, actual: list) -> list[str]:
+    """How ``actual`` pots differ from ``expected``, in the engine's terms (issue #38, item 5): per
+    pot, the amount over or short and each seat eligible that should not be or missing, in
+    JavaScript notation (a pot is ``{amount, eligible}``, docs/engine-api.md)."""
+    lines: list[str] = []
+    for k, (e, a) in enumerate(zip(expected, actual)):
+        before = len(lines)
+        if not isinstance(a, dict):
+            lines.append(f"pots[{k}] is {js_text(a)}, expected {js_text(e)}")
+            continue
+        if not same(e.get("amount"), a.get("amount")):
+            if is_number(a.get("amount")):
+                gap = a["amount"] - e["amount"]
+                lines.append(f"pots[{k}].amount is {js_text(a['amount'])}, expected {e['amount']}: "
+                             f"{abs(gap)} {'over' if gap > 0 else 'short'}")
+            else:
+                lines.append(f"pots[{k}].amount is {js_text(a.get('amount'))}, expected {e['amount']}")
+        eligible = a.get("eligible")
+        if not isinstance(eligible, list):
+            lines.append(f"pots[{k}].eligible is {js_text(eligible)}, expected {js_text(e['eligible'])}")
+            continue
+        for x in eligible:
+            if x not in e["eligible"]:
+                lines.append(f"pots[{k}]: {js_text(x)} is eligible and should not be")
+        for x in e["eligible"]:
+            if x not in eligible:
+                lines.append(f"pots[{k}]: {js_text(x)} should be eligible and is not")
+        if len(lines) == before and not same(eligible, e["eligible"]):
+            lines.append(f"pots[{k}].eligible is {js_text(eligible)}, expected {js_text(e['eligible'])} (in seat order)")
+    for k in range(len(expected), len(actual)):
+        lines.append(f"pots[{k}] {js_text(actual[k])} should not be there")
+    for k in range(len(actual), len(expected)):
+        lines.append(f"pots[{k}] {js_text(expected[k])} is missing")
+    return lines

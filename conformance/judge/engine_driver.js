@@ -409,6 +409,10 @@
     }
     try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }
     try { out.result = clone(h.result()); } catch (x) { out.error = failure('result()', x); }
+    // A hand not over after the script: the state it waits on (the seat it asks; issue #38).
+    if (out.over === false && out.actions.length === i.script.length) {
+      try { out.waiting = clone(h.state()); } catch (x) { /* optional: judged without it */ }
+    }
     return out;
   }
 

@@ -5,7 +5,7 @@ from reference.cards import CANONICAL_DECK
 
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
 from .js_values import UNDEFINED, js_text
-from .diffs import is_finite, is_number, readable_diff
+from .diffs import is_finite, is_number, pots_differences, readable_diff
 from .engine_drivers import Run
 from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
 from .hand_judge import judge_hand
@@ -177,7 +177,12 @@ def _pots(test: dict, r: dict) -> Judged:
         got = sum(p["amount"] for p in pots)
         return None if got == total else f"the pots hold {got} chips, the contributions {total}"
 
-    return judge_outcome(test, {"pots": pots}, test["expected"], well_formed)
+    j = judge_outcome(test, {"pots": pots}, test["expected"], well_formed)
+    if j.status == "failed" and isinstance(pots, list):  # in the engine's terms, not deepdiff's
+        lines = pots_differences(test["expected"]["pots"], pots)
+        j.message += ": " + "; ".join(lines[:6]) + (f"; … and {len(lines) - 6} more" if len(lines) > 6 else "")
+        j.diff = "\n".join(["(how the pots differ from the expected ones)"] + lines[:40])
+    return j
 
 
 def _legality(test: dict, r: dict) -> Judged:

@@ -129,7 +129,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             continue
         expected = ref.state()
         if expected is None:
-            if not _asked_after_the_end(out, ref, engine_hand, at, state):
+            if not asked_after_the_end(out, ref, engine_hand, at, state):
                 out.add(engine_hand, at, "state()", "null (the game is over)", state)
                 lost = True
                 out.unfollowed(at)
@@ -210,7 +210,7 @@ def _count(expected: object, state: object) -> int:
     return sum(1 for _ in differences(expected, state))
 
 
-def _asked_after_the_end(out: Comparison, ref, engine_hand, at: int, state: object) -> bool:
+def asked_after_the_end(out: Comparison, ref, engine_hand, at: int, state: object) -> bool:
     """The engine asks a seat to act where the reference's hand is over (a hand that never ends):
     one difference naming the seat it waits on, and the reference follows (a lone hand); False
     when it cannot (a game: its next hand has begun)."""

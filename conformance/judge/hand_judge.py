@@ -25,11 +25,12 @@ from .refusals import is_refusal
 from . import dealing
 from .comparison import Comparison, _Stop, _thrown
 from .field_clauses import clause_for
-from .following import CANNOT_FOLLOW, follow_state, replay_decisions
+from .following import CANNOT_FOLLOW, asked_after_the_end, follow_state, replay_decisions
 from .step_judge import GameVerdict, verdict
 from .trajectory import Plan, attempt
 
 FAMILY = "hand"
+NEVER_ENDS = "a hand that never ends (the seat it waits on not reported)"
 # The decision state's hand-level fields and a seat's (``name`` is optional and not judged).
 HAND_FIELDS = ("handNumber", "street", "you", "board", "pots", "toCall", "minRaiseTo", "maxRaiseTo", "canCheck",
                "canAllIn", "currentBet", "lastFullRaise", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat",
@@ -156,6 +157,10 @@ def _replay(out: Comparison, spec: dict, trajectory: dict, seen: "dict | None" =
                 {"error": _thrown(error)} if error else "(not recorded: the engine's hand ended)", "rules.end")
         return
     end = ref.end()
+    if end["over"] is True and trajectory.get("over") is False:  # a hand that never ends: the seat it waits on
+        if not asked_after_the_end(out, ref, None, k, hand_view(trajectory.get("waiting"))):
+            out.add(None, None, "over", True, False, "rules.end", kind=NEVER_ENDS)
+        return  # its result (null while not over) is that difference's consequence
     out.compare(None, None, "over", end["over"], trajectory.get("over"), clause="rules.end")
     ids = spec["hand"].get("ids") if isinstance(spec.get("hand"), dict) else None
     out.compare(None, None, "result()", _chips_from_own_awards(end["result()"], trajectory.get("result"),
