@@ -276,12 +276,14 @@ class Tournament:
         self.over = True
 
     def resume(self, hand_number: int, stacks: Sequence[int], positions: tuple[int, int, int], out: Sequence[bool],
-               history: "list[dict] | None" = None, eliminated: "Mapping[int, tuple] | None" = None) -> None:
+               history: "list[dict] | None" = None, eliminated: "Mapping[int, tuple] | None" = None,
+               blinds: "tuple[int, int] | None" = None) -> None:
         """Start hand ``hand_number`` from another table's state (the judge resynchronises the
         reference to an engine's at the start of a hand): each seat's chips at the hand's start,
         the (button, small blind, big blind) seats, which seats are out (a seat newly out takes
         ``eliminated[seat]`` = (eliminatedInHand, place), by default the previous hand and no place)
-        and the public history so far. OptionError when that table cannot start a hand."""
+        and the public history so far; ``blinds``: that table's (default: this level's). OptionError
+        when that table cannot start a hand."""
         for s in range(self.n):
             if out[s] and not self.out[s]:
                 self.eliminated_in[s], self.places[s] = (eliminated or {}).get(s, (hand_number - 1, None))
@@ -294,7 +296,7 @@ class Tournament:
         self.hand_number, self.over = hand_number, False
         button, sb, bb = positions
         self.hand = Hand(ids=self.ids, stacks=self.stacks, button=button, small_blind_seat=sb, big_blind_seat=bb,
-                         blinds=self.ruleset.blind_schedule[self.level()], deck=self._deck(hand_number),
+                         blinds=blinds or self.ruleset.blind_schedule[self.level()], deck=self._deck(hand_number),
                          hand_number=hand_number, ruleset=self.ruleset,
                          auto_folded=[s for s in range(self.n) if self.auto_folded[s]],
                          dealt=self._dealt.get(hand_number))

@@ -25,10 +25,6 @@ from .js_values import js_text
 from .difference_kinds import field_of, kind_of, rule_of
 from .verdicts import Case, Report
 
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-
-
 def _failures(case: Case) -> list[dict]:
     """A failed case's failures; one made from its message when the judge recorded none."""
     if case.failures:
@@ -36,8 +32,19 @@ def _failures(case: Case) -> list[dict]:
     if case.first is not None:
         return [{**case.first, "later": case.later}]
     clause = case.breaks or (case.clauses[0] if case.clauses else None)
-    text = _NUMBER.sub("N", _QUOTED.sub("…", case.message.split(";")[0]))[:160]
-    return [{"hand": None, "decision": None, "path": None, "clause": clause, "kind": text}]
+    return [{"hand": None, "decision": None, "path": None, "clause": clause, "kind": behaviour(case.message)}]
+
+
+_CALL = re.compile(r"\b([A-Za-z_$][\w$.]*)\((?:[^()]|\([^()]*\))*\)")
+_RETURNED = re.compile(r"\b(returned|got|threw) .*$")
+
+
+def behaviour(message: str) -> str:
+    """A failure's message without its vector's particulars (issue #38, items 3 and 5): a call's
+    arguments (``evaluate([...])`` -> ``evaluate(…)``) and what came back (``returned …``) are the
+    vector's, not the behaviour; no number is masked (a title says what it says or nothing)."""
+    text = _CALL.sub(lambda m: f"{m.group(1)}(…)", message.split(";")[0])
+    return _RETURNED.sub(lambda m: f"{m.group(1)} another value", text)[:160]
 
 
 @dataclass

@@ -19,8 +19,9 @@ ONE_RULE = {"rules.checker-convention": "rules.short-allin"}
 ABSENT, MISSING = "(absent)", "(missing)"
 
 _INDEX = re.compile(r"\[\d+\]")
-# A holdem-sng-3-v4 step's state is a decision state: ``steps[3].state.pots`` is ``state.pots``.
-_STEP = re.compile(r"^steps\[\]\.state\.")
+# A holdem-sng-3-v4 step's state, and a legality vector's state after a refusal, are decision states:
+# ``steps[3].state.pots`` and ``stateAfter.pots`` are ``state.pots`` (a step's action is an action).
+_STEP = re.compile(r"^(?:steps\[\]\.(?=state\.|action\b)|stateAfter(?=\.))")
 # Where a hand record is seen: a state's history, history(), log()'s result, a lone hand's result -> one field.
 _RECORD = re.compile(r"^(?:state\.history\[\]|history\(\)\[\]|log\(\)\[\]\.result|result\(\)\.result)\.")
 
@@ -36,7 +37,8 @@ def field_of(path: str | None) -> str:
     ``history.winners[].amount``)."""
     if not path:
         return ""
-    return _RECORD.sub("history.", _STEP.sub("state.", _INDEX.sub("[]", path)))
+    return _RECORD.sub("history.", _STEP.sub(lambda m: "" if m.group(0).startswith("steps") else "state",
+                                             _INDEX.sub("[]", path)))
 
 
 def _is_number(x: object) -> bool:
@@ -62,6 +64,8 @@ def kind_of(path: str, expected: object, actual: object) -> str:
         return "other cards" if leaf in ("cards", "board") else "another list"
     if isinstance(expected, bool) or isinstance(actual, bool):
         return f"{_word(actual)} where {_word(expected)} is due"
+    if leaf == "place" and _is_number(expected) and _is_number(actual):
+        return "another place"  # places move both ways at once: one behaviour
     if _is_number(expected) and _is_number(actual):
         if leaf == "amount" and "winners" in path and actual > expected:
             return "more awarded than due"

@@ -150,19 +150,24 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
             return "rules.short-allin"
         if not _responders(expected):  # no other seat has chips to answer a raise (R10)
             return "rules.no-responder"
-    if path in (".you.seat", ".you.id", ".buttonSeat"):
-        seats = _at(expected, ".seats")
-        live = sum(1 for x in seats if isinstance(x, dict) and not x.get("out")) if isinstance(seats, list) else 0
-        if path == ".buttonSeat":  # heads-up, the button follows the transition's rule
-            return "rules.heads-up-transition" if live == 2 else None
-        return "rules.heads-up-order" if live == 2 else "rules.multiway-order"
+    if path in (".you.seat", ".you.id"):
+        return "rules.heads-up-order" if _live(expected) == 2 else "rules.multiway-order"
+    if (match := _POSITION.match(path)) is not None:
+        e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
+        if isinstance(e, dict) and isinstance(a, dict) and e.get("buttonSeat") != a.get("buttonSeat"):
+            # another button, and the blinds after it: one behaviour, the button's rule (heads-up, the transition's)
+            heads_up = _live(e) == 2 if isinstance(e.get("seats"), list) else e.get("smallBlindSeat") == e.get("buttonSeat")
+            return ("rules.heads-up-transition" if heads_up else "rules.button"), "another button (and the blinds after it)"
+        return None
+    if _LEVEL.match(path):
+        return "rules.levels", "another blind level (its blinds)"
     if (match := _WINNERS.match(path)) is not None:
         return award_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
     if (match := _SHOWN_HAND.match(path)) is not None:
         record = _at(expected, match.group(1))
         if isinstance(record, dict) and _is_wheel(_at(record, f".showdown[{match.group(2)}].cards"), record.get("board")):
             return "rules.wheel", "A2345 not taken for a five-high straight"
-        return None
+        return "rules.best-five", RANKED_OTHERWISE
     if (match := _BOARD_CARD.match(path)) is not None:
         e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
         if isinstance(e, dict) and isinstance(a, dict) and e.get("showdown") == [] and isinstance(e.get("board"), list) \
@@ -172,6 +177,17 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     return None
 
 
+_POSITION = re.compile(r"^(.*)\.(?:buttonSeat|smallBlindSeat|bigBlindSeat)$")
+_LEVEL = re.compile(r"^(?:.*\.)?(?:tournament\.level|level|blinds(?:\[\d+\])?)$")
+
+
+def _live(state: object) -> int:
+    """The seats of a state that are not out."""
+    seats = _at(state, ".seats")
+    return sum(1 for x in seats if isinstance(x, dict) and not x.get("out")) if isinstance(seats, list) else 0
+
+
+RANKED_OTHERWISE = "hands ranked otherwise (a shown hand's name, another winner)"
 _WINNERS = re.compile(r"^(.*)\.winners$")
 _SHOWN_HAND = re.compile(r"^(.*)\.showdown\[(\d+)\]\.hand$")
 _BOARD_CARD = re.compile(r"^(.*)\.board\[\d+\]$")
@@ -219,7 +235,7 @@ def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | N
     values = {i: _value(shown.get(i), board) for i in set(ids_e) | set(ids_a)}
     if set(ids_a) < set(ids_e) and any(values[i] is not None and values[i] in {values[j] for j in ids_a} for i in missed):
         return "rules.split", "a tie not split"
-    return "rules.best-five", "another winner by rank"
+    return "rules.best-five", RANKED_OTHERWISE
 
 
 def _value(cards: object, board: object) -> "int | None":

@@ -30,6 +30,8 @@ from .field_clauses import _at, action_clause
 from .refusals import code_of, is_refusal, refusal_note
 
 MUST_NOT_ACT = "a seat asked to act that must not act"
+# What a hand start is judged on before the reference takes the engine's (ReferenceGame.resync).
+HAND_START = frozenset(("history", "handNumber", "tournament", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat"))
 ACCEPTED = "an answer accepted where it must be refused"
 REFUSED = "a valid answer refused"
 OTHER_SEAT = "another seat asked to act than the one due"
@@ -60,15 +62,17 @@ def _who_acts(state: dict) -> tuple:
     return state.get("street"), you.get("seat") if isinstance(you, dict) else None
 
 
-def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: object, skip_history: bool = False) -> None:
+def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: object, hand_start_judged: bool = False) -> None:
     """One decision state of the engine judged against the reference's ``expected`` (its own next
-    state after following the engine's previous one)."""
+    state after following the engine's previous one); ``hand_start_judged``: its HAND_START fields
+    were judged before the reference was resynchronised to them."""
     if _identical(expected, state):
         return
     if not isinstance(state, dict):
         out.compare(hand, at, "state", expected, state, STATE_ORDER)
         return
-    fields_kept = (lambda where: not where.startswith("state.history")) if skip_history else (lambda where: True)
+    fields_kept = (lambda where: where.split(".")[1].split("[")[0] not in HAND_START) if hand_start_judged \
+        else (lambda where: True)
     own, theirs = _who_acts(expected), _who_acts(state)
     if own != theirs and isinstance(theirs[1], int) and not isinstance(theirs[1], bool) \
             and ref.follow_state(state):
@@ -116,10 +120,15 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         out.decisions = k + 1
         engine_hand = state.get("handNumber") if isinstance(state, dict) else None
         resynchronised = False
-        if engine_hand != engine_hand_before and isinstance(engine_hand, int) and (out.differed or lost) \
-                and not out.stop and hasattr(ref, "resync"):
-            if not lost and (before := ref.state()) is not None:  # the hands before, as followed: their records
-                out.compare(before["handNumber"], at, "state.history", before.get("history"), state.get("history"))
+        if engine_hand != engine_hand_before and isinstance(engine_hand, int) and not out.stop \
+                and hasattr(ref, "resync") and (lost or ((before := ref.state()) is not None
+                                                     and not _identical(before, state))):
+            # A hand that starts otherwise: the hands before (their records), the hand number, the
+            # level, blinds and positions judged from the reference's own next hand, then the
+            # reference resynchronised to the engine's hand start, from which the rest is judged.
+            if not lost and before is not None and isinstance(state, dict):
+                out.compare(before["handNumber"], at, "state", before, state, STATE_ORDER,
+                            only=lambda where: where.split(".")[1].split("[")[0] in HAND_START)
             if not ref.resync(state, trajectory.get("standings")):
                 out.unfollowed(at)
                 return False
@@ -154,8 +163,11 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         out.answers.append((hand, at, answer))
         want = ref.act(answer)
         if k >= len(actions):
-            out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
-                    action_clause(answer, want, None))
+            # an answer the engine threw on where a refusal is due, or as its own state refuses it
+            # (that state's difference): no difference of its own
+            if not (error and (is_refusal(want) or allowed_by(state, answer) is False)):
+                out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
+                        action_clause(answer, want, None))
             out.unfollowed(at)
             return False
         got = actions[k]

@@ -139,7 +139,7 @@ class ReferenceGame:
         hand number, each seat's chips at the hand's start (stack plus what it has put in), its
         button and blinds seats, the seats it has out (eliminated in the hand and at the place its
         ``standings`` give) and its public history; the reference deals and plays the hand by its
-        own rules from there. False when that state cannot start a hand."""
+        own rules from there (its blinds the engine's too). False when that state cannot start a hand."""
         try:
             seats = state["seats"]
             out = [bool(x["out"]) for x in seats]
@@ -160,7 +160,9 @@ class ReferenceGame:
                 history = [e for e in self.t.history if e["handNumber"] < first] + _copied(history)
             else:
                 history = None
-            self.t.resume(number, stacks, positions, out, history, eliminated)
+            blinds = state.get("blinds")
+            blinds = tuple(blinds) if isinstance(blinds, list) and len(blinds) == 2 else None
+            self.t.resume(number, stacks, positions, out, history, eliminated, blinds)
         except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
             return False
         return True
