@@ -98,7 +98,7 @@ def test_award_differences_are_classified_by_what_differs():
     assert award_difference(tie, _record([("a", 50), ("b", 50)], two)) == ("rules.odd-chips", "an odd chip not awarded")
     assert award_difference(tie, _record([("a", 101)], two)) == ("rules.split", "a tie not split")
     assert award_difference(_record([("c", 101)], two), _record([("a", 101)], two)) == (
-        "rules.best-five", "another winner by rank")
+        "rules.best-five", "hands ranked otherwise (a shown hand's name, another winner)")
     wheel = _record([("c", 100)], [{"id": "c", "cards": ["Ah", "4c"]}, {"id": "a", "cards": ["Kh", "Kc"]}],
                     board=("2c", "3d", "5h", "9s", "Kd"))
     assert award_difference(wheel, _record([("a", 100)], wheel["showdown"], wheel["board"]))[0] == "rules.wheel"

@@ -83,11 +83,13 @@ def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutan
     assert case.breaks == mutant["breaks"], (case.id, case.message)
     assert f"breaks {mutant['breaks']}" in case.message
     if case.group != "smoke":
-        # "kind": a dealing difference's (conformance/judge/dealing.py) and who is asked to act
-        # (conformance/judge/following.py), in no other failure
+        # "kind": a dealing difference's (conformance/judge/dealing.py), who is asked to act
+        # (conformance/judge/following.py) and a record's awards or showdown judged as one list
+        # (conformance/judge/field_clauses.py), in no other failure
         assert set(case.first) - {"kind"} == {"hand", "decision", "path", "expected", "actual", "clause"}
         assert ("kind" in case.first) == (case.breaks in ("rules.deal-order", "rules.burn")
-                                          or case.first["path"] in ("state.you.seat", "state.street"))
+                                          or case.first["path"].endswith(("you.seat", ".street", ".winners",
+                                                                          ".showdown")))
 
 
 def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():

@@ -85,8 +85,8 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
                 if reordered is not None:
                     reordered.append((where, ORDER_FREE[key]))
                 continue
-            if key == "winners" and isinstance(e, list) and isinstance(a, list):
-                yield where, e, a  # the awards judged as one (field_clauses.award_difference)
+            if key in ("winners", "showdown") and isinstance(e, list) and isinstance(a, list):
+                yield where, e, a  # judged as one list (field_clauses.award_difference, showdown_difference)
                 continue
             yield from differences(e, a, where, reordered)
         for key in actual:

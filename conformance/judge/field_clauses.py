@@ -163,11 +163,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         return "rules.levels", "another blind level (its blinds)"
     if (match := _WINNERS.match(path)) is not None:
         return award_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
-    if (match := _SHOWN_HAND.match(path)) is not None:
-        record = _at(expected, match.group(1))
-        if isinstance(record, dict) and _is_wheel(_at(record, f".showdown[{match.group(2)}].cards"), record.get("board")):
-            return "rules.wheel", "A2345 not taken for a five-high straight"
-        return "rules.best-five", RANKED_OTHERWISE
+    if (match := _SHOWDOWN.match(path)) is not None:
+        return showdown_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
     if (match := _BOARD_CARD.match(path)) is not None:
         e, a = _at(expected, match.group(1)), _at(actual, match.group(1))
         if isinstance(e, dict) and isinstance(a, dict) and e.get("showdown") == [] and isinstance(e.get("board"), list) \
@@ -189,7 +186,7 @@ def _live(state: object) -> int:
 
 RANKED_OTHERWISE = "hands ranked otherwise (a shown hand's name, another winner)"
 _WINNERS = re.compile(r"^(.*)\.winners$")
-_SHOWN_HAND = re.compile(r"^(.*)\.showdown\[(\d+)\]\.hand$")
+_SHOWDOWN = re.compile(r"^(.*)\.showdown$")
 _BOARD_CARD = re.compile(r"^(.*)\.board\[\d+\]$")
 
 
@@ -200,6 +197,28 @@ def _is_wheel(cards: object, board: object) -> bool:
     except (EvaluateError, TypeError):
         return False
     return best["name"] == "Straight" and sorted(c[0] for c in best["best"]) == sorted("A2345")
+
+
+def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] | None":
+    """The clause and kind of a hand record whose ``showdown`` differs, judged as one list: a shown
+    hand's name for the same cards is the ranking (``rules.wheel`` when it misses A2345, else
+    ``rules.best-five``); other entries or cards shown are the reveal rule (``rules.showdown-public``:
+    more shown than due, or another showdown)."""
+    try:
+        e, a = record_e["showdown"], record_a["showdown"]
+        mine = {x["id"]: x for x in e}
+        theirs = {x["id"]: x for x in a}
+    except (TypeError, KeyError):
+        return None
+    if mine.keys() == theirs.keys() and all(mine[i]["cards"] == theirs[i]["cards"] for i in mine):
+        named = [i for i in mine if mine[i].get("hand") != theirs[i].get("hand")]
+        if any(_is_wheel(mine[i]["cards"], record_e.get("board")) for i in named):
+            return "rules.wheel", "A2345 not taken for a five-high straight"
+        return "rules.best-five", RANKED_OTHERWISE
+    shown = lambda entries: {(x.get("id"), c) for x in entries for c in (x.get("cards") or ())}  # noqa: E731
+    if shown(e) < shown(a):
+        return "rules.showdown-public", "more shown than due"
+    return "rules.showdown-public", "another showdown"
 
 
 def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | None":

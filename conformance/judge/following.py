@@ -25,7 +25,7 @@ from reference.actions import Legal, check_legal, parse_answer
 from reference.errors import HoldemError, IllegalAction
 
 from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, same
-from .derived_fields import from_own_fields, is_base, is_derived
+from .derived_fields import from_own_fields, is_base, is_derived, top_field
 from .field_clauses import _at, action_clause
 from .refusals import code_of, is_refusal, refusal_note
 
@@ -62,42 +62,67 @@ def _who_acts(state: dict) -> tuple:
     return state.get("street"), you.get("seat") if isinstance(you, dict) else None
 
 
-def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: object, hand_start_judged: bool = False) -> None:
+def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: object, hand_start_judged: bool = False,
+                root: str = "state") -> None:
     """One decision state of the engine judged against the reference's ``expected`` (its own next
     state after following the engine's previous one); ``hand_start_judged``: its HAND_START fields
-    were judged before the reference was resynchronised to them."""
+    were judged before the reference was resynchronised to them; ``root``: the state's path (a
+    holdem-sng-3-v4 step's ``steps[k].state``)."""
     if _identical(expected, state):
         return
     if not isinstance(state, dict):
-        out.compare(hand, at, "state", expected, state, STATE_ORDER)
+        out.compare(hand, at, root, expected, state, STATE_ORDER)
         return
-    fields_kept = (lambda where: where.split(".")[1].split("[")[0] not in HAND_START) if hand_start_judged \
-        else (lambda where: True)
+
+    def kept(where: str) -> bool:
+        return not hand_start_judged or top_field(where, root) not in HAND_START
+
     own, theirs = _who_acts(expected), _who_acts(state)
     if own != theirs and isinstance(theirs[1], int) and not isinstance(theirs[1], bool) \
             and ref.follow_state(state):
         clause, kind = acting_clause(ref.hand_now(), theirs[1])
         if own[0] != theirs[0]:
-            out.add(hand, at, "state.street", own[0], theirs[0], clause, kind=kind)
+            out.add(hand, at, f"{root}.street", own[0], theirs[0], clause, kind=kind)
         else:
-            out.add(hand, at, "state.you.seat", own[1], theirs[1], clause, kind=kind)
-        _judge_derived(out, hand, at, expected, ref.state(), state, fields_kept)
+            out.add(hand, at, f"{root}.you.seat", own[1], theirs[1], clause, kind=kind)
+        _judge_derived(out, hand, at, expected, ref.state(), state, kept, root)
         return
-    clean = out.compare(hand, at, "state", expected, state, STATE_ORDER,
-                        only=lambda where: is_base(where) and fields_kept(where))
+    clean = out.compare(hand, at, root, expected, state, STATE_ORDER,
+                        only=lambda where: is_base(where, root) and kept(where))
     followed = ref.state() if not clean and ref.follow_state(state) else expected
-    _judge_derived(out, hand, at, expected, followed, state, fields_kept)
+    _judge_derived(out, hand, at, expected, followed, state, kept, root)
 
 
-def _judge_derived(out: Comparison, hand, at: int, expected: dict, followed: dict, state: dict, fields_kept) -> None:
+def _judge_derived(out: Comparison, hand, at: int, expected: dict, followed: dict, state: dict, kept,
+                   root: str = "state") -> None:
     """The derived fields of the engine's ``state``: each wrong only when it is neither the
     reference's own (``expected``) nor what the engine's own other fields give (``followed``: the
     reference standing on the engine's state, derived_fields.from_own_fields): one wrong field, be
     it the base or the derived one, is one difference."""
     def judged(where: str) -> bool:
-        return is_derived(where) and fields_kept(where) and not same(_at(state, where[5:]), _at(expected, where[5:]))
+        inside = where[len(root):]
+        return is_derived(where, root) and kept(where) and not same(_at(state, inside), _at(expected, inside))
 
-    out.compare(hand, at, "state", from_own_fields(followed, state), state, STATE_ORDER, only=judged)
+    out.compare(hand, at, root, from_own_fields(followed, state), state, STATE_ORDER, only=judged)
+
+
+def hand_start(out: Comparison, ref, at: int, state: object, standings: object, lost: bool) -> "bool | None":
+    """The engine's first decision of a hand (a game's, ``ref`` a trajectory.ReferenceGame): when it
+    is not the reference's own next one (or the reference lost the engine), the hands before (their
+    records), the hand number, the level, blinds and positions are judged from the reference's own
+    next hand, then the reference is resynchronised to the engine's hand start, from which the rest
+    is judged. True when resynchronised, None when there was no need, False when it cannot be."""
+    before = None if lost else ref.state()
+    if not lost and (before is None or _identical(before, state)):
+        return None
+    if before is not None and isinstance(state, dict):
+        out.compare(before["handNumber"], at, "state", before, state, STATE_ORDER,
+                    only=lambda where: top_field(where, "state") in HAND_START)
+    if not ref.resync(state, standings):
+        out.unfollowed(at)
+        return False
+    out.differed = False
+    return True
 
 
 def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) -> bool:
@@ -121,18 +146,12 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         engine_hand = state.get("handNumber") if isinstance(state, dict) else None
         resynchronised = False
         if engine_hand != engine_hand_before and isinstance(engine_hand, int) and not out.stop \
-                and hasattr(ref, "resync") and (lost or ((before := ref.state()) is not None
-                                                     and not _identical(before, state))):
-            # A hand that starts otherwise: the hands before (their records), the hand number, the
-            # level, blinds and positions judged from the reference's own next hand, then the
-            # reference resynchronised to the engine's hand start, from which the rest is judged.
-            if not lost and before is not None and isinstance(state, dict):
-                out.compare(before["handNumber"], at, "state", before, state, STATE_ORDER,
-                            only=lambda where: where.split(".")[1].split("[")[0] in HAND_START)
-            if not ref.resync(state, trajectory.get("standings")):
-                out.unfollowed(at)
+                and hasattr(ref, "resync"):
+            started = hand_start(out, ref, at, state, trajectory.get("standings"), lost)
+            if started is False:
                 return False
-            out.differed, lost, resynchronised = False, False, True
+            if started:
+                lost, resynchronised = False, True
         engine_hand_before = engine_hand
         if lost:
             continue

@@ -19,7 +19,7 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import replay_decisions
+from .following import hand_start, judge_state, replay_decisions
 from .proof import Proof, _default_followed_note, _number, _profile_text, _ruleset_of, search, single_alternatives
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
@@ -55,7 +55,7 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                  standing_fields) -> None:
     trajectory = expand(trajectory)
     error = trajectory.get("error")
-    in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out, error)
+    in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out, error, trajectory.get("standings"))
     if not in_step:
         return
     if in_step == ENDED:
@@ -80,6 +80,16 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
         actual_end = {"history": trajectory.get("history"), "log": trajectory.get("log"),
                       "standings": standings_view(trajectory.get("standings"), standing_fields),
                       "over": trajectory.get("over")}
+        if all(actual_end[key] is None for key in ("history", "log", "standings", "over")) \
+                and any(key in trajectory for key in ("decisions", "steps", "over")):
+            # the game's end not reported (the engine stopped): one difference, not one per record;
+            # after a difference, that difference's consequence (counted under the game's first)
+            if out.first is not None:
+                out.later_count += 1
+            else:
+                out.add(None, None, "over", end["over"], {"error": _thrown(error)} if error else None, "rules.end",
+                        kind="the game's end not reported")
+            return
         for key in ("history", "log", "standings", "over"):
             if key in end and (key in trajectory or "decisions" in trajectory):
                 path = key if key == "over" else f"{key}()"
@@ -125,23 +135,51 @@ def _game_over_at(error: object, k: int) -> bool:
 
 
 def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comparison,
-                     error: object = None) -> "bool | str":
-    """Compare each sng3v4 step's outcome; False when the reference cannot follow further, ENDED
-    when the engine's game ended at the step where the reference's did (a fuzz game replayed under
-    an alternative that ends it sooner: its end is then compared)."""
+                     error: object = None, standings: object = None) -> "bool | str":
+    """Compare each sng3v4 step's outcome, following the engine (conformance.judge.following): its
+    state before the step judged and followed, then the step applied there, an action record that
+    differs followed as the engine recorded it; False when the reference cannot follow further,
+    ENDED when the engine's game ended at the step where the reference's did (a fuzz game replayed
+    under an alternative that ends it sooner: its end is then compared)."""
     outcomes = outcomes if isinstance(outcomes, list) else []
+    engine_hand_before = None
     for k, step in enumerate(steps):
+        got = outcomes[k] if k < len(outcomes) else None
+        seen = got.get("state") if isinstance(got, dict) else None
+        judged = False
+        if isinstance(seen, dict) and not out.stop and not (isinstance(step, dict) and "recover" in step):
+            engine_hand = seen.get("handNumber")
+            resynchronised = False
+            if engine_hand != engine_hand_before and isinstance(engine_hand, int):
+                started = hand_start(out, ref, k, seen, standings, False)
+                if started is False:
+                    return False
+                resynchronised = bool(started)
+            engine_hand_before = engine_hand
+            own = ref.state()
+            if own is not None:
+                judge_state(out, ref, own["handNumber"], k, own, seen, resynchronised, root=f"steps[{k}].state")
+                judged = True
         want = ref.step(step)
         hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
         out.answers.append((hand, k, step))
-        if k >= len(outcomes):
+        if got is None:
             if want == {"error": "the game is over"} and _game_over_at(error, k):
                 return ENDED
             out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
             return False
-        got = outcomes[k]
-        out.compare(hand, k, f"steps[{k}]", want, got, ("state", "action", "error"),
-                    clause=None if "state" not in want else _step_clause(step, want, got))
+        if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
+            mine, theirs = {x: v for x, v in want.items() if x != "state"}, {x: v for x, v in got.items() if x != "state"}
+            if not out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"),
+                               clause=_step_clause(step, {**want, "state": seen}, got)) \
+                    and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
+                ref.follow_action(seen, got["action"])
+        elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
+            out.add(hand, k, f"steps[{k}]", want, got, "rules.elimination",  # R26: one difference, not one per key
+                    kind="a recovery refused where it is due" if "refused" in got else "a recovery granted where it is refused")
+        else:
+            out.compare(hand, k, f"steps[{k}]", want, got, ("state", "action", "error"),
+                        clause=None if "state" not in want else _step_clause(step, want, got))
         if "error" in want and "state" not in want:  # the reference's game is over
             return False
     return True
