@@ -37,6 +37,8 @@ def _failures(case: Case) -> list[dict]:
 
 _CALL = re.compile(r"\b([A-Za-z_$][\w$.]*)\((?:[^()]|\([^()]*\))*\)")
 _RETURNED = re.compile(r"\b(returned|got|threw) .*$")
+# "rank 3, expected 5" -> "another rank": the behaviour, in words (no "rank N..N" mask)
+_EXPECTED = re.compile(r"\b([A-Za-z][\w.]*) (?:-?[\d.]+|undefined|null|true|false|\"[^\"]*\"), expected [^;,)]+")
 
 
 def behaviour(message: str) -> str:
@@ -44,6 +46,7 @@ def behaviour(message: str) -> str:
     arguments (``evaluate([...])`` -> ``evaluate(…)``) and what came back (``returned …``) are the
     vector's, not the behaviour; no number is masked (a title says what it says or nothing)."""
     text = _CALL.sub(lambda m: f"{m.group(1)}(…)", message.split(";")[0])
+    text = _EXPECTED.sub(lambda m: f"another {m.group(1)}", text)
     return _RETURNED.sub(lambda m: f"{m.group(1)} another value", text)[:160]
 
 

@@ -121,8 +121,11 @@ def _evaluate_rank(cards: list, rank: int, res: dict, best_value: object) -> Jud
     if not (isinstance(best, list) and len(best) == 5 and all(isinstance(c, str) and c in cards for c in best)
             and len(set(best)) == 5):
         return failed(f"best {js_text(best)} is not five distinct input cards")
-    if not (is_finite(res.get("value")) and same(best_value, res.get("value"))):
-        return failed(f"evaluate(best).value is {js_text(best_value)}, but the result's value is {js_text(res.get('value', UNDEFINED))}")
+    if not is_finite(res.get("value")):  # said once, not "x is undefined, but y is undefined"
+        return failed(f"the result's value is {js_text(res.get('value', UNDEFINED))}: a finite number is due")
+    if not same(best_value, res.get("value")):
+        return failed(f"evaluate(best).value is {js_text(best_value)}, another value than the result's "
+                      f"{js_text(res['value'])}")
     return passed()
 
 
@@ -180,7 +183,7 @@ def _pots(test: dict, r: dict) -> Judged:
     j = judge_outcome(test, {"pots": pots}, test["expected"], well_formed)
     if j.status == "failed" and isinstance(pots, list):  # in the engine's terms, not deepdiff's
         lines = pots_differences(test["expected"]["pots"], pots)
-        j.message += ": " + "; ".join(lines[:6]) + (f"; … and {len(lines) - 6} more" if len(lines) > 6 else "")
+        j.message += "; " + "; ".join(lines[:6]) + (f"; … and {len(lines) - 6} more" if len(lines) > 6 else "")
         j.diff = "\n".join(["(how the pots differ from the expected ones)"] + lines[:40])
     return j
 
