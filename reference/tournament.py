@@ -277,12 +277,13 @@ class Tournament:
 
     def resume(self, hand_number: int, stacks: Sequence[int], positions: tuple[int, int, int], out: Sequence[bool],
                history: "list[dict] | None" = None, eliminated: "Mapping[int, tuple] | None" = None,
-               blinds: "tuple[int, int] | None" = None) -> None:
+               blinds: "tuple[int, int] | None" = None, auto_folded: "Sequence[bool] | None" = None) -> None:
         """Start hand ``hand_number`` from another table's state (the judge resynchronises the
         reference to an engine's at the start of a hand): each seat's chips at the hand's start,
         the (button, small blind, big blind) seats, which seats are out (a seat newly out takes
         ``eliminated[seat]`` = (eliminatedInHand, place), by default the previous hand and no place)
-        and the public history so far; ``blinds``: that table's (default: this level's). OptionError
+        and the public history so far; ``blinds``: that table's (default: this level's);
+        ``auto_folded``: its seats in holdem-sng-3-v4's auto-fold (default: this table's). OptionError
         when that table cannot start a hand."""
         for s in range(self.n):
             if out[s] and not self.out[s]:
@@ -291,6 +292,8 @@ class Tournament:
                 self.eliminated_in[s], self.places[s] = None, None
         self.out = [bool(x) for x in out]
         self.stacks = [0 if self.out[s] else int(c) for s, c in enumerate(stacks)]
+        if auto_folded is not None and self.ruleset.timeouts_to_auto_fold is not None:
+            self.auto_folded = [bool(x) and not self.out[s] for s, x in enumerate(auto_folded)]
         if history is not None:
             self.history = history
         self.hand_number, self.over = hand_number, False

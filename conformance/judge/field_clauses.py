@@ -270,10 +270,10 @@ def _auto_fold_differs(expected: dict, actual: dict) -> bool:
     seats = expected.get("seats")
     return isinstance(seats, list) and isinstance(actual.get("seats"), list) and \
         len(seats) == len(actual["seats"]) and "actions" in expected and \
-        any(_auto_folded(expected, k) != _auto_folded(actual, k) for k in range(len(seats)))
+        any(auto_folded(expected, k) != auto_folded(actual, k) for k in range(len(seats)))
 
 
-def _auto_folded(state: dict, k: int) -> bool:
+def auto_folded(state: dict, k: int) -> bool:
     """Whether seat ``k`` of ``state`` is folded without a fold of its own in the hand's actions
     and is not out: folded by holdem-sng-3-v4's auto-fold (R26), which contract v1 never does."""
     try:

@@ -26,10 +26,11 @@ from reference.errors import HoldemError, IllegalAction
 
 from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, same
 from .derived_fields import from_own_fields, is_base, is_derived, top_field
-from .field_clauses import _at, action_clause
+from .field_clauses import _at, _auto_fold_differs, action_clause
 from .refusals import code_of, is_refusal, refusal_note
 
 MUST_NOT_ACT = "a seat asked to act that must not act"
+AUTO_FOLDED = "a seat auto-folded otherwise (R26)"
 # What a hand start is judged on before the reference takes the engine's (ReferenceGame.resync).
 HAND_START = frozenset(("history", "handNumber", "tournament", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat"))
 ACCEPTED = "an answer accepted where it must be refused"
@@ -77,6 +78,10 @@ def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: obje
     def kept(where: str) -> bool:
         return not hand_start_judged or top_field(where, root) not in HAND_START
 
+    if _auto_fold_differs(expected, state) and ref.follow_state(state):  # R26: who is auto-folded decides
+        _auto_fold_difference(out, hand, at, root, expected, state)
+        _judge_derived(out, hand, at, expected, ref.state(), state, kept, root)
+        return
     own, theirs = _who_acts(expected), _who_acts(state)
     if own != theirs and isinstance(theirs[1], int) and not isinstance(theirs[1], bool) \
             and ref.follow_state(state):
@@ -106,7 +111,20 @@ def _judge_derived(out: Comparison, hand, at: int, expected: dict, followed: dic
     out.compare(hand, at, root, from_own_fields(followed, state), state, STATE_ORDER, only=judged)
 
 
-def hand_start(out: Comparison, ref, at: int, state: object, standings: object, lost: bool) -> "bool | None":
+def _auto_fold_difference(out: Comparison, hand, at: int, root: str, expected: dict, state: dict) -> None:
+    """Seats auto-folded otherwise (R26): one difference; where the game's timeouts already differed
+    (timing.fallback: the count that auto-folds), their consequence, counted under the first of them."""
+    timeouts = next((d for d in out.firsts if d.clause == "timing.fallback"), None)
+    if timeouts is None:
+        out.add(hand, at, f"{root}.seats", expected.get("seats"), state.get("seats"), "rules.elimination", kind=AUTO_FOLDED)
+    elif timeouts is out.first:
+        out.later_count += 1
+    else:
+        timeouts.counted += 1
+
+
+def hand_start(out: Comparison, ref, at: int, state: object, standings: object, lost: bool,
+               root: str = "state") -> "bool | None":
     """The engine's first decision of a hand (a game's, ``ref`` a trajectory.ReferenceGame): when it
     is not the reference's own next one (or the reference lost the engine), the hands before (their
     records), the hand number, the level, blinds and positions are judged from the reference's own
@@ -116,8 +134,10 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
     if not lost and (before is None or _identical(before, state)):
         return None
     if before is not None and isinstance(state, dict):
-        out.compare(before["handNumber"], at, "state", before, state, STATE_ORDER,
-                    only=lambda where: top_field(where, "state") in HAND_START)
+        out.compare(before["handNumber"], at, root, before, state, STATE_ORDER,
+                    only=lambda where: top_field(where, root) in HAND_START)
+        if _auto_fold_differs(before, state):  # holdem-sng-3-v4 (R26): who is dealt in auto-folded
+            _auto_fold_difference(out, before["handNumber"], at, root, before, state)
     if not ref.resync(state, standings):
         out.unfollowed(at)
         return False

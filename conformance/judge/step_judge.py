@@ -151,7 +151,7 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             engine_hand = seen.get("handNumber")
             resynchronised = False
             if engine_hand != engine_hand_before and isinstance(engine_hand, int):
-                started = hand_start(out, ref, k, seen, standings, False)
+                started = hand_start(out, ref, k, seen, standings, False, root=f"steps[{k}].state")
                 if started is False:
                     return False
                 resynchronised = bool(started)

@@ -23,6 +23,7 @@ from reference.state import HISTORY_LIMIT
 
 from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, tournament
 from . import following
+from .field_clauses import auto_folded
 
 # The standings fields every family compares (docs/engine-protocol.md, tournaments).
 STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
@@ -139,7 +140,8 @@ class ReferenceGame:
         hand number, each seat's chips at the hand's start (stack plus what it has put in), its
         button and blinds seats, the seats it has out (eliminated in the hand and at the place its
         ``standings`` give) and its public history; the reference deals and plays the hand by its
-        own rules from there (its blinds the engine's too). False when that state cannot start a hand."""
+        own rules from there (its blinds and auto-folded seats the engine's too). False when that state
+        cannot start a hand."""
         try:
             seats = state["seats"]
             out = [bool(x["out"]) for x in seats]
@@ -162,7 +164,8 @@ class ReferenceGame:
                 history = None
             blinds = state.get("blinds")
             blinds = tuple(blinds) if isinstance(blinds, list) and len(blinds) == 2 else None
-            self.t.resume(number, stacks, positions, out, history, eliminated, blinds)
+            self.t.resume(number, stacks, positions, out, history, eliminated, blinds,
+                          [auto_folded(state, k) for k in range(self.t.n)])
         except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
             return False
         return True
