@@ -321,7 +321,8 @@ def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, out
                            alternative=proof.profile)
     if proof is not None:
         return _diagnosed(c, proof, replay_under, "every step")
-    explained = {} if problem or follow_under is None else explain(family, spec, c, follow_under)
+    # Each difference proven on its own where there are several (one alone: the search above tried it).
+    explained = {} if problem or follow_under is None or len(c.firsts) < 2 else explain(family, spec, c, follow_under)
     if explained and len(explained) == len(c.firsts):  # every difference proven on its own
         profile = {r: o for p in explained.values() for r, o in p.items()}
         return GameVerdict("divergent", "each difference is reproduced, from the engine's own state, by the reference "
