@@ -240,14 +240,17 @@ def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | N
         if due - awarded < max(len(e), 2) and set(ids_a) <= set(ids_e):
             return "rules.odd-chips", "an odd chip not awarded"
         return "state.history-winners", "less awarded than won"
+    shown = {x.get("id"): x.get("cards") for x in record_e.get("showdown") or () if isinstance(x, dict)}
+    board = record_e.get("board")
     if ids_e == ids_a:
-        if len(e) > 1 and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)):
+        moved = [x["id"] for x, y in zip(e, a) if x["amount"] != y["amount"]]
+        values = {_value(shown.get(i), board) for i in moved}
+        if len(e) > 1 and all(abs(x["amount"] - y["amount"]) <= 1 for x, y in zip(e, a)) \
+                and (not shown or (len(values) == 1 and None not in values)):  # between tied hands
             return "rules.odd-chips", "an odd chip to another of the tied winners"
         return "rules.side-pots", "the same winners sharing the pots otherwise"
     if set(ids_e) == set(ids_a):
         return "rules.side-pots", "the same winners sharing the pots otherwise"
-    shown = {x.get("id"): x.get("cards") for x in record_e.get("showdown") or () if isinstance(x, dict)}
-    board = record_e.get("board")
     missed = set(ids_e) - set(ids_a)
     if any(_is_wheel(shown.get(i), board) for i in missed):
         return "rules.wheel", "A2345 not taken for a five-high straight"
