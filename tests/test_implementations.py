@@ -147,10 +147,11 @@ def test_a_mutant_engine_row_names_its_findings_and_divergences():
     row = entry(Implementation("mutant", "javascript"), report, tests)
     assert row["profiles"]["hand"]["verdict"] == "not certified" and row["profiles"]["tournament"]["verdict"] == "not implemented"
     assert row["rulings"]["R15"] == "alternative folded-and-all-in"
-    assert row["findings"][0]["clause"] == "rules.odd-chips" and row["findings"][0]["first"]["path"].endswith(".amount")
+    # the awards judged as one list, classified by what differs (issue #38, item 2)
+    assert row["findings"][0]["clause"] == "rules.odd-chips" and row["findings"][0]["first"]["path"].endswith(".winners")
     assert "**not certified**" in to_markdown({"implementations": [row]})
-    assert re.search(r"rules\.odd-chips \(history\.winners\[\]\.amount: more awarded than due\): \d+ vectors?, first `hand\.",
-                     to_markdown({"implementations": [row]}))
+    assert re.search(r"rules\.odd-chips \(history\.winners: an odd chip to another of the tied winners\): \d+ vectors?, "
+                     r"first `hand\.", to_markdown({"implementations": [row]}))
 
 
 def test_the_table_runs_fixed_fuzz_games_and_no_time_budget():
