@@ -104,7 +104,8 @@ def test_message_json_cause_repro_and_replayer_name_the_same_decision(name, tmp_
     if family == "sng3v4" or name.endswith("+steps"):
         assert any(d >= offset > 0 for d, offset in shown.values()), shown
     # and each reproduction looks at that decision: the bundled engine does not diverge there
-    assert [r["exit"] for r in repro.run_batch(NODE, bundled)] == [0] * len(bundled)
+    ran = repro.run_batch(NODE, bundled)
+    assert [r["exit"] for r in ran] == [0] * len(bundled), [r["stdout"][-400:] for r in ran if r["exit"]][:2]
     lines = "\n".join(cause_lines(found))
     for cause in found:
         ex = cause.example

@@ -84,12 +84,12 @@ def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutan
     assert f"breaks {mutant['breaks']}" in case.message
     if case.group != "smoke":
         # "kind": a dealing difference's (conformance/judge/dealing.py), who is asked to act
-        # (conformance/judge/following.py) and a record's awards or showdown judged as one list
-        # (conformance/judge/field_clauses.py), in no other failure
+        # (conformance/judge/following.py) and what differs classified (conformance/judge/field_clauses.py:
+        # a record's awards or showdown, a seat's chips, the button, the level)
         assert set(case.first) - {"kind"} == {"hand", "decision", "path", "expected", "actual", "clause"}
-        assert ("kind" in case.first) == (case.breaks in ("rules.deal-order", "rules.burn")
-                                          or case.first["path"].endswith(("you.seat", ".street", ".winners",
-                                                                          ".showdown")))
+        classified = case.first["path"].endswith(("you.seat", ".street", ".winners", ".showdown", ".stack", ".bet",
+                                                  ".total", "Seat", ".level")) or ".blinds" in case.first["path"]
+        assert ("kind" in case.first) == (case.breaks in ("rules.deal-order", "rules.burn") or classified)
 
 
 def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():

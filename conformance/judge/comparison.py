@@ -143,6 +143,7 @@ class Divergence:
     clause: str
     counted: int = 0  # the later differences of its hand counted under it (a hand's first divergence)
     kind: str | None = None  # the kind of difference where the path does not tell it (dealing.py)
+    answered: int = -1  # how many answers the replay had fed when it was found (Comparison.answers_json)
 
     def as_json(self) -> dict:
         return {"hand": self.hand, "decision": self.decision, "path": self.path, "expected": _plain(self.expected),
@@ -202,9 +203,9 @@ class Comparison:
         d = Divergence(hand, decision, path, expected, actual, clause or self.clause_of(path), kind=kind)
         self.differed = True
         self.seen.add(transition(d))
+        d.answered = len(self.answers)
         if self.first is None:
             self.first = d
-            self.answers_at = list(self.answers)
             if self.stop:
                 raise _Stop
         key = cause_key(d.clause, path, expected, actual, kind)
@@ -256,7 +257,7 @@ class Comparison:
 
     def answers_json(self) -> list:
         """The answers that led to the first divergence: the last ANSWERS_SHOWN (earlier ones counted)."""
-        fed = getattr(self, "answers_at", self.answers)
+        fed = self.answers[:self.first.answered] if self.first is not None and self.first.answered >= 0 else self.answers
         shown = [{"hand": h, "decision": k, "answer": _plain(a, 200)} for h, k, a in fed[-ANSWERS_SHOWN:]]
         return ([f"… {len(fed) - len(shown)} earlier answers"] if len(fed) > len(shown) else []) + shown
 

@@ -345,9 +345,10 @@ def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lamb
     def rejudge(dealt: dict) -> GameVerdict:
         return step_judge.judge_game({**spec, "dealt": dealt}, trajectory, plan, family=family, broken=broken, **how)
 
+    other = False  # the engine deals other cards: its pinned-cards verdict only carries the dealing's
     if isinstance(trajectory, dict):
         decks = pinned_decks(spec)
-        if decks and deals_other_cards(trajectory, decks, ids):
+        if decks and (other := deals_other_cards(trajectory, decks, ids)):
             whole = expand(trajectory)
             quick = followed_first(
                 lambda: step_judge.replay(spec, trajectory, plan, lite=True, **how), lambda: observe(whole, ids),
@@ -357,7 +358,7 @@ def judge_game(spec: dict, trajectory: object, plan, *, family: str, broken=lamb
                     irreproducible=irreproducible), states=lambda: observe(_states_only(whole), ids))
             if quick is not None:
                 return quick
-    verdict = step_judge.judge_game(spec, trajectory, plan, family=family, broken=broken, **how)
+    verdict = step_judge.judge_game(spec, trajectory, plan, family=family, broken=broken, prove_each=not other, **how)
     if verdict.status != "failed" or not isinstance(trajectory, dict):
         return verdict
     return followed(verdict, observe(expand(trajectory), ids), pinned_decks(spec), rejudge)

@@ -161,6 +161,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         return None
     if _LEVEL.match(path):
         return "rules.levels", "another blind level (its blinds)"
+    if _SEAT_CHIPS.match(path):  # a seat's stack, street bet and total move together: one behaviour
+        return "state.seats", "a seat's chips otherwise (its stack, bet and total)"
     if (match := _WINNERS.match(path)) is not None:
         return award_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
     if (match := _SHOWDOWN.match(path)) is not None:
@@ -175,6 +177,7 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
 
 
 _POSITION = re.compile(r"^(.*)\.(?:buttonSeat|smallBlindSeat|bigBlindSeat)$")
+_SEAT_CHIPS = re.compile(r"^(?:.*\.)?seats\[\d+\]\.(?:stack|bet|total)$")
 _LEVEL = re.compile(r"^(?:.*\.)?(?:tournament\.level|level|blinds(?:\[\d+\])?)$")
 
 

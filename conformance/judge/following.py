@@ -123,6 +123,12 @@ def _auto_fold_difference(out: Comparison, hand, at: int, root: str, expected: d
         timeouts.counted += 1
 
 
+def hand_in_play(ref) -> "int | None":
+    """The number of the hand the reference is playing (a game's first, or the one its steps began)."""
+    hand = ref.hand_now()
+    return None if hand is None or hand.done else hand.hand_number
+
+
 def hand_start(out: Comparison, ref, at: int, state: object, standings: object, lost: bool,
                root: str = "state") -> "bool | None":
     """The engine's first decision of a hand (a game's, ``ref`` a trajectory.ReferenceGame): when it
@@ -156,7 +162,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
     fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
     error = trajectory.get("error")
     lost = False  # the reference cannot follow the rest of the engine's hand
-    engine_hand_before = None
+    engine_hand_before = hand_in_play(ref)  # (the steps before the decisions may have begun it)
     # After an action record that differs, the reference's next state had the engine done what the
     # reference did: an engine whose next state is that one misstated only the record (one difference).
     as_answered = None

@@ -192,10 +192,11 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
         return GameVerdict("failed", f"the result is not an object: {js_text(trajectory)}"[:600])
     judged_views = views(trajectory)  # the same for every replay below (none changes them)
 
-    def judged(spec: dict) -> GameVerdict:
+    def judged(spec: dict, prove_each: bool = True) -> GameVerdict:
         return verdict(replay(spec, trajectory, seen=judged_views), FAMILY, {},
                        lambda p: replay({**spec, "rulings": p}, trajectory, stop=True, seen=judged_views),
-                       follow_under=lambda p: replay({**spec, "rulings": p}, trajectory, lite=True, seen=judged_views))
+                       follow_under=(lambda p: replay({**spec, "rulings": p}, trajectory, lite=True, seen=judged_views))
+                       if prove_each else None)
 
     # An engine's own dealing (issue #23): judged on the cards it dealt.
     hand, number = spec.get("hand") or {}, (spec.get("hand") or {}).get("handNumber", 1)
@@ -213,8 +214,9 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
     def rejudge(dealt: dict) -> GameVerdict:
         return judged({**spec, "dealt": dealt[number]} if number in dealt else spec)
 
-    if decks is not None and dealing.deals_other_cards(trajectory, decks, hand.get("ids") if isinstance(
-            hand.get("ids"), list) else None, number):  # no full judging on the pinned cards (dealing.followed_first)
+    other = decks is not None and dealing.deals_other_cards(trajectory, decks, hand.get("ids") if isinstance(
+        hand.get("ids"), list) else None, number)
+    if other:  # no full judging on the pinned cards (dealing.followed_first)
         quick = dealing.followed_first(
             lambda: replay(spec, trajectory, lite=True, seen=judged_views), seen, decks, rejudge,
             lambda c, irreproducible: verdict(c, FAMILY, {}, lambda p: replay(
@@ -225,7 +227,7 @@ def judge_hand(spec: dict, trajectory: object) -> GameVerdict:
                 else None, hand_number=number))
         if quick is not None:
             return quick
-    first = judged(spec)
+    first = judged(spec, prove_each=not other)  # dealing other cards: judged again on them (dealing.followed)
     if first.status != "failed" or decks is None:
         return first
     return dealing.followed(first, seen(), decks, rejudge, positions)

@@ -19,7 +19,7 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import hand_start, judge_state, replay_decisions
+from .following import hand_in_play, hand_start, judge_state, replay_decisions
 from .proof import Proof, _default_followed_note, _number, _profile_text, _ruleset_of, search, single_alternatives
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
@@ -62,6 +62,8 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
         error = None  # both games ended there: not an error of the engine's
     if "decisions" not in trajectory and required is None:
         ref.play_out(plan)
+        if not v4_steps:  # (a holdem-sng-3-v4 game's steps are followed; its protocol reports the end after them)
+            out.notes.append(END_ONLY)
     else:
         in_step = replay_decisions(ref, trajectory, plan, out, len(v4_steps or ()))
     if in_step:
@@ -124,6 +126,9 @@ def standings_follow(standings: object, ours: object) -> bool:
         return False
 
 
+# A game whose engine reported only its end (docs/engine-protocol.md): said on its vector.
+END_ONLY = ("the engine reported only the game's end (history, log, standings): judged on it, not followed "
+            "decision by decision")
 ENDED = "ended"  # _replay_v4_steps: the engine's game and the reference's ended at the same step
 
 
@@ -142,7 +147,7 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
     ENDED when the engine's game ended at the step where the reference's did (a fuzz game replayed
     under an alternative that ends it sooner: its end is then compared)."""
     outcomes = outcomes if isinstance(outcomes, list) else []
-    engine_hand_before = None
+    engine_hand_before = hand_in_play(ref)
     for k, step in enumerate(steps):
         got = outcomes[k] if k < len(outcomes) else None
         seen = got.get("state") if isinstance(got, dict) else None
@@ -270,15 +275,19 @@ def _show(value: object) -> str:
 
 # ---- the verdict on a game -----------------------------------------------------------------------
 
-def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=lambda: None, **how) -> GameVerdict:
+def judge_game(spec: dict, trajectory: dict, plan: Plan, *, family: str, broken=lambda: None, prove_each: bool = True,
+               **how) -> GameVerdict:
     """The verdict on one engine game of ``family``: passed when every step equals the
     reference's; divergent when only ORDER_FREE lists differ in order (R14, R5), or when the
     reference under documented ruling alternatives reproduces the whole trajectory (:func:`prove`);
     else failed at the first divergence. ``broken()`` says which rule every ruling keeps the
-    trajectory breaks (None: none): then no alternative is tried. ``how``: :func:`replay`'s options."""
+    trajectory breaks (None: none): then no alternative is tried. ``prove_each``: prove each difference
+    on its own (:func:`explain`; not for a game judged again on the engine's own cards, dealing.py).
+    ``how``: :func:`replay`'s options."""
     c = replay(spec, trajectory, plan, **how)
     return verdict(c, family, spec, lambda p: replay({**spec, "rulings": p}, trajectory, plan, stop=True, **how),
-                   broken, follow_under=lambda p: replay({**spec, "rulings": p}, trajectory, plan, lite=True, **how))
+                   broken, follow_under=(lambda p: replay({**spec, "rulings": p}, trajectory, plan, lite=True, **how))
+                   if prove_each else None)
 
 
 def verdict(c: Comparison, family: str, spec: dict, replay_under, broken=lambda: None,

@@ -426,7 +426,8 @@ FUZZ_MUTANTS = [
         "name": "one-chip-small-blind-posts-nothing",
         "description": "Rules: a small blind seat holding one chip posts nothing (it must post its one chip, all-in)",
         "family_expected_to_fail": "hands",
-        "breaks": "state.pots",
+        # the seat's own figures (its pots follow from them: conformance/judge/derived_fields.py)
+        "breaks": "state.seats",
         "find": "this.commit(sbSeat, Math.min(this.sb, this.stacks[sbSeat]));",
         "replace": "this.commit(sbSeat, this.stacks[sbSeat] === 1 ? 0 : Math.min(this.sb, this.stacks[sbSeat]));",
     },
