@@ -106,8 +106,9 @@ def summary_lines(report: CertReport) -> list[str]:
     """The report in a few plain lines (the JSON report has everything)."""
     o = report.options
     lines = []
-    errors = sum(1 for s in report.static if s["severity"] == "error")
-    lines.append(f"static: {plural(errors, 'error')}, {plural(len(report.static) - errors, 'warning')}")
+    count = Counter(s["severity"] for s in report.static)
+    lines.append(f"static: {plural(count['error'], 'error')}, {plural(count['warning'], 'warning')}"
+                 + (f", {count['info']} info (allowed Web-Worker members used, R30)" if count["info"] else ""))
     if report.load is not None:
         load = report.load
         if load["outcome"] == "ok":
