@@ -104,8 +104,67 @@ def test_certify_with_an_inconclusive_bot_is_inconclusive(tmp_path, capsys):
     assert bot["verdict"] == "inconclusive", bot["reasons"]
     assert code == 3 and summary["status"] == "inconclusive" and summary["inconclusive"] == ["steady"]
     assert not summary["certified"]
-    assert "certify: inconclusive" in out and "bot steady: inconclusive: inconclusive:" in out
+    assert "certify: inconclusive" in out and "bot steady: inconclusive: the battery stopped" in out
     root = ET.parse(report / "junit.xml").getroot()
     (case,) = [c for s in root if s.get("name") == "bots" for c in s]
     assert case.find("error") is not None and case.find("failure") is None
     assert int(root.get("errors")) == 1
+
+
+def test_a_pass_whose_worker_was_gone_without_an_error_is_inconclusive():
+    # A kill at the deadline that re-timing did not prove late, and no fresh worker started after it:
+    # the later states were not run, and nothing rejects the bot, so nothing certifies it either.
+    from conformance.bots.battery_states import BatteryState
+    from conformance.bots.bot_cert import CertReport
+    from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.cert_cuts import Spent, report_cuts, report_pass_cut
+    from conformance.host.worker import Outcome
+
+    states = [BatteryState(f"s{i}", {}) for i in range(5)]
+    run = BatteryRun(Outcome("ok", {"name": None, "shape": "function"}),
+                     answers=[{"id": "s0", "outcome": "ok"}, {"id": "s1", "outcome": "late"}], cut="s1")
+    report = CertReport(file="x", options=CertOptions())
+    report_pass_cut(report, "battery", run, states)
+    report_cuts(report, Spent(battery_s=1.0, tables_s=1.0))
+    assert report.verdict == "inconclusive" and report.exit_code == 3
+    [reason] = report.reasons
+    assert (reason.severity, reason.category, reason.code, reason.example) == ("inconclusive", "bound", "unfinished", "s2")
+    assert "3 states from s2 on were not run" in reason.message
+    assert report.to_json()["cuts"] == {"notRun": [{"stage": "battery", "reason": "unfinished", "ran": 0.4,
+                                                   "notRun": "battery: 3 of 5 states from s2 on", "example": "s2",
+                                                   "budgetS": None}], "timeBudgetS": None}
+    # The same pass cut where an error rejects the bot (a crash there) adds nothing: the error says it.
+    report = CertReport(file="x", options=CertOptions())
+    report.error("decision", "crash", "the worker crashed", "s1")
+    report_pass_cut(report, "battery", run, states)
+    assert report.not_run == [] and report.verdict == "rejected"
+
+
+def test_the_budget_estimate_scales_each_stage_by_the_fraction_that_ran():
+    # A 10 s budget: the battery (share 4 s) ran a quarter of its states, so it needs about 16 CPU
+    # seconds, a budget of 40 s; the table then ran 6 of its 60 hands in 4 s, about 40 s more: 56 s
+    # by the end of the tables (share 0.8), a budget of 70 s. Each rounded up to the next 10 s above.
+    from types import SimpleNamespace
+
+    from conformance.bots.battery_states import BatteryState
+    from conformance.bots.bot_cert import CertReport
+    from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.cert_cuts import Spent, report_cuts, report_pass_cut, report_table_cut
+    from conformance.host.worker import Outcome
+
+    options = CertOptions(time_budget_s=10, smoke_max_hands=60)
+    states = [BatteryState(f"s{i}", {}) for i in range(8)]
+    run = BatteryRun(Outcome("ok", {"name": None, "shape": "function"}),
+                     answers=[{"id": "s0", "outcome": "ok"}, {"id": "s1", "outcome": "ok"}],
+                     stopped={"reason": "time", "at": "s2", "notRun": 6})
+    table = SimpleNamespace(cut={"reason": "time", "decision": 40, "hand": 7}, hands=[{}] * 6, decisions=[None] * 40)
+    report = CertReport(file="x", options=options)
+    report_pass_cut(report, "battery", run, states)
+    report_table_cut(report, "table of 2", table, 60, "table 2")
+    report_cuts(report, Spent(battery_s=4.0, tables_s=8.0))
+    cuts = report.to_json()["cuts"]
+    assert [(n["stage"], n["ran"], n["budgetS"]) for n in cuts["notRun"]] == [("battery", 0.25, 50.0),
+                                                                              ("tables", 0.1, 80.0)]
+    assert cuts["timeBudgetS"] == 80.0
+    assert [r.code for r in report.reasons] == ["time", "time"] and report.verdict == "inconclusive"
+    assert "a --time-budget of about 80 CPU seconds would finish it" in report.reasons[1].message

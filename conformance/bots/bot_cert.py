@@ -174,8 +174,8 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
         report_environment(report, run)
         report_determinism(report, run, second)
         report_violations(report, run.violations, run.violations_dropped)
-        report_pass_cut(report, "battery", run, len(states))
-        report_pass_cut(report, "determinism", second, len(states))
+        report_pass_cut(report, "battery", run, states)
+        report_pass_cut(report, "determinism", second, states)
         report_tournaments(report, options, {n: tables[n].result() for n in options.smoke_seats}, retimer)
         if full is not None:
             report_full_table(report, options, *full.result(), retimer)

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from . import bounds
+from .battery_states import BatteryState
 from .cert_battery import BatteryRun
 from .cert_report import CertReport
 
@@ -43,12 +44,13 @@ def _note(report: CertReport, stage: str, reason: str, done: float, message: str
                            "example": example, "message": message, "budgetS": None})
 
 
-def report_pass_cut(report: CertReport, stage: str, run: BatteryRun, total: int) -> None:
-    """A battery pass (``stage``: battery or determinism) that did not run all its ``total`` states:
+def report_pass_cut(report: CertReport, stage: str, run: BatteryRun, states: list[BatteryState]) -> None:
+    """A battery pass (``stage``: battery or determinism) that did not run all its ``states``:
     stopped by a bound, or its worker gone with no error to say why (a fresh worker after a kill that
     did not start)."""
     o = report.options
     what = "battery" if stage == "battery" else "determinism pass"
+    total = len(states)
     stop = run.stopped
     if stop is None:
         not_run = total - len(run.answers)
@@ -56,8 +58,9 @@ def report_pass_cut(report: CertReport, stage: str, run: BatteryRun, total: int)
                            for r in report.reasons)
         if not run.start.ok or run.cut is None or not not_run or failed_there:
             return  # finished, or cut by an error that rejects the bot (it names the states not run)
-        stop = {"reason": "unfinished", "at": run.answers[-1]["id"], "notRun": not_run}
-        why = "its worker was gone with no error to judge (a fresh worker after a kill did not start)"
+        stop = {"reason": "unfinished", "at": states[len(run.answers)].id, "notRun": not_run}
+        why = (f"its worker was gone at state {run.cut} without an error to explain it (a fresh worker did "
+               "not start after a kill at the deadline)")
     elif stop["reason"] == "kills":
         why = (f"{bounds.MAX_BATTERY_KILLS} kills at the {o.decision_ms:g} ms deadline that re-timing did not "
                "prove late (at risk, R33)")

@@ -199,7 +199,7 @@ def roster_line(roster) -> str:
 def bot_line(bot: dict) -> str:
     # what decided: a rejected bot's errors, an inconclusive one's cuts (docs/bot-certification.md, Bounds)
     shown = {"rejected": "error", "inconclusive": "inconclusive"}.get(bot["verdict"])
-    reasons = [r for r in bot["reasons"] if shown is not None and r.startswith(f"{shown}:")]
+    reasons = [r.removeprefix(f"{shown}: ") for r in bot["reasons"] if shown is not None and r.startswith(f"{shown}:")]
     return f"bot {bot['id']}: {bot['verdict']}" + (f": {reasons[0]}" if reasons else "") + (
         f" (and {plural(len(reasons) - 1, 'more reason')})" if len(reasons) > 1 else "")
 
