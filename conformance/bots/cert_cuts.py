@@ -138,7 +138,7 @@ def report_cuts(report: CertReport, spent: Spent) -> None:
 def _budgets(report: CertReport, spent: Spent) -> dict[str, float]:
     """The --time-budget estimated to finish each stage's cuts by the budget: the CPU seconds each
     stage needs (what it spent, over the fraction of it that ran), summed up to the stage, over its
-    share; a later stage's budget also finishes the earlier ones. Rounded up to 10 s."""
+    share; a later stage's budget also finishes the earlier ones. Rounded up to the next 10 s above."""
     def ran(stage: str) -> float:
         return min((n["ran"] for n in report.not_run if n["stage"] == stage and n["reason"] == "time"), default=1.0)
 

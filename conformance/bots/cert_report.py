@@ -4,9 +4,10 @@ verdict follows from its reasons; its JSON form. Each stage adds its part (confo
 lists them).
 
 A verdict is a promise (#35 item 4; docs/bot-certification.md, Bounds): "certified" only when every
-part of the certification ran and holds. A part that a bound cut before it was judged whole (the battery, a table
-stopped before its designed size, re-timing) makes the verdict **inconclusive** (exit 3), unless an
-error already rejects the bot: what was judged and failed stays a rejection whatever was not run."""
+part of the certification ran and holds. A part that a bound cut before it was judged whole (the
+battery, a table stopped before its designed size, re-timing) makes the verdict **inconclusive**
+(exit 3), unless an error already rejects the bot: what was judged and failed stays a rejection
+whatever was not run."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
