@@ -233,7 +233,7 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     tests = load_tests(families, fresh_seed)
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     plan = None
-    if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
+    if {fuzz.FUZZ_FAMILY, "hand"} & set(families) and (spec.fuzz_seconds > 0 or spec.fuzz_games):
         # Guided when the engine's coverage is collected (the feedback; docs/INTERPRETING.md, Differential fuzzing).
         plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, None if spec.fuzz_games else spec.fuzz_seconds,
                              spec.fuzz_games, guided=spec.coverage and not spec.fuzz_blind)

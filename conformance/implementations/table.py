@@ -18,7 +18,8 @@ from conformance.judge.causes import first_cause
 from conformance.judge.cert_profiles import CERTIFIED, NOT_IMPLEMENTED, PROFILES, profile_of
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.families import FAMILIES
-from conformance.judge.fuzz import FUZZ_FAMILY, FuzzPlan
+from conformance.judge.fuzz import FUZZ_FAMILY, FUZZ_GROUP, FuzzPlan
+from conformance.judge.hand_fuzz import GROUP as HAND_FUZZ_GROUP
 from conformance.judge.step_judge import ORDER_FREE
 from conformance.judge.verdicts import Case, Report
 
@@ -34,6 +35,7 @@ COUNTS = ("passed", "failed", "divergent", "skipped")
 ENGINE_RULINGS = [rid for rid, r in RULINGS.items() if set(r.families) & set(FAMILIES)]
 OURS, NEVER = "ours", "—"
 MESSAGE_SHOWN = 300
+_FUZZ_FAMILIES = {FUZZ_GROUP: FUZZ_FAMILY, HAND_FUZZ_GROUP: "hand"}  # a fuzz row's vector family
 
 
 def certify_all(implementations: Iterable[Implementation] = REGISTRY, *, fuzz_games: int = FUZZ_GAMES,
@@ -94,7 +96,7 @@ def ruling_options(cases: list[Case], tests: dict[str, list[dict]]) -> dict[str,
                 # an outcome no option of the reference plays (e.g. R38: the input accepted).
                 proven.setdefault(rid, set()).add(option or ("another order" if rid in ORDER_FREE.values() else "another option"))
         elif c.status == "passed":
-            family = FUZZ_FAMILY if c.group == "fuzz" else c.group
+            family = _FUZZ_FAMILIES.get(c.group, c.group)
             agreed.update(rests_on.get(c.id, ()))
             agreed.update(rid for rid, families in governs.items() if family in families)
     def shown(rid: str) -> str:
@@ -120,7 +122,7 @@ def findings(cases: list[Case], explanations: list[Finding] = ()) -> list[dict]:
         why = match(explanations, item, divergent=c.status == "divergent") if explanations else None
         if why is None and c.status == "divergent":
             continue  # shown in the rulings table
-        family = FUZZ_FAMILY if c.group == "fuzz" else c.group
+        family = _FUZZ_FAMILIES.get(c.group, c.group)
         cause = None if why else first_cause(c)  # an unexplained failure: by its root cause (issue #23)
         key = (c.group, why.id, True) if why else (c.group, cause.key(), False)
         if key not in groups:

@@ -239,8 +239,9 @@ class Guide:
     once the engine has played it, asks ``blocks()`` which engine blocks it reached and keeps the
     game in the corpus when one of them is new (AFL's rule: the corpus grows only on new blocks)."""
 
-    def __init__(self, seed: int, blocks, rulesets: tuple = ("contract-v1",)) -> None:
+    def __init__(self, seed: int, blocks, rulesets: tuple = ("contract-v1",), blind=fuzz.generate) -> None:
         self.seed = seed
+        self.blind = blind  # (seed, k) -> a blind game (hand_fuzz.HandGuide: a random hand)
         self.blocks = blocks  # () -> the blocks run since the last call (Feedback.blocks)
         self.rulesets = tuple(rulesets)
         self.corpus: list[tuple[dict, int]] = []  # (game, how many blocks it reached first)
@@ -252,7 +253,7 @@ class Guide:
         rnd = random.Random(f"holdem-conformance guided fuzz {self.seed} {k}")
         test = self._mutant(rnd, k) if self.corpus and rnd.random() >= FRESH else None
         self.mutated += test is not None
-        self._last = test if test is not None else fuzz.generate(self.seed, k)
+        self._last = test if test is not None else self.blind(self.seed, k)
         return self._last
 
     def _mutant(self, rnd: random.Random, k: int) -> dict | None:

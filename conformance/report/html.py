@@ -103,7 +103,7 @@ def _first(first: dict) -> str:
 
 
 def _repro(repro: dict) -> str:
-    """How to rerun the failure, and the script or JSON lines themselves."""
+    """How to rerun the failure, and the script or the --cmd reproduction file itself."""
     runs = "".join(f"<pre class='run'>{escape(c)}</pre>" for c in repro.get("run", []))
     where = (f"<p>Written to <a href='{escape(repro['file'])}'><code>{escape(repro['file'])}</code></a>; "
              "run it from the report's directory:</p>" if repro.get("file") else "")
@@ -111,7 +111,8 @@ def _repro(repro: dict) -> str:
         what, text = ("the script (it loads the engine by path and replays the game with the suite's driver)",
                       repro.get("script", ""))
     else:
-        what, text = (f"the JSON lines piped into <code>{escape(str(repro.get('command')))}</code>", repro.get("lines", ""))
+        what, text = (f"the file (the vector, the expected trajectory; it failed with --cmd "
+                      f"<code>{escape(str(repro.get('command')))}</code>)", repro.get("text", ""))
     return (f"<details class='repro'><summary>reproduction</summary>{where}{runs}"
             f"<details><summary>{what}</summary><pre>{escape(text)}</pre></details></details>")
 
@@ -195,8 +196,11 @@ def _engine(engine: dict) -> str:
     rows = []
     totals = dict.fromkeys(STATUS_CLASS, 0)
     fuzz = engine.get("engine", {}).get("fuzz")
+    hands = engine.get("engine", {}).get("handFuzz")  # the hand profile's random hands: blind or guided
     for name, counts in engine.get("families", {}).items():
         label = f"{name} ({fuzz['games']} games, seed {fuzz['seed']})" if name == "fuzz" and fuzz else name
+        if name == "hand-fuzz" and hands:
+            label = f"{name} ({hands['games']} random hands, {hands.get('mode', 'blind')}, seed {hands['seed']})"
         rows.append(f"<tr><td>{escape(label)}</td>" + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
         for k in totals:
             totals[k] += int(counts.get(k, 0))

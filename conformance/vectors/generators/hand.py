@@ -292,22 +292,28 @@ def random_spec(rnd: random.Random) -> dict:
     if rnd.random() < 0.25:  # seats out of the hand, at least two keep chips
         for i in rnd.sample(range(n), rnd.randrange(0, n - 1)):
             stacks[i] = 0
-    live = [i for i, c in enumerate(stacks) if c > 0]
-    button = rnd.choice(live)
-    after = live[live.index(button) + 1:] + live[:live.index(button) + 1]  # clockwise from left of the button
-    sb, bb = (button, after[0]) if len(live) == 2 else (after[0], after[1])
+    button = rnd.choice([i for i, c in enumerate(stacks) if c > 0])
+    sb, bb = blind_seats(stacks, button)
     if big > 1 and rnd.random() < 0.4:  # a short big blind (R8)
         stacks[bb] = rnd.randrange(1, big)
     if small > 1 and rnd.random() < 0.25:  # a short small blind
         stacks[sb] = rnd.randrange(1, small)
     deck = rnd.sample(CANONICAL_DECK, 52)
-    deck = deck[:rnd.choice([52, min(52, 2 * len(live) + 8), rnd.randrange(1, 53)])]
+    deck = deck[:rnd.choice([52, min(52, 2 * sum(c > 0 for c in stacks) + 8), rnd.randrange(1, 53)])]
     style = rnd.choice(ID_STYLES)
     spec = {"ids": [style(i) for i in range(n)], "stacks": stacks, "button": button, "smallBlindSeat": sb,
             "bigBlindSeat": bb, "blinds": [small, big], "deck": deck}
     if rnd.random() < 0.3:
         spec["handNumber"] = rnd.randrange(1, 500)
     return spec
+
+
+def blind_seats(stacks: list[int], button: int) -> tuple[int, int]:
+    """The blinds after ``button`` as a game puts them: the next two seats with chips clockwise;
+    heads-up the button posts the small blind."""
+    live = [i for i, c in enumerate(stacks) if c > 0]
+    after = live[live.index(button) + 1:] + live[:live.index(button) + 1]  # clockwise from left of the button
+    return (button, after[0]) if len(live) == 2 else (after[0], after[1])
 
 
 def _illegal(rnd: random.Random, state: dict) -> object:
@@ -320,15 +326,22 @@ def _illegal(rnd: random.Random, state: dict) -> object:
     return rnd.choice([{"type": "raise", "amount": amount}, "check", "call", "allin", "raise"])
 
 
-def random_script(rnd: random.Random, spec: dict, illegal: float = 0.06) -> list:
-    """Answers drawn while the reference plays ``spec``: legal ones in every form, and with
-    probability ``illegal`` each an answer that may be refused (a refused one ends the script,
-    as act's refusal ends a hand vector); sometimes the script stops early or goes on after the end."""
+def blind_answer(rnd: random.Random, state: dict, illegal: float = 0.06) -> object:
+    """A legal answer in any form, or with probability ``illegal`` one that may be refused."""
+    return _illegal(rnd, state) if rnd.random() < illegal else _any_legal(rnd, state)
+
+
+def random_script(rnd: random.Random, spec: dict, prefix: list = (), policy=blind_answer) -> list:
+    """Answers drawn while the reference plays ``spec``: ``prefix`` (encoded answers, as far as the
+    hand goes), then ``policy(rnd, state)``'s (blind_answer: legal ones in every form, sometimes one
+    that may be refused). A refused answer ends the script, as act's refusal ends a hand vector;
+    sometimes the script stops early or goes on after the end."""
     hand = create_hand(spec)
     script: list = []
+    given = iter(decode_answer(a) for a in prefix)
     while not hand.done and len(script) < MAX_ANSWERS:
-        state = hand_state(hand)
-        raw = _illegal(rnd, state) if rnd.random() < illegal else _any_legal(rnd, state)
+        raw = next(given, STOP)
+        raw = policy(rnd, hand_state(hand)) if raw is STOP else raw
         script.append(encode(raw))
         try:
             hand.act(raw)
