@@ -327,4 +327,8 @@ def _shrink_failure(runner, case, test: dict, out: FuzzRun, kind: FuzzKind = GAM
         return
     test, out.shrink_runs = kind.shrink(test, judge_test, case.breaks, case.first)
     out.vector = case.vector = test
+    try:  # the shrunk game's own first divergence, where its reproduction points (one more engine run)
+        case.vector_first = judge_test(test)[1] if out.shrink_runs else case.first
+    except ShrinkStopped:
+        case.vector_first = None
     case.message += f"; shrunk in {out.shrink_runs} engine runs to {kind.shrunk(test)}"

@@ -176,18 +176,20 @@ def attach(report: Report, subject: dict, tests: dict[str, list[dict]]) -> None:
     source = str(ENGINE_PATH) if source == BUNDLED_NAME else source
     files = [str(Path(f).resolve()) for f in (*(subject.get("preludes") or ()), source, subject.get("adapter")) if f]
     for case in report.with_status("failed"):
+        first = case.first
         if case.id in by_id:
             family, test = by_id[case.id]
         elif case.vector is not None:  # a fuzz game, shrunk: a vector of its row's family (conformance.judge.fuzz)
             family, test = next(k.family for k in FUZZ_KINDS if k.group == case.group), case.vector
+            first = case.vector_first
         else:
             continue
         case.input = readable_input(family, test["input"])
         if subject.get("driver") == "command":
-            case.repro = cmd_repro(subject["command"], family, test, case.first, case.message)
+            case.repro = cmd_repro(subject["command"], family, test, first, case.message)
         elif subject.get("driver") == "quickjs":
             case.repro = {"kind": "javascript",
-                          "script": js_script(files, bool(subject.get("adapter")), family, test, case.first, case.message)}
+                          "script": js_script(files, bool(subject.get("adapter")), family, test, first, case.message)}
         if case.repro:
             case.repro["file"] = file_name(case.id, case.repro["kind"])
             case.repro["run"] = _how_to_run(case.repro)

@@ -268,7 +268,6 @@ def generate() -> list[dict]:
 # ---- random hands: the fresh hand tests and the hand profile's fuzz games (issue #36, item 1) ----
 
 MAX_ANSWERS = 60  # answers in a random hand's script (a nine-seat raise war stays well within it)
-ID_STYLES = (lambda i: f"s{i + 1}", lambda i: f"P{i}", lambda i: ("ann", "bo", "cy", "dee", "ed", "flo", "gus", "hal", "ivy")[i])
 # Answers no decision accepts (wrong types, non-numbers, unknown words; docs/engine-api.md's codes).
 ODD_ANSWERS = [None, float("nan"), "", "RAISE", 7, True, [], {}, {"type": "raise"}, {"type": "raise", "amount": "100"},
                {"type": "raise", "amount": 1.5}, {"type": "raise", "amount": float("inf")}, {"type": "bet", "amount": 2},
@@ -300,8 +299,7 @@ def random_spec(rnd: random.Random) -> dict:
         stacks[sb] = rnd.randrange(1, small)
     deck = rnd.sample(CANONICAL_DECK, 52)
     deck = deck[:rnd.choice([52, min(52, 2 * sum(c > 0 for c in stacks) + 8), rnd.randrange(1, 53)])]
-    style = rnd.choice(ID_STYLES)
-    spec = {"ids": [style(i) for i in range(n)], "stacks": stacks, "button": button, "smallBlindSeat": sb,
+    spec = {"ids": [f"s{i + 1}" for i in range(n)], "stacks": stacks, "button": button, "smallBlindSeat": sb,
             "bigBlindSeat": bb, "blinds": [small, big], "deck": deck}
     if rnd.random() < 0.3:
         spec["handNumber"] = rnd.randrange(1, 500)
