@@ -24,7 +24,7 @@ from conformance.vectors.generators import hand as hand_family
 from conformance.vectors.gamespec import play_hand
 from conformance.vectors.library import structural_problems
 from conformance.vectors.vectorfile import document
-from cli_helpers import run_cli
+from cli_helpers import SEVEN_SEAT_BUG, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
@@ -38,28 +38,6 @@ def _live(spec: dict) -> int:
 def _short_small_blind(spec: dict) -> bool:
     return spec["stacks"][spec["smallBlindSeat"]] < spec["blinds"][0]
 
-
-# A --cmd engine over the reference with one bug: with seven or more seats in the hand and a short
-# small blind, that seat is shown not all-in in every state (R8 posts what it has: it is all-in).
-SEVEN_SEAT_BUG = """
-from reference import adapter
-
-
-def respond(request):
-    reply = adapter.answer(request)
-    vector = request.get("vector") or {}
-    spec = (vector.get("test") or {}).get("input", {}).get("hand")
-    result = reply.get("result") if isinstance(reply, dict) else None
-    if vector.get("family") == "hand" and isinstance(result, dict) and "decisions" in result:
-        sb, small = spec["smallBlindSeat"], spec["blinds"][0]
-        if sum(c > 0 for c in spec["stacks"]) >= 7 and spec["stacks"][sb] < small:
-            for state in result["decisions"] + result.get("again", []):
-                state["seats"][sb]["allIn"] = False
-    return reply
-
-
-adapter.serve(respond)
-"""
 
 # A --cmd engine that knows only what it was shown: each input it remembers, its answer.
 FROM_MEMORY = """

@@ -197,22 +197,27 @@ class ShrinkStopped(Exception):
     """Raised by a shrinker's judge that cannot run the engine any more: keep the best so far."""
 
 
-def shrink(test: dict, judge_test, clause: str, first: dict | None, max_runs: int = MAX_SHRINK_RUNS) -> tuple[dict, int]:
+def shrink(test: dict, judge_test, clause: str, first: dict | None, max_runs: int = MAX_SHRINK_RUNS, *,
+           variants=None, make=None, measure=None) -> tuple[dict, int]:
     """A smaller game that still fails at ``clause`` (deterministic delta debugging: accept the
     first smaller variant that still does, until none does or ``max_runs`` engine runs are spent).
-    ``judge_test(test)`` -> ``(clause or None, first divergence)``. Returns the game and the runs."""
+    ``judge_test(test)`` -> ``(clause or None, first divergence)``. Returns the game and the runs.
+    ``variants(test, first)``, ``make(spec, answers, id)`` and ``measure(test)`` shrink another kind
+    of game (hand_fuzz.py's lone hands); by default a fuzz game's."""
+    variants, measure = variants or _variants, measure or size
+    make = make or (lambda spec, steps, test_id: fuzz_test(spec, [_decoded(s) for s in steps], test_id))
     runs = 0
     improved = True
     while improved and runs < max_runs:
         improved = False
-        for spec, steps in _variants(test, first):
+        for spec, steps in variants(test, first):
             if runs >= max_runs:
                 break
             try:
-                candidate = fuzz_test(spec, [_decoded(s) for s in steps], test["id"])
+                candidate = make(spec, steps, test["id"])
             except HoldemError:
                 continue
-            if size(candidate) >= size(test):
+            if measure(candidate) >= measure(test):
                 continue
             runs += 1
             try:

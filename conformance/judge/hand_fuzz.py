@@ -64,30 +64,15 @@ def size(test: dict) -> tuple:
     return len(test["input"]["script"]), len(spec["ids"]), sum(spec["stacks"]), len(spec["deck"])
 
 
+def _candidate(spec: dict, script: list, test_id: str) -> dict:
+    """The hand vector of a smaller hand (HoldemError when the reference refuses its spec)."""
+    return hand_family.hand_test({"hand": spec, "script": script}, test_id, "shrunk")
+
+
 def shrink(test: dict, judge_test, clause: str, first: dict | None,
            max_runs: int = fuzz.MAX_SHRINK_RUNS) -> tuple[dict, int]:
-    """A smaller hand that still fails at ``clause`` (fuzz.shrink's delta debugging on a hand)."""
-    runs, improved = 0, True
-    while improved and runs < max_runs:
-        improved = False
-        for spec, script in _variants(test, first):
-            if runs >= max_runs:
-                break
-            try:
-                candidate = hand_family.hand_test({"hand": spec, "script": script}, test["id"], "shrunk")
-            except HoldemError:  # a spec the reference refuses (a blind left without chips)
-                continue
-            if size(candidate) >= size(test):
-                continue
-            runs += 1
-            try:
-                got, got_first = judge_test(candidate)
-            except fuzz.ShrinkStopped:
-                return test, runs
-            if got == clause:
-                test, first, improved = candidate, got_first, True
-                break
-    return test, runs
+    """A smaller hand that still fails at ``clause``: fuzz.shrink's delta debugging over hands."""
+    return fuzz.shrink(test, judge_test, clause, first, max_runs, variants=_variants, make=_candidate, measure=size)
 
 
 def _shrunk(test: dict) -> str:
@@ -122,18 +107,7 @@ POLICIES = {"blind": hand_family.blind_answer, "shove": _shove, "calldown": _cal
 
 
 def _m_stacks(rnd, spec):
-    n, (small, big) = len(spec["stacks"]), spec["blinds"]
-    kind = rnd.randrange(5)
-    if kind == 0:  # equal
-        spec["stacks"] = [rnd.choice([1, 2, big, big + 1, rnd.randrange(1, 5000)])] * n
-    elif kind == 1:  # about one blind each: all-ins on the blinds
-        spec["stacks"] = [max(1, big + rnd.randrange(-2, 3)) for _ in range(n)]
-    elif kind == 2:  # huge against tiny
-        spec["stacks"] = [rnd.choice([1, 3, 10 ** rnd.randrange(5, 10)]) for _ in range(n)]
-    elif kind == 3:  # odd, uneven: odd chips in split pots
-        spec["stacks"] = [2 * rnd.randrange(1, 800) + 1 for _ in range(n)]
-    else:  # all short
-        spec["stacks"] = [rnd.randrange(1, max(2, small + 1)) for _ in range(n)]
+    spec["stacks"] = fuzz_guided.mutated_stacks(rnd, spec["stacks"], spec["blinds"][1])
 
 
 def _m_seats(rnd, spec):
