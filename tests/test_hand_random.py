@@ -290,3 +290,43 @@ def test_a_javascript_reproduction_refuses_cmd_and_a_cmd_one_checks_its_fields(t
     (tmp_path / "x.js").write_text("console.log(1);")
     code, _, err = run_cli(capsys, "repro", tmp_path / "x.js", "--cmd", "true")
     assert code == 2 and "this is not one" in err
+
+
+# The same bug in a JavaScript engine: an adapter over the bundled engine's createHand.
+SEVEN_SEAT_ADAPTER = """
+var inner = PokerEngine;
+PokerEngine = Object.assign({}, inner, {profiles: ['hand'], createHand: function (spec) {
+  var h = inner.createHand(spec);
+  var live = spec.stacks.filter(function (c) { return c > 0; }).length;
+  var sb = spec.smallBlindSeat, bug = live >= 7 && spec.stacks[sb] < spec.blinds[0];
+  return {
+    get over() { return h.over; },
+    state: function () { var s = h.state(); if (bug && s) s.seats[sb].allIn = false; return s; },
+    act: function (a) { return h.act(a); },
+    result: function () { return h.result(); }
+  };
+}});
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_a_shrunk_random_hands_javascript_reproduction_points_at_its_own_divergence(tmp_path, capsys):
+    """The shrunk hand (a seat fewer moves the seats' indices) is reproduced at its own first
+    divergence: node exits 1 on the engine with the bug, 0 on the bundled engine alone."""
+    adapter = tmp_path / "seven.js"
+    adapter.write_text(SEVEN_SEAT_ADAPTER)
+    engine = ROOT / "reference" / "js" / "poker-engine.js"
+    code, _, _ = run_cli(capsys, "engine", engine, "--adapter", adapter, *SEEDS, "--json", tmp_path / "r.json", "--quiet")
+    f = next(f for f in json.loads((tmp_path / "r.json").read_text())["failures"] if f["id"].startswith("hand.fuzz."))
+    assert code == 1 and f["vector"]["id"].startswith("hand.fuzz-")
+    done = subprocess.run([NODE, f["repro"]["file"]], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and ".allIn (breaks state.seats)" in done.stdout, done.stdout + done.stderr
+    path = done.stdout.split(": ", 1)[1].split(" ", 1)[0]
+    seat = int(path.split("[")[1].split("]")[0])
+    assert seat == f["vector"]["input"]["hand"]["smallBlindSeat"]  # the shrunk hand's small blind, not the unshrunk one's
+    script = (tmp_path / f["repro"]["file"]).read_text()
+    fixed = tmp_path / "fixed.js"
+    fixed.write_text(script.replace(json.dumps([str(engine), str(adapter)]), json.dumps([str(engine)]))
+                     .replace("const HAS_ADAPTER = true;", "const HAS_ADAPTER = false;"))
+    done = subprocess.run([NODE, str(fixed)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "the same now" in done.stdout, done.stdout + done.stderr
