@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,15 +45,22 @@ def mutant_file() -> str:
     return str(path)
 
 
+CPU_SECONDS: list[float] = []  # each run's CPU seconds (user + sys of it and the processes it waited for)
+
+
 def timed(tree: Path, args: list[str]) -> tuple[float, str]:
-    """Wall seconds of one run, and a word on its outcome (failures in its JSON report, if any)."""
+    """Wall seconds of one run, and a word on its outcome (failures in its JSON report, if any); its
+    CPU seconds go to CPU_SECONDS (less moved by the machine's load than the wall time)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = Path(tempfile.mkdtemp(prefix="bench-certify-")) / "report.json"
     args = [a.replace("{json}", str(out)) for a in args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "conformance", *args], cwd=tree, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_SECONDS.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     try:
         report = json.loads(out.read_text())
         note = f"{len(report['failures'])} failed" + (f", host {report['engine'].get('host')}"
@@ -113,21 +121,26 @@ def main() -> None:
         if args.only and not any(o in name for o in args.only):
             continue
         mine, other, notes = [], [[] for _ in others], set()
+        mine_cpu, other_cpu = [], [[] for _ in others]
         for _ in range(args.repeats):  # interleaved, so load changes hit every side alike
             seconds, note = timed(HERE, mine_args)
             mine.append(seconds)
+            mine_cpu.append(CPU_SECONDS[-1])
             notes.add(f"this: {note}" if note else "")
             for k, tree in enumerate(others):
                 seconds, note = timed(tree, other_args)
                 other[k].append(seconds)
+                other_cpu[k].append(CPU_SECONDS[-1])
                 notes.add(f"other{k + 1 if len(others) > 1 else ''}: {note}" if note else "")
         a = statistics.median(mine)
         shown = "; ".join(sorted(n for n in notes if n))
         for k, times in enumerate(other):
             b = statistics.median(times)
             label = name if len(others) == 1 else f"{name} [other{k + 1}]"
+            cpu_a, cpu_b = statistics.median(mine_cpu), statistics.median(other_cpu[k])
             print(f"{label:52} {a:7.1f} {b:7.1f} {b / a:9.2f}x   [{', '.join(f'{x:.1f}' for x in mine)} | "
-                  f"{', '.join(f'{x:.1f}' for x in times)}] {shown}", flush=True)
+                  f"{', '.join(f'{x:.1f}' for x in times)}] CPU {cpu_a:.1f} | {cpu_b:.1f} s ({cpu_b / cpu_a:.2f}x) "
+                  f"{shown}", flush=True)
 
 
 if __name__ == "__main__":

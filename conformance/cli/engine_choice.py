@@ -57,9 +57,10 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     fresh.add_argument("--no-fresh", action="store_true",
                        help="run the golden vectors only (an engine that memorised them would then pass)")
     parser.add_argument("--fuzz-games", type=games_count, metavar="N",
-                        help=f"differential fuzzing after the vectors: play exactly the first N random games, "
-                             f"judged step by step (default {fuzz.DEFAULT_GAMES}; the same games on any machine; "
-                             "conformance/judge/fuzz.py)")
+                        help=f"differential fuzzing after the vectors: play exactly the first N random games of each "
+                             "fuzz row (the tournament's games; the hand profile's random hands), judged step by step "
+                             f"(default {fuzz.DEFAULT_GAMES}; the same games on any machine; conformance/judge/fuzz.py, "
+                             "hand_fuzz.py)")
     parser.add_argument("--fuzz-seconds", type=seconds, metavar="S",
                         help="fuzz for a time budget of S seconds instead of a game count (0: no fuzzing; the "
                              "report's game count reruns the same games with --fuzz-games)")
