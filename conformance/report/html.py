@@ -26,6 +26,7 @@ from .formats import plural
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
 SHOWN = 50  # failures and divergences shown; summary.json has them all
 OPEN = 10  # of those, shown opened (the rest one line each until opened)
+REPRO_SHOWN = 20_000  # characters of a --cmd reproduction shown (the file in repro/ is whole)
 STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
 CSS = """
 *{box-sizing:border-box}
@@ -111,8 +112,9 @@ def _repro(repro: dict) -> str:
         what, text = ("the script (it loads the engine by path and replays the game with the suite's driver)",
                       repro.get("script", ""))
     else:
-        what, text = (f"the file (the vector, the expected trajectory; it failed with --cmd "
-                      f"<code>{escape(str(repro.get('command')))}</code>)", repro.get("text", ""))
+        what, text = (f"the file without the reference's expected trajectory, which it adds (the vector; it failed "
+                      f"with --cmd <code>{escape(str(repro.get('command')))}</code>)",
+                      json.dumps(repro.get("data"), indent=1, ensure_ascii=False)[:REPRO_SHOWN])
     return (f"<details class='repro'><summary>reproduction</summary>{where}{runs}"
             f"<details><summary>{what}</summary><pre>{escape(text)}</pre></details></details>")
 

@@ -127,11 +127,18 @@ def expected_trajectory(family: str, test: dict) -> object:
 
 
 def cmd_repro(command: str, family: str, test: dict, first: dict | None, message: str) -> dict:
-    """A --cmd failure's reproduction file (see the module's text) and how to replay it."""
+    """A --cmd failure's reproduction (see the module's text) and how to replay it: the report carries
+    its ``data``; the file adds the expected trajectory (command_file_text), which for a whole
+    tournament is megabytes, so the JSON report and the HTML page do not repeat it."""
     data = {"format": REPRODUCTION, "version": 1, "id": test["id"], "family": family, "failedCommand": command,
-            "run": None, "message": message, "first": first, "test": test,
-            "expectedTrajectory": expected_trajectory(family, test)}
+            "run": None, "message": message, "first": first, "test": test}
     return {"kind": "command", "command": command, "data": data}
+
+
+def command_file_text(data: dict) -> str:
+    """A --cmd reproduction file: its ``data`` and the reference's expected trajectory."""
+    full = {**data, "expectedTrajectory": expected_trajectory(data["family"], data["test"])}
+    return printable(json.dumps(full, indent=1, ensure_ascii=False)) + "\n"
 
 
 def replay_command(data: dict, command: str, timeout_ms: float = 10_000) -> tuple[list[str], bool]:
@@ -195,7 +202,6 @@ def attach(report: Report, subject: dict, tests: dict[str, list[dict]]) -> None:
             case.repro["run"] = _how_to_run(case.repro)
             if case.repro["kind"] == "command":
                 case.repro["data"]["run"] = case.repro["run"][0]
-                case.repro["text"] = json.dumps(case.repro.pop("data"), indent=1, ensure_ascii=False) + "\n"
 
 
 def file_name(case_id: str, kind: str) -> str:
@@ -216,7 +222,7 @@ def write_files(failures: list[dict], directory: Path) -> None:
         if repro:
             path = directory / repro["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_text(path, printable(repro["script"] if repro["kind"] == "javascript" else repro["text"]))
+            write_text(path, repro["script"] if repro["kind"] == "javascript" else command_file_text(repro["data"]))
 
 
 def written_line(failures: list[dict], directory: Path | None) -> str | None:
