@@ -19,6 +19,12 @@ def test_the_plugin_knows_every_ruleset():
     assert pytest_plugin.RULESET_NAMES == tuple(RULESETS)
 
 
+def test_the_plugin_plays_as_many_fuzz_games_as_holdem_cert_engine():
+    from conformance.judge import fuzz
+
+    assert pytest_plugin.DEFAULT_FUZZ_GAMES == fuzz.DEFAULT_GAMES
+
+
 def test_a_command_engine_runs_under_the_plugin(tmp_path):
     run = pytest_run(tmp_path, "--holdem-cmd", REFERENCE_CMD, "--holdem-family", "rng", "--holdem-no-fresh", "-q")
     # smoke.load, then the vectors (no game family: no smoke hands; dealHand is the deck family's, issue #12)
