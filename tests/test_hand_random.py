@@ -287,6 +287,12 @@ def test_a_javascript_reproduction_refuses_cmd_and_a_cmd_one_checks_its_fields(t
     (tmp_path / "x.json").write_text(json.dumps({"format": "holdem-cert --cmd reproduction", "family": "hand"}))
     code, _, err = run_cli(capsys, "repro", tmp_path / "x.json", "--cmd", "true")
     assert code == 2 and "without its 'id'" in err
+    (tmp_path / "y.json").write_text(json.dumps({"format": "holdem-cert --cmd reproduction", "id": "hand.x",
+                                                 "family": "hand", "test": {"id": "hand.x", "input": {}}}))
+    code, _, err = run_cli(capsys, "repro", tmp_path / "y.json", "--cmd", '"unbalanced')
+    assert code == 2 and "--cmd: No closing quotation" in err
+    code, out, _ = run_cli(capsys, "repro", tmp_path / "y.json", "--cmd", "no-such-engine-anywhere")
+    assert code == 1 and "the engine could not be started: cannot run 'no-such-engine-anywhere'" in out
     (tmp_path / "x.js").write_text("console.log(1);")
     code, _, err = run_cli(capsys, "repro", tmp_path / "x.js", "--cmd", "true")
     assert code == 2 and "this is not one" in err

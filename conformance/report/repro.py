@@ -146,7 +146,7 @@ def replay_command(data: dict, command: str, timeout_ms: float = 10_000) -> tupl
     (the lines to print, whether the engine still diverges). The first divergence's expected and
     actual values (a game's step, or a helper's whole outcome) are printed."""
     family, test = data["family"], data["test"]
-    driver = CommandDriver(command, timeout_ms=timeout_ms)
+    driver = CommandDriver(command, timeout_ms=timeout_ms)  # ValueError: a command shlex cannot split, or none
     try:
         driver.start()
         run = driver.run(family, test)
@@ -159,7 +159,10 @@ def replay_command(data: dict, command: str, timeout_ms: float = 10_000) -> tupl
     if run.kind != "result":
         return lines + [f"DIVERGES: the engine {'skipped' if run.kind == 'skipped' else 'errored on'} the vector: "
                         f"{printable(str(run.value))[:2000]}"], True
-    verdict = judge(family, test, run)
+    try:
+        verdict = judge(family, test, run)
+    except Exception as exc:  # noqa: BLE001 - the engine's answer may have any shape (engine_cert judges so too)
+        return lines + [f"DIVERGES: the result is malformed and could not be judged ({type(exc).__name__}: {exc})"[:2000]], True
     first = verdict.first.as_json() if verdict.first is not None else None
     show = lambda value: printable(json.dumps(value, ensure_ascii=False))[:4000]  # noqa: E731
     if verdict.status != "failed":

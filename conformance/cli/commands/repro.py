@@ -21,6 +21,7 @@ from pathlib import Path
 from conformance.errors import UsageError
 from conformance.host.worker import Worker, thrown_text
 from conformance.judge.engine_drivers import read_source
+from conformance.judge.families import FAMILIES
 from conformance.report.repro import ADAPTER_LINE, FILES_LINE, REPRODUCTION, replay_command
 
 NAME = "repro"
@@ -80,14 +81,19 @@ def _command_reproduction(text: str) -> dict | None:
 
 
 def _replay(args: argparse.Namespace, data: dict) -> int:
-    for field in ("id", "family", "test"):
-        if field not in data:
-            raise UsageError(f"{args.script}: a --cmd reproduction without its {field!r}")
+    for field, kind in (("id", str), ("family", str), ("test", dict)):
+        if not isinstance(data.get(field), kind):
+            raise UsageError(f"{args.script}: a --cmd reproduction without its {field!r} ({kind.__name__})")
+    if data["family"] not in FAMILIES or not isinstance(data["test"].get("input"), dict):
+        raise UsageError(f"{args.script}: family {data['family']!r} or test.input is not a vector's")
     if args.cmd is None:
         failed = data.get("failedCommand")
         raise UsageError(f"{args.script}: a --cmd engine's reproduction: pass the engine to replay it against, "
                          f"--cmd \"COMMAND\" (it was written for --cmd {shlex.quote(str(failed))}; a reproduction "
                          "never runs a command by itself)")
-    lines, diverges = replay_command(data, args.cmd)
+    try:
+        lines, diverges = replay_command(data, args.cmd)
+    except ValueError as exc:  # an empty --cmd, or unbalanced quotes
+        raise UsageError(f"--cmd: {exc}") from None
     print("\n".join(lines))
     return 1 if diverges else 0
