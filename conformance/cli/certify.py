@@ -27,6 +27,7 @@ from conformance.report import formats as engine_report
 from conformance.report.formats import cause_lines, plural, run_causes
 from conformance.report.html import PALETTE, render
 from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
+from conformance.report.repro import written_line as repro_line
 from conformance.resources import default_roster
 from conformance.vectors.vectorfile import CONTRACT_VERSION, GENERATOR
 from conformance.report import coverage_page
@@ -99,6 +100,8 @@ def _run_with(options: CertifyOptions, chosen, say: Say, show_progress: bool, en
     for line in cause_lines(run_causes(engine), str(options.report_dir),
                             f"each vector's details in {options.report_dir / 'index.html'}"):
         say(line.lstrip("\n"))
+    if (line := repro_line([{"repro": c.repro} for c in engine.with_status("failed")], options.report_dir)) is not None:
+        say(line)  # the folder of the reproductions (the report directory's repro/)
     if section is not None:
         say(engine_report.coverage_line(section))
 
