@@ -1,0 +1,278 @@
+"""The certification's side of ``holdem-cert mutate``: one Python process per Stryker test runner.
+
+Stryker's test runner of ours (``stryker_plugins.js``) starts ``python -m conformance.mutate.session``
+and speaks JSON lines with it, one answer per request:
+
+- ``{"op": "init", "engine": PATH}``: the instrumented engine (Stryker's sandbox copy of ENGINE.js,
+  every mutant switchable) is loaded on the node host with the plan's preludes and adapter, and the
+  tests are chosen: the smoke tier, the golden vectors, the fresh tests and the fuzz games of the
+  profiles the engine declares, exactly as ``holdem-cert engine`` chooses them for the ORIGINAL
+  engine (the fresh and fuzz seeds are the original's, fixed in the plan by the command);
+- ``{"op": "dryRun"}``: every test in the certification's order with no mutant active, each with
+  ``__stryker__.currentTestId`` set, so that the instrumented code records which mutants each test
+  reaches (Stryker's per-test coverage); a test the original engine does not pass cannot kill a
+  mutant and is left out (said in ``left``);
+- ``{"op": "mutantRun", "mutant": ID, "tests": [IDS] | null, "static": BOOL, "hitLimit": N | null,
+  "bail": BOOL}``: the tests (those that reach the mutant; null: all of them, for a mutant reached
+  while the engine loads, which is then reloaded with it active) with the mutant active, in the
+  certification's order, stopping at the first one the certification fails.
+
+A test kills a mutant when the certification's verdict on it is "failed" (a skip or a proven
+divergence is not a failure of certification, docs/INTERPRETING.md). A test with no answer within
+its time limit, or whose mutant ran more than Stryker's hit limit (a hundred times its dry run's
+hits: an endless loop), ends the run as ``timeout``. The engine always runs in the node host's own
+process (conformance/host/node_worker.py), never in this one or in Stryker's.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+
+from conformance.judge import cert_profiles, fuzz
+from conformance.judge.coverage import SEPARATOR
+from conformance.judge.engine_cert import Runner, load_tests
+from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run
+from conformance.judge.smoke import smoke_tests
+
+PLAN_ENV = "HOLDEM_MUTATE_PLAN"  # the plan's JSON file, written by the command for every session
+LOAD_TEST = "smoke.load"  # the engine loads: the test that kills a mutant breaking the load
+NAMESPACE = "__stryker__"  # Stryker's global (its instrumenter's default)
+
+# Run in the engine's realm (evalFn) around each test: set Stryker's state, then read what it recorded.
+_SET = ("function (state) { var ns = globalThis." + NAMESPACE + " || (globalThis." + NAMESPACE + " = {}); "
+        "for (var k in state) ns[k] = state[k] === null ? undefined : state[k]; return true; }")
+_TAKE = ("function (test) { var ns = globalThis." + NAMESPACE + " || {}; var cov = ns.mutantCoverage || "
+         "{static: {}, perTest: {}}; var mine = test === null ? cov.static : cov.perTest[test] || {}; "
+         "if (test !== null) delete cov.perTest[test]; return {hits: mine, hitCount: ns.hitCount === undefined ? "
+         "null : ns.hitCount}; }")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the command fixed for every session (the ORIGINAL engine's tests)."""
+
+    preludes: tuple[str, ...]  # paths, loaded before the engine as part of it
+    adapter: str | None
+    families: tuple[str, ...]  # the candidate families (cli.engine_choice.candidate_families)
+    profiles: tuple[str, ...]  # asked for; empty: what the engine declares
+    ruleset: str
+    fresh_seed: int | None
+    fuzz_seed: int | None
+    fuzz_games: int
+    timeout_ms: float
+    node: str
+
+    def to_json(self) -> dict:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.__dict__.items()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Plan":
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+@dataclass
+class Test:
+    family: str
+    vector: dict
+    check: object = None  # a smoke check (conformance.judge.smoke), else None
+
+    @property
+    def id(self) -> str:
+        return self.vector["id"]
+
+
+class MutantDriver(QuickJSDriver):
+    """The node host's driver of the instrumented engine: Stryker's state is set in the engine's realm
+    before each vector (a prelude sets it at load too, for a restarted engine and a mutant reached while
+    loading), and what the instrumented code recorded is read after it."""
+
+    def __init__(self, plan: Plan, engine_source: str, adapter: str | None) -> None:
+        super().__init__(engine_source, engine_name="engine", adapter_source=adapter, timeout_ms=plan.timeout_ms,
+                         host="node")
+        self.node = plan.node
+        self.body = engine_source
+        self.state: dict = {}
+        self.late = False  # the last run had no answer within its time limit
+        self.hits: dict[str, int] = {}  # the last test's coverage (dry run)
+        self.hit_count: int | None = None
+        self.recording: str | None = None  # the test whose coverage is read after its run (dry run)
+
+    def activate(self, state: dict) -> None:
+        """Stryker's state from the next load on; a running engine is told at once."""
+        self.state = {**self.state, **state}
+        self.engine_source = (f"globalThis.{NAMESPACE} = {json.dumps({k: v for k, v in self.state.items() if v is not None})};"
+                              + SEPARATOR + self.body)
+        if self._worker is not None and not self._worker.dead:
+            self._worker.eval_fn(_SET, [state], timeout_ms=self.timeout_ms)
+
+    def static_hits(self) -> dict[str, int]:
+        out = self._worker.eval_fn(_TAKE, [None], timeout_ms=self.timeout_ms)
+        return dict(out.answer["hits"]) if out.ok else {}
+
+    def run(self, family: str, test: dict, scale: float = 1.0) -> Run:
+        if self._worker is None or self._worker.dead:
+            try:
+                self._spawn()
+            except EngineLoadError as exc:
+                self.late = False
+                return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
+        self._worker.eval_fn(_SET, [{"currentTestId": self.recording, **(
+            {"hitCount": 0} if self.state.get("hitLimit") is not None else {})}], timeout_ms=self.timeout_ms)
+        run = super().run(family, test, scale)
+        self.late = run.late
+        self.hits, self.hit_count = {}, None
+        if self._worker is not None and not self._worker.dead:
+            out = self._worker.eval_fn(_TAKE, [self.recording], timeout_ms=self.timeout_ms)
+            if out.ok:
+                self.hits, self.hit_count = dict(out.answer["hits"]), out.answer["hitCount"]
+        return run
+
+
+@dataclass
+class Session:
+    plan: Plan
+    driver: MutantDriver | None = None
+    source: str = ""
+    adapter: str | None = None
+    tests: list[Test] = field(default_factory=list)
+    kept: dict[str, Test] = field(default_factory=dict)  # the tests the original engine passes, by id
+
+    # -- init ----------------------------------------------------------------------------------
+    def init(self, engine: str) -> dict:
+        texts = [_read(p) for p in self.plan.preludes] + [_read(engine)]
+        self.source = SEPARATOR.join(texts)
+        self.adapter = _read(self.plan.adapter) if self.plan.adapter else None
+        self.driver = MutantDriver(self.plan, self.source, self.adapter)
+        try:
+            info = self.driver.start()
+        except EngineLoadError as exc:
+            return {"error": f"the instrumented engine does not load: {exc}"}
+        asked = cert_profiles.asked_under(self.plan.profiles or None, self.plan.ruleset)
+        run, _ = cert_profiles.select(asked, cert_profiles.declared(info.get("profiles")), self.plan.ruleset)
+        chosen = [f for f in cert_profiles.families_of(run) if f in self.plan.families]
+        vectors = load_tests(chosen, self.plan.fresh_seed)
+        self.tests = [Test(f, t, check) for f, t, check in smoke_tests(vectors)]
+        self.tests += [Test(f, t) for f, family in vectors.items() for t in family]
+        if self.plan.fuzz_seed is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in vectors:
+            self.tests += [Test(fuzz.FUZZ_FAMILY, fuzz.generate(self.plan.fuzz_seed, k))
+                           for k in range(self.plan.fuzz_games)]
+        self.kept = {t.id: t for t in self.tests}
+        return {"tests": len(self.tests)}
+
+    # -- the dry run ---------------------------------------------------------------------------
+    def dry_run(self) -> dict:
+        self.driver.activate({"activeMutant": None, "hitLimit": None})
+        static = self.driver.static_hits()
+        results = [{"id": LOAD_TEST, "name": LOAD_TEST, "status": "passed", "ms": 0}]
+        per_test: dict[str, dict] = {}
+        left = []
+        runner = self._runner()
+        for test in self.tests:
+            self.driver.recording = test.id
+            case = self._case(runner, test)
+            self.driver.recording = None
+            if case.status in ("failed", "skipped"):  # the original does not pass it: it can kill nothing
+                left.append(f"{test.id} ({case.status}: {case.message[:200]})")
+                self.kept.pop(test.id, None)
+                if test.check is not None and case.status == "failed":
+                    return {"error": f"the engine fails the smoke tier ({test.id}: {case.message[:300]})"}
+                continue
+            results.append({"id": test.id, "name": test.id, "status": "passed",
+                            "ms": round(case.seconds * 1000, 3)})
+            per_test[test.id] = self.driver.hits
+        return {"tests": results, "coverage": {"static": static, "perTest": per_test}, "left": left}
+
+    # -- a mutant ------------------------------------------------------------------------------
+    def mutant_run(self, mutant: str, tests: list[str] | None, static: bool, hit_limit: int | None,
+                   bail: bool) -> dict:
+        state = {"activeMutant": mutant, "hitLimit": hit_limit}
+        if static:  # reached while the engine loads: a fresh engine, loaded with it active
+            self.driver.close()
+            self.driver.activate(state)
+            try:
+                self.driver.start()
+            except EngineLoadError as exc:
+                return {"status": "killed", "killedBy": [LOAD_TEST], "failure": str(exc)[:1000], "tests": 1}
+        else:
+            self.driver.activate(state)
+        chosen = set(tests) if tests is not None else None
+        runner = self._runner()
+        killed, failure, ran = [], "", 0
+        for test in self.tests:
+            if test.id not in self.kept or chosen is not None and test.id not in chosen:
+                continue
+            case = self._case(runner, test)
+            ran += 1
+            limit = self.driver.state.get("hitLimit")
+            if self.driver.late or (limit is not None and (self.driver.hit_count or 0) > limit):
+                self.driver.close()  # a runaway engine is not reused
+                why = "no answer within the time limit" if self.driver.late else f"hit limit {limit} reached"
+                return {"status": "timeout", "reason": f"{test.id}: {why}"}
+            if case.status == "failed":
+                killed.append(test.id)
+                failure = failure or f"{test.id}: {case.message}"[:1000]
+                if bail:
+                    break
+        if static:  # the next mutant starts from a clean load
+            self.driver.close()
+        if killed:
+            return {"status": "killed", "killedBy": killed, "failure": failure, "tests": ran}
+        return {"status": "survived", "tests": ran}
+
+    def _runner(self) -> Runner:
+        runner = Runner(self.driver)
+        runner.hung = True  # no retry of a late vector with 16 times the limit: lateness is a Timeout here
+        return runner
+
+    @staticmethod
+    def _case(runner: Runner, test: Test):
+        if test.check is not None:
+            return runner.smoke(test.family, test.vector, test.check)
+        return runner.vector(test.family, test.vector)
+
+    def close(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def serve(plan: Plan, lines, out) -> None:
+    """Answer each request line of ``lines`` with one JSON line on ``out`` until stdin ends."""
+    session = Session(plan)
+    try:
+        for line in lines:
+            request = json.loads(line)
+            op = request.get("op")
+            try:
+                if op == "init":
+                    answer = session.init(request["engine"])
+                elif op == "dryRun":
+                    answer = session.dry_run()
+                elif op == "mutantRun":
+                    answer = session.mutant_run(str(request["mutant"]), request.get("tests"), bool(request.get("static")),
+                                                request.get("hitLimit"), bool(request.get("bail", True)))
+                else:
+                    answer = {"error": f"unknown op {op!r}"}
+            except Exception as exc:  # noqa: BLE001 - Stryker reports it as the mutant's RuntimeError
+                answer = {"error": f"{type(exc).__name__}: {exc}"}
+            out.write(json.dumps(answer, separators=(",", ":")) + "\n")
+            out.flush()
+    finally:
+        session.close()
+
+
+def main() -> None:
+    with open(os.environ[PLAN_ENV], encoding="utf-8") as f:
+        plan = Plan.from_json(json.load(f))
+    out, sys.stdout = sys.stdout, sys.stderr  # the protocol owns stdout
+    serve(plan, sys.stdin, out)
+
+
+if __name__ == "__main__":
+    main()
