@@ -10,7 +10,7 @@ const fs = require('fs');
 const { pathToFileURL } = require('url');
 
 async function main() {
-  const [strykerDir, file] = process.argv.slice(2);
+  const [strykerDir, file, instrumentedOut] = process.argv.slice(2);
   const entry = path.join(strykerDir, 'node_modules', '@stryker-mutator', 'instrumenter', 'dist', 'src', 'index.js');
   const { Instrumenter } = await import(pathToFileURL(entry).href);
   const quiet = { isDebugEnabled: () => false, debug() {}, info() {}, warn() {}, error() {}, trace() {},
@@ -22,7 +22,7 @@ async function main() {
   const out = result.mutants.map((m) => ({ id: m.id, mutatorName: m.mutatorName, replacement: m.replacement,
                                            location: m.location }));
   process.stdout.write(JSON.stringify(out) + '\n');
-  if (process.env.HOLDEM_MUTATE_PRINT) process.stderr.write(result.files[0].content);
+  if (instrumentedOut) fs.writeFileSync(instrumentedOut, result.files[0].content);
 }
 
 main().catch((e) => { process.stderr.write(String(e && e.stack || e) + '\n'); process.exit(1); });

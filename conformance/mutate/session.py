@@ -33,20 +33,39 @@ from dataclasses import dataclass, field
 from conformance.judge import cert_profiles, fuzz
 from conformance.judge.coverage import SEPARATOR
 from conformance.judge.engine_cert import Runner, load_tests
-from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run
+from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run, is_digest
 from conformance.judge.smoke import smoke_tests
 
 PLAN_ENV = "HOLDEM_MUTATE_PLAN"  # the plan's JSON file, written by the command for every session
 LOAD_TEST = "smoke.load"  # the engine loads: the test that kills a mutant breaking the load
 NAMESPACE = "__stryker__"  # Stryker's global (its instrumenter's default)
+# The names of the helpers Stryker's instrumenter puts at the head of the file (its util/syntax-helpers.js,
+# fixed in the pinned version; tests/test_mutate.py checks them in an instrumented engine).
+NAMESPACE_HELPER, COVER_HELPER = "stryNS_9fa48", "stryCov_9fa48"
 
-# Run in the engine's realm (evalFn) around each test: set Stryker's state, then read what it recorded.
+# Run in the engine's realm (evalFn) before each test: Stryker's state. ``quiet``: a mutant's run needs no
+# coverage, so the helper that counts every covered mutant at every hit is made a no-op (the instrumented
+# engine then runs several times faster; the dry run keeps it, its counts are the per-test coverage).
 _SET = ("function (state) { var ns = globalThis." + NAMESPACE + " || (globalThis." + NAMESPACE + " = {}); "
-        "for (var k in state) ns[k] = state[k] === null ? undefined : state[k]; return true; }")
+        "for (var k in state) if (k !== 'quiet') ns[k] = state[k] === null ? undefined : state[k]; "
+        "if (state.quiet && typeof globalThis." + COVER_HELPER + " === 'function') globalThis." + COVER_HELPER +
+        " = function () {}; return true; }")
+# After each test of the dry run: the mutants it reached (null: those reached while loading), then forgotten.
 _TAKE = ("function (test) { var ns = globalThis." + NAMESPACE + " || {}; var cov = ns.mutantCoverage || "
          "{static: {}, perTest: {}}; var mine = test === null ? cov.static : cov.perTest[test] || {}; "
          "if (test !== null) delete cov.perTest[test]; return {hits: mine, hitCount: ns.hitCount === undefined ? "
          "null : ns.hitCount}; }")
+
+
+def loaded_active(instrumented: str, mutant: str) -> str:
+    """The instrumented engine with ``mutant`` active from its first statement (a mutant reached while it
+    loads): Stryker's state set just before Stryker's head, which its instrumenter places after the file's
+    directive prologue ('use strict' stays a directive)."""
+    at = instrumented.find(f"function {NAMESPACE_HELPER}()")
+    if at < 0:
+        raise ValueError(f"the instrumented engine has no {NAMESPACE_HELPER} head (another StrykerJS version?)")
+    return (instrumented[:at] + f"globalThis.{NAMESPACE} = {json.dumps({'activeMutant': mutant})};\n"
+            + instrumented[at:])
 
 
 @dataclass(frozen=True)
@@ -85,29 +104,33 @@ class Test:
 
 class MutantDriver(QuickJSDriver):
     """The node host's driver of the instrumented engine: Stryker's state is set in the engine's realm
-    before each vector (a prelude sets it at load too, for a restarted engine and a mutant reached while
-    loading), and what the instrumented code recorded is read after it."""
+    before each vector (a restarted engine gets it again), and, in the dry run, the mutants the vector
+    reached are read after it."""
 
-    def __init__(self, plan: Plan, engine_source: str, adapter: str | None) -> None:
-        super().__init__(engine_source, engine_name="engine", adapter_source=adapter, timeout_ms=plan.timeout_ms,
-                         host="node")
+    def __init__(self, plan: Plan, preludes: list[str], instrumented: str, adapter: str | None) -> None:
+        super().__init__(SEPARATOR.join(preludes + [instrumented]), engine_name="engine", adapter_source=adapter,
+                         timeout_ms=plan.timeout_ms, host="node")
         self.node = plan.node
-        self.body = engine_source
-        self.state: dict = {}
+        self.preludes, self.instrumented = preludes, instrumented
+        self.mutant: str | None = None  # the active mutant
+        self.hit_limit: int | None = None
+        self.recording: str | None = None  # the dry run's test: its coverage is read after its run
         self.late = False  # the last run had no answer within its time limit
-        self.hits: dict[str, int] = {}  # the last test's coverage (dry run)
-        self.hit_count: int | None = None
-        self.recording: str | None = None  # the test whose coverage is read after its run (dry run)
+        self.hits: dict[str, int] = {}  # the mutants the last test reached (dry run)
+        self.hit_count: int | None = None  # how often the active mutant ran in the last test
 
-    def activate(self, state: dict) -> None:
-        """Stryker's state from the next load on; a running engine is told at once."""
-        self.state = {**self.state, **state}
-        self.engine_source = (f"globalThis.{NAMESPACE} = {json.dumps({k: v for k, v in self.state.items() if v is not None})};"
-                              + SEPARATOR + self.body)
-        if self._worker is not None and not self._worker.dead:
-            self._worker.eval_fn(_SET, [state], timeout_ms=self.timeout_ms)
+    def load(self, mutant: str | None, *, at_load: bool = False) -> None:
+        """Activate ``mutant`` (None: none) from the next vector on; ``at_load``: from the engine's first
+        statement, in a freshly loaded engine (a mutant reached while the engine loads)."""
+        self.mutant = mutant
+        text = loaded_active(self.instrumented, mutant) if at_load and mutant is not None else self.instrumented
+        source = SEPARATOR.join(self.preludes + [text])
+        if source != self.engine_source:
+            self.close()
+            self.engine_source = source
 
     def static_hits(self) -> dict[str, int]:
+        """The mutants reached while the engine loaded."""
         out = self._worker.eval_fn(_TAKE, [None], timeout_ms=self.timeout_ms)
         return dict(out.answer["hits"]) if out.ok else {}
 
@@ -118,8 +141,9 @@ class MutantDriver(QuickJSDriver):
             except EngineLoadError as exc:
                 self.late = False
                 return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
-        self._worker.eval_fn(_SET, [{"currentTestId": self.recording, **(
-            {"hitCount": 0} if self.state.get("hitLimit") is not None else {})}], timeout_ms=self.timeout_ms)
+        self._worker.eval_fn(_SET, [{"activeMutant": self.mutant, "currentTestId": self.recording,
+                                     "hitLimit": self.hit_limit, "hitCount": 0 if self.hit_limit is not None else None,
+                                     "quiet": self.recording is None}], timeout_ms=self.timeout_ms)
         run = super().run(family, test, scale)
         self.late = run.late
         self.hits, self.hit_count = {}, None
@@ -134,17 +158,13 @@ class MutantDriver(QuickJSDriver):
 class Session:
     plan: Plan
     driver: MutantDriver | None = None
-    source: str = ""
-    adapter: str | None = None
     tests: list[Test] = field(default_factory=list)
     kept: dict[str, Test] = field(default_factory=dict)  # the tests the original engine passes, by id
 
     # -- init ----------------------------------------------------------------------------------
     def init(self, engine: str) -> dict:
-        texts = [_read(p) for p in self.plan.preludes] + [_read(engine)]
-        self.source = SEPARATOR.join(texts)
-        self.adapter = _read(self.plan.adapter) if self.plan.adapter else None
-        self.driver = MutantDriver(self.plan, self.source, self.adapter)
+        adapter = _read(self.plan.adapter) if self.plan.adapter else None
+        self.driver = MutantDriver(self.plan, [_read(p) for p in self.plan.preludes], _read(engine), adapter)
         try:
             info = self.driver.start()
         except EngineLoadError as exc:
@@ -153,17 +173,21 @@ class Session:
         run, _ = cert_profiles.select(asked, cert_profiles.declared(info.get("profiles")), self.plan.ruleset)
         chosen = [f for f in cert_profiles.families_of(run) if f in self.plan.families]
         vectors = load_tests(chosen, self.plan.fresh_seed)
-        self.tests = [Test(f, t, check) for f, t, check in smoke_tests(vectors)]
-        self.tests += [Test(f, t) for f, family in vectors.items() for t in family]
+        tests = [Test(f, t, check) for f, t, check in smoke_tests(vectors)]
+        tests += [Test(f, t) for f, family in vectors.items() for t in family]
         if self.plan.fuzz_seed is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in vectors:
-            self.tests += [Test(fuzz.FUZZ_FAMILY, fuzz.generate(self.plan.fuzz_seed, k))
-                           for k in range(self.plan.fuzz_games)]
+            tests += [Test(fuzz.FUZZ_FAMILY, fuzz.generate(self.plan.fuzz_seed, k)) for k in range(self.plan.fuzz_games)]
+        # The certification's order, with its five-card digest last: it enumerates every five-card hand,
+        # by far the costliest test, and a mutant the cheaper ones kill never needs it.
+        self.tests = sorted(tests, key=lambda t: is_digest(t.vector))
         self.kept = {t.id: t for t in self.tests}
         return {"tests": len(self.tests)}
 
     # -- the dry run ---------------------------------------------------------------------------
     def dry_run(self) -> dict:
-        self.driver.activate({"activeMutant": None, "hitLimit": None})
+        self.driver.load(None)
+        if self.driver._worker is None:
+            self.driver.start()
         static = self.driver.static_hits()
         results = [{"id": LOAD_TEST, "name": LOAD_TEST, "status": "passed", "ms": 0}]
         per_test: dict[str, dict] = {}
@@ -174,29 +198,25 @@ class Session:
             case = self._case(runner, test)
             self.driver.recording = None
             if case.status in ("failed", "skipped"):  # the original does not pass it: it can kill nothing
-                left.append(f"{test.id} ({case.status}: {case.message[:200]})")
-                self.kept.pop(test.id, None)
                 if test.check is not None and case.status == "failed":
                     return {"error": f"the engine fails the smoke tier ({test.id}: {case.message[:300]})"}
+                left.append(f"{test.id} ({case.status}: {case.message[:200]})")
+                self.kept.pop(test.id, None)
                 continue
-            results.append({"id": test.id, "name": test.id, "status": "passed",
-                            "ms": round(case.seconds * 1000, 3)})
+            results.append({"id": test.id, "name": test.id, "status": "passed", "ms": round(case.seconds * 1000, 3)})
             per_test[test.id] = self.driver.hits
         return {"tests": results, "coverage": {"static": static, "perTest": per_test}, "left": left}
 
     # -- a mutant ------------------------------------------------------------------------------
     def mutant_run(self, mutant: str, tests: list[str] | None, static: bool, hit_limit: int | None,
                    bail: bool) -> dict:
-        state = {"activeMutant": mutant, "hitLimit": hit_limit}
-        if static:  # reached while the engine loads: a fresh engine, loaded with it active
-            self.driver.close()
-            self.driver.activate(state)
+        self.driver.load(mutant, at_load=static)
+        self.driver.hit_limit = hit_limit
+        if self.driver._worker is None:
             try:
                 self.driver.start()
             except EngineLoadError as exc:
                 return {"status": "killed", "killedBy": [LOAD_TEST], "failure": str(exc)[:1000], "tests": 1}
-        else:
-            self.driver.activate(state)
         chosen = set(tests) if tests is not None else None
         runner = self._runner()
         killed, failure, ran = [], "", 0
@@ -205,18 +225,16 @@ class Session:
                 continue
             case = self._case(runner, test)
             ran += 1
-            limit = self.driver.state.get("hitLimit")
+            limit = self.driver.hit_limit
             if self.driver.late or (limit is not None and (self.driver.hit_count or 0) > limit):
-                self.driver.close()  # a runaway engine is not reused
                 why = "no answer within the time limit" if self.driver.late else f"hit limit {limit} reached"
+                self.driver.close()  # a runaway engine is not reused
                 return {"status": "timeout", "reason": f"{test.id}: {why}"}
             if case.status == "failed":
                 killed.append(test.id)
                 failure = failure or f"{test.id}: {case.message}"[:1000]
                 if bail:
                     break
-        if static:  # the next mutant starts from a clean load
-            self.driver.close()
         if killed:
             return {"status": "killed", "killedBy": killed, "failure": failure, "tests": ran}
         return {"status": "survived", "tests": ran}

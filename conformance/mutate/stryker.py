@@ -70,9 +70,16 @@ def install(log=sys.stderr) -> Path:
     return npm_cache.prefix(PACKAGE, VERSION)
 
 
-def list_mutants(node: str, prefix: Path, engine: Path) -> list[dict]:
-    """Every mutant Stryker makes of ``engine`` (id, mutatorName, replacement, location; lines 0-based)."""
-    done = subprocess.run([node, str(LISTER), str(prefix), str(engine)], capture_output=True, text=True, timeout=300)
+def report_schema(prefix: Path) -> Path:
+    """The mutation-testing-report JSON schema of the installed Stryker (the reports' own)."""
+    return prefix / "node_modules" / "mutation-testing-report-schema" / "dist" / "src" / "mutation-testing-report-schema.json"
+
+
+def list_mutants(node: str, prefix: Path, engine: Path, instrumented: Path | None = None) -> list[dict]:
+    """Every mutant Stryker makes of ``engine`` (id, mutatorName, replacement, location; lines 0-based);
+    ``instrumented``: where to write the instrumented engine too (every mutant switchable)."""
+    done = subprocess.run([node, str(LISTER), str(prefix), str(engine), *([str(instrumented)] if instrumented else [])],
+                          capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
         raise Unavailable(f"listing the mutants failed: {done.stderr.strip()[-LOG_TAIL:]}")
     return json.loads(done.stdout)

@@ -24,6 +24,7 @@ from conformance.cli.engine_choice import (DEFAULT_TIMEOUT_MS, EngineSpec, asked
                                            games_count, prepare)
 from conformance.errors import UsageError
 from conformance.judge import fuzz
+from conformance.judge.families import FAMILIES
 from conformance.judge.engine_drivers import EngineLoadError
 from conformance.mutate import score, stryker
 from conformance.mutate.session import Plan
@@ -50,6 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="mutate only the code of N mutants chosen by --sample-seed (with any mutant of the same "
                              "or nested code): a quick look, and the tests' fixed sample")
     parser.add_argument("--sample-seed", type=uint32, default=0, metavar="S", help="the seed of --sample (default 0)")
+    parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
+                        help="judge the mutants on this vector family's tests only (repeatable; default: every "
+                             "family the engine's profiles certify, as holdem-cert engine)")
     parser.add_argument("--fuzz-games", type=games_count, default=fuzz.DEFAULT_GAMES, metavar="N",
                         help=f"fuzz games among the tests (default {fuzz.DEFAULT_GAMES}, as holdem-cert engine)")
     parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
 def make_plan(args: argparse.Namespace, node: str) -> Plan:
     """The ORIGINAL engine's tests (its seeds), after checking that it loads: every session uses this plan."""
     spec = EngineSpec(file=args.engine, adapter=args.adapter, preludes=tuple(args.prelude), host="node",
-                      fuzz_games=args.fuzz_games, timeout_ms=args.timeout_ms)
+                      families=tuple(args.family or ()), fuzz_games=args.fuzz_games, timeout_ms=args.timeout_ms)
     chosen = prepare(spec)  # unreadable files: usage errors (a missing file: OSError, exit 2)
     try:
         chosen.driver.start()

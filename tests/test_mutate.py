@@ -1,0 +1,176 @@
+"""``holdem-cert mutate`` (issue #37): StrykerJS's mutants of the bundled engine judged by the
+certification's tests, the report in the mutation-testing-report schema, its HTML view in Chromium,
+and clear errors for bad input.
+
+The sample (``--sample 12 --sample-seed 3`` over the legality and hands families, five fuzz games)
+holds mutants of the betting round's code, the hand evaluator's tables (made while the engine loads:
+a static mutant) and code those families never reach; its statuses are checked one by one where the
+reason is known (docs/INTERPRETING.md, Mutation score)."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft7Validator
+
+from conformance.mutate import score, stryker
+from conformance.mutate.session import COVER_HELPER, NAMESPACE_HELPER, loaded_active
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "reference" / "js" / "poker-engine.js"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SAMPLE = ["--sample", "12", "--sample-seed", "3", "--family", "legality", "--family", "hands", "--fuzz-games", "5",
+          "--jobs", "2"]
+
+
+def _stryker() -> tuple[str, Path]:
+    try:
+        return stryker.stryker_node(), stryker.install()
+    except stryker.Unavailable as exc:
+        pytest.skip(f"StrykerJS cannot run here: {exc}")
+
+
+def cli(*args: str, timeout: float = 900) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "conformance", "mutate", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    """One run of the sample: (the process, the JSON report, the HTML directory)."""
+    _stryker()
+    out = tmp_path_factory.mktemp("mutate")
+    run = cli(str(ENGINE), *SAMPLE, "--json", str(out / "mutants.json"), "--html", str(out / "html"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run, json.loads((out / "mutants.json").read_text(encoding="utf-8")), out / "html"
+
+
+def by_place(report: dict) -> dict[tuple[int, int, str], dict]:
+    """Each mutant by (line, column, replacement): Stryker's ids number the run's mutants, not the code."""
+    return {(m["location"]["start"]["line"], m["location"]["start"]["column"], m["replacement"]): m
+            for _, m in score.mutants(report)}
+
+
+def test_the_sample_mutants_statuses(sample):
+    run, report, _ = sample
+    mutants = by_place(report)
+    # refundUncalled (R12): `else if (b > second) second = b`. With `>=`, b == second assigns the value
+    # second already holds: no input can tell them apart (an equivalent mutant), so it survives.
+    assert mutants[(990, 69, "b >= second")]["status"] == "Survived"
+    # ... while `<=` loses the second-largest bet: the uncalled part refunded is wrong at once.
+    assert mutants[(990, 69, "b <= second")]["status"] == "Killed"
+    # The evaluator's rank tables are filled while the engine loads (a static mutant: every test runs,
+    # from a fresh load with it active); a wrong TOP2 misranks a showdown of the hands family.
+    static = mutants[(122, 34, "TOP2[rest] * 15")]
+    assert static["status"] == "Killed" and static["static"] is True
+    # A hand spec's seat check belongs to the hand profile, not run here: no test reaches it.
+    assert mutants[(1574, 64, "spec[key] > n")]["status"] == "NoCoverage"
+    # Every Killed names the vectors that killed it, each a test of the run that reaches the mutant.
+    tests = {t["id"] for f in report["testFiles"].values() for t in f["tests"]}
+    assert "smoke.showdown" in tests and "legality.fold-object" in tests
+    for _, m in score.mutants(report):
+        assert m["status"] in ("Killed", "Survived", "NoCoverage"), m
+        if m["status"] == "Killed":
+            assert m["killedBy"] and set(m["killedBy"]) <= tests, m
+            assert m.get("static") or set(m["killedBy"]) <= set(m["coveredBy"]), m
+        if m["status"] == "NoCoverage":
+            assert not m.get("coveredBy"), m
+    # The terminal: the counts, the score, and each survivor with its line and replacement.
+    tally = score.counts(report)
+    assert f"{tally['Killed']} Killed" in run.stdout and f"{tally['Survived']} Survived" in run.stdout
+    assert f"mutation score: {score.score(tally):.2f}%" in run.stdout
+    assert "poker-engine.js:990:69 EqualityOperator -> b >= second" in run.stdout
+    assert "poker-engine.js:1574:64 EqualityOperator -> spec[key] > n  (no test reaches it)" in run.stdout
+
+
+def test_the_report_validates_against_the_mutation_testing_report_schema(sample):
+    _, report, _ = sample
+    schema = json.loads(stryker.report_schema(_stryker()[1]).read_text(encoding="utf-8"))
+    errors = sorted(Draft7Validator(schema).iter_errors(report), key=lambda e: list(e.absolute_path))
+    assert not errors, errors[0].message
+    assert list(report["files"]) == ["poker-engine.js"]  # the engine's own source only
+    assert report["files"]["poker-engine.js"]["source"] == ENGINE.read_text(encoding="utf-8")
+
+
+def test_score_counts_detected_over_valid_mutants():
+    from collections import Counter
+    assert score.score(Counter(Killed=6, Timeout=1, Survived=2, NoCoverage=1, Ignored=5, RuntimeError=3)) == 70.0
+    assert score.score(Counter(Ignored=2)) is None
+
+
+PROBE = """<script>
+window.addEventListener('load', function () {
+  setTimeout(function () {
+    var app = document.querySelector('mutation-test-report-app'), text = '';
+    (function walk(n) {
+      if (n.shadowRoot) walk(n.shadowRoot);
+      for (var c = n.firstChild; c; c = c.nextSibling) { if (c.nodeType === 3) text += c.nodeValue + ' '; else walk(c); }
+    })(app);
+    var pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = text.replace(/\\s+/g, ' ');
+    document.body.appendChild(pre);
+  }, 3000);
+});
+</script>"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_the_html_view_renders_the_mutants_in_chromium(sample, tmp_path):
+    _, report, html_dir = sample
+    html = (html_dir / "index.html").read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]+src=|<link[^>]+href=\"?https?:", html)  # self-contained: no network
+    page = tmp_path / "page.html"
+    page.write_text(html.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=15000",
+                          "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    text = found.group(1)
+    # mutation-testing-elements drew its table of files with the run's counts.
+    assert "poker-engine.js" in text, text[:2000]
+    tally = score.counts(report)
+    assert re.search(rf"\b{tally['Killed']}\b", text) and re.search(rf"\b{tally['Survived']}\b", text), text[:2000]
+
+
+def test_an_engine_file_that_is_missing_is_a_clear_error(tmp_path):
+    _stryker()
+    run = cli(str(tmp_path / "absent.js"), timeout=120)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "absent.js" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("source, said", [("throw new Error('no engine today');", "no engine today"),
+                                          ("var PokerEngine = {;", "does not parse")])
+def test_an_engine_that_does_not_load_is_a_clear_error(tmp_path, source, said):
+    _stryker()
+    engine = tmp_path / "broken.js"
+    engine.write_text(source, encoding="utf-8")
+    run = cli(str(engine), "--json", str(tmp_path / "out.json"), timeout=120)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "the engine does not load" in run.stderr and said in run.stderr and "Traceback" not in run.stderr
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_the_instrumented_engine_has_the_helpers_the_session_names(tmp_path):
+    node, prefix = _stryker()
+    instrumented = tmp_path / "engine.js"
+    mutants = stryker.list_mutants(node, prefix, ENGINE, instrumented)
+    text = instrumented.read_text(encoding="utf-8")
+    assert f"function {NAMESPACE_HELPER}()" in text and f"function {COVER_HELPER}()" in text
+    assert len(mutants) > 1000 and {m["mutatorName"] for m in mutants} >= {"EqualityOperator", "StringLiteral"}
+
+
+def test_a_mutant_active_at_load_keeps_the_directive_prologue():
+    text = "'use strict';\nfunction stryNS_9fa48() { return 1; }\nvar x = 1;\n"
+    out = loaded_active(text, "7")
+    assert out.startswith("'use strict';\nglobalThis.__stryker__ = {\"activeMutant\": \"7\"};\nfunction stryNS_9fa48()")
+    with pytest.raises(ValueError, match="no stryNS_9fa48 head"):
+        loaded_active("var x = 1;", "7")
