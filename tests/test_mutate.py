@@ -134,10 +134,13 @@ def test_the_html_view_renders_the_mutants_in_chromium(sample, tmp_path):
     found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
     assert found, dom[-2000:]
     text = found.group(1)
-    # mutation-testing-elements drew its table of files with the run's counts.
-    assert "poker-engine.js" in text, text[:2000]
+    # mutation-testing-elements drew its table of files (from the report in the page, not the page's text):
+    # the engine's row with the run's score and counts.
     tally = score.counts(report)
-    assert re.search(rf"\b{tally['Killed']}\b", text) and re.search(rf"\b{tally['Survived']}\b", text), text[:2000]
+    row = re.search(r"poker-engine\.js ([\d.]+) [\d.]+ (\d+) (\d+) \d+ (\d+)", text)
+    assert "Mutation Score" in text and row, text[:2000]
+    assert row.groups() == (f"{score.score(tally):.2f}", str(tally["Killed"]), str(tally["Survived"]),
+                            str(tally["NoCoverage"])), text[:2000]
 
 
 def test_an_engine_file_that_is_missing_is_a_clear_error(tmp_path):
