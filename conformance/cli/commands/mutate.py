@@ -13,7 +13,6 @@ a usage error, an engine that does not load or fails the certification's smoke t
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
@@ -28,7 +27,8 @@ from conformance.judge.families import FAMILIES
 from conformance.judge.engine_drivers import EngineLoadError
 from conformance.mutate import score, stryker
 from conformance.mutate.session import Plan
-from conformance.outfiles import is_stdout, replace_directory, text_stream, write_text
+from conformance.outfiles import replace_directory, text_stream, write_text
+from conformance.report.formats import progress
 
 NAME = "mutate"
 HELP = "mutation testing of a JavaScript engine with StrykerJS: what the certification pins of its code"
@@ -80,9 +80,10 @@ def run(args: argparse.Namespace) -> int:
                                            args.sample, args.sample_seed)
         except stryker.Unavailable as exc:
             raise UsageError(f"mutate: {exc}") from None
-    with _progress(show_progress(args)) as on_event:
+    with progress(None, show_progress(args)) as advance:
         try:
-            outcome = stryker.run(args.engine, plan, jobs=args.jobs, mutate=mutate, on_event=on_event, prefix=prefix)
+            outcome = stryker.run(args.engine, plan, jobs=args.jobs, mutate=mutate, on_event=_progress_events(advance),
+                                  prefix=prefix)
         except stryker.Unavailable as exc:
             raise UsageError(f"mutate: {exc}") from None
     report = score.name_tests(outcome.report)
@@ -117,22 +118,11 @@ def make_plan(args: argparse.Namespace, node: str) -> Plan:
                 timeout_ms=args.timeout_ms, node=node)
 
 
-@contextlib.contextmanager
-def _progress(enabled: bool):
-    """A rich progress bar on stderr fed by Stryker's events: the dry run, then one step per mutant."""
-    if not enabled:
-        yield lambda event: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("dry run", total=None)
-
-        def on_event(event: dict) -> None:
-            if event["event"] == "plan":
-                bar.update(task, total=event["mutants"], completed=0, description="mutants")
-            elif event["event"] == "mutant":
-                bar.update(task, advance=1, description=event["status"])
-        yield on_event
+def _progress_events(advance):
+    """Stryker's events on the progress bar: the dry run, then one step per mutant."""
+    def on_event(event: dict) -> None:
+        if event["event"] == "plan":
+            advance("mutants", total=event["mutants"])
+        elif event["event"] == "mutant":
+            advance(event["status"])
+    return on_event
