@@ -45,7 +45,7 @@ def main() -> None:
         instrumented = Path(tmp) / args.engine.name
         mutants = stryker.list_mutants(node, prefix, args.engine, instrumented)
         seed = fresh_vectors.engine_seed([args.engine.read_text(encoding="utf-8")], None)
-        plan = Plan((), None, tuple(FAMILIES), (), "contract-v1", seed, seed, DEFAULT_GAMES, 10_000, node)
+        plan = Plan(str(args.engine.resolve()), (), None, tuple(FAMILIES), (), "contract-v1", seed, seed, DEFAULT_GAMES, 10_000, node)
         session = Session(plan)
         t0 = time.perf_counter()
         session.init(str(instrumented))
@@ -71,7 +71,8 @@ def main() -> None:
                 statuses["NoCoverage"] = statuses.get("NoCoverage", 0) + 1
                 continue
             t0 = time.perf_counter()
-            out = session.mutant_run(m["id"], None if k == "static" else covering[m["id"]], k == "static", None, True)
+            out = session.mutant_run(m["id"], None if k == "static" else covering[m["id"]], k == "static", None, True,
+                                     m["location"], m["replacement"])
             spent = time.perf_counter() - t0
             times[k].append(spent)
             statuses[out["status"]] = statuses.get(out["status"], 0) + 1

@@ -177,3 +177,73 @@ def test_a_mutant_active_at_load_keeps_the_directive_prologue():
     assert out.startswith("'use strict';\nglobalThis.__stryker__ = {\"activeMutant\": \"7\"};\nfunction stryNS_9fa48()")
     with pytest.raises(ValueError, match="no stryNS_9fa48 head"):
         loaded_active("var x = 1;", "7")
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    """A certification session (what each Stryker test runner runs) on the instrumented bundled engine,
+    judging on the legality and hands families, and Stryker's mutants of it by (line, column, replacement)
+    in the report's numbering (1-based lines and columns)."""
+    from conformance.mutate.session import Plan, Session
+    from conformance.vectors import fresh_vectors
+    node, prefix = _stryker()
+    instrumented = tmp_path_factory.mktemp("instrumented") / ENGINE.name
+    mutants = stryker.list_mutants(node, prefix, ENGINE, instrumented)
+    seed = fresh_vectors.engine_seed([ENGINE.read_text(encoding="utf-8")], None)
+    plan = Plan(str(ENGINE), (), None, ("legality", "hands"), ("tournament",), "contract-v1", seed, seed, 2, 10_000, node)
+    s = Session(plan)
+    assert s.init(str(instrumented)) == {"tests": len(s.tests)}
+    places = {(m["location"]["start"]["line"] + 1, m["location"]["start"]["column"] + 1, m["replacement"]): m
+              for m in mutants}
+    yield s, places
+    s.close()
+
+
+def run_mutant(session, place, static=False, tests=None):
+    s, places = session
+    m = places[place]
+    return s.mutant_run(m["id"], tests, static, None, True, m["location"], m["replacement"])
+
+
+def test_a_static_mutant_that_changes_the_declared_profiles_is_killed_at_load(session):
+    # `profiles: Object.freeze([...])` emptied: the engine declares no profile, so certification would
+    # certify nothing of what the original is certified for; the engine's load tells.
+    out = run_mutant(session, (1636, 29, "[]"), static=True)
+    assert out["status"] == "killed" and out["killedBy"] == ["smoke.load"], out
+    assert "declares profiles []" in out["failure"]
+
+
+def test_a_static_mutant_runs_every_test_on_its_own_text_and_survives_when_equivalent(session):
+    # The engine's CommonJS branch: in the host `module` is not the wrapper's, so `g.PokerEngine = api`
+    # runs either way; every test runs (static) and none can tell.
+    s, _ = session
+    out = run_mutant(session, (20, 7, "false"), static=True)
+    assert out == {"status": "survived", "tests": len(s.kept)}, out
+
+
+def test_a_mutant_run_is_deterministic_and_stops_at_the_first_failure(session):
+    s, _ = session
+    tests = [t.id for t in s.tests]
+    first = run_mutant(session, (990, 69, "b <= second"), tests=tests)
+    again = run_mutant(session, (990, 69, "b <= second"), tests=tests)
+    assert first == again and first["status"] == "killed" and len(first["killedBy"]) == 1, first
+    assert first["tests"] == tests.index(first["killedBy"][0]) + 1  # bail: nothing after the first failure
+    assert run_mutant(session, (990, 69, "b >= second"), tests=tests) == {"status": "survived", "tests": len(tests)}
+
+
+def test_spliced_puts_the_replacement_at_strykers_location():
+    from conformance.mutate.session import spliced
+    text = "let a = 1;\nif (x < 2) {\n  y();\n}\n"
+    assert spliced(text, {"start": {"line": 1, "column": 4}, "end": {"line": 1, "column": 9}}, "x >= 2") == \
+        "let a = 1;\nif (x >= 2) {\n  y();\n}\n"
+    assert spliced(text, {"start": {"line": 1, "column": 11}, "end": {"line": 3, "column": 1}}, "{}") == \
+        "let a = 1;\nif (x < 2) {}\n"
+
+
+def test_a_mutant_past_its_hit_limit_is_a_timeout(session):
+    # Stryker's hit limit (a hundred times the dry run's hits) ends an endless loop; here a tiny one on a
+    # mutant the betting round runs at every street.
+    s, places = session
+    m = places[(990, 69, "b >= second")]
+    out = s.mutant_run(m["id"], [t.id for t in s.tests], False, 2, True, m["location"], m["replacement"])
+    assert out["status"] == "timeout" and "hit limit 2 reached" in out["reason"], out

@@ -13,9 +13,15 @@ and speaks JSON lines with it, one answer per request:
   reaches (Stryker's per-test coverage); a test the original engine does not pass cannot kill a
   mutant and is left out (said in ``left``);
 - ``{"op": "mutantRun", "mutant": ID, "tests": [IDS] | null, "static": BOOL, "hitLimit": N | null,
-  "bail": BOOL}``: the tests (those that reach the mutant; null: all of them, for a mutant reached
-  while the engine loads, which is then reloaded with it active) with the mutant active, in the
-  certification's order, stopping at the first one the certification fails.
+  "bail": BOOL, "location": ..., "replacement": TEXT}``: the tests (those that reach the mutant; null:
+  all of them) with the mutant active, in the certification's order (the five-card digest last),
+  stopping at the first one the certification fails.
+
+Where a mutant runs: on the instrumented build, switched on at run time, except where the build's
+switches cost more than a reload (:meth:`Session._fresh_engine`): a *static* mutant (reached while
+the engine loads, so every test runs, from a fresh load) and the five-card digest (every five-card
+hand: tens of times slower instrumented) run on a fresh engine of the original's text with the
+mutant's replacement at its location, Stryker's own description of the mutant.
 
 A test kills a mutant when the certification's verdict on it is "failed" (a skip or a proven
 divergence is not a failure of certification, docs/INTERPRETING.md). A test with no answer within
@@ -72,6 +78,7 @@ def loaded_active(instrumented: str, mutant: str) -> str:
 class Plan:
     """What the command fixed for every session (the ORIGINAL engine's tests)."""
 
+    engine: str  # the ORIGINAL engine's path (a static mutant runs as it with the mutant's replacement)
     preludes: tuple[str, ...]  # paths, loaded before the engine as part of it
     adapter: str | None
     families: tuple[str, ...]  # the candidate families (cli.engine_choice.candidate_families)
@@ -119,12 +126,11 @@ class MutantDriver(QuickJSDriver):
         self.hits: dict[str, int] = {}  # the mutants the last test reached (dry run)
         self.hit_count: int | None = None  # how often the active mutant ran in the last test
 
-    def load(self, mutant: str | None, *, at_load: bool = False) -> None:
-        """Activate ``mutant`` (None: none) from the next vector on; ``at_load``: from the engine's first
-        statement, in a freshly loaded engine (a mutant reached while the engine loads)."""
+    def load(self, mutant: str | None, text: str | None = None) -> None:
+        """Activate ``mutant`` (None: none) from the next vector on; ``text``: the engine to load instead of
+        the instrumented one (a static mutant's), in a freshly started engine."""
         self.mutant = mutant
-        text = loaded_active(self.instrumented, mutant) if at_load and mutant is not None else self.instrumented
-        source = SEPARATOR.join(self.preludes + [text])
+        source = SEPARATOR.join(self.preludes + [self.instrumented if text is None else text])
         if source != self.engine_source:
             self.close()
             self.engine_source = source
@@ -160,15 +166,19 @@ class Session:
     driver: MutantDriver | None = None
     tests: list[Test] = field(default_factory=list)
     kept: dict[str, Test] = field(default_factory=dict)  # the tests the original engine passes, by id
+    original: str = ""  # the original engine's text
+    declared: tuple = ()  # what the original declares that decides what is certified (_declared)
 
     # -- init ----------------------------------------------------------------------------------
     def init(self, engine: str) -> dict:
         adapter = _read(self.plan.adapter) if self.plan.adapter else None
+        self.original = _read(self.plan.engine)
         self.driver = MutantDriver(self.plan, [_read(p) for p in self.plan.preludes], _read(engine), adapter)
         try:
             info = self.driver.start()
         except EngineLoadError as exc:
             return {"error": f"the instrumented engine does not load: {exc}"}
+        self.declared = _declared(info)
         asked = cert_profiles.asked_under(self.plan.profiles or None, self.plan.ruleset)
         run, _ = cert_profiles.select(asked, cert_profiles.declared(info.get("profiles")), self.plan.ruleset)
         chosen = [f for f in cert_profiles.families_of(run) if f in self.plan.families]
@@ -209,20 +219,28 @@ class Session:
 
     # -- a mutant ------------------------------------------------------------------------------
     def mutant_run(self, mutant: str, tests: list[str] | None, static: bool, hit_limit: int | None,
-                   bail: bool) -> dict:
-        self.driver.load(mutant, at_load=static)
+                   bail: bool, location: dict | None = None, replacement: str | None = None) -> dict:
         self.driver.hit_limit = hit_limit
-        if self.driver._worker is None:
-            try:
+        if static:
+            ended = self._fresh_engine(mutant, location, replacement)
+            if ended is not None:
+                return ended
+        else:
+            self.driver.load(mutant)
+            if self.driver._worker is None:
                 self.driver.start()
-            except EngineLoadError as exc:
-                return {"status": "killed", "killedBy": [LOAD_TEST], "failure": str(exc)[:1000], "tests": 1}
         chosen = set(tests) if tests is not None else None
         runner = self._runner()
         killed, failure, ran = [], "", 0
         for test in self.tests:
             if test.id not in self.kept or chosen is not None and test.id not in chosen:
                 continue
+            if not static and is_digest(test.vector) and location and replacement is not None:
+                # The five-card digest enumerates every five-card hand: the instrumented build's switches make
+                # it tens of times slower, so it runs on a fresh engine of the mutant's own text.
+                ended = self._fresh_engine(mutant, location, replacement)
+                if ended is not None:
+                    return ended
             case = self._case(runner, test)
             ran += 1
             limit = self.driver.hit_limit
@@ -239,6 +257,34 @@ class Session:
             return {"status": "killed", "killedBy": killed, "failure": failure, "tests": ran}
         return {"status": "survived", "tests": ran}
 
+    def _fresh_engine(self, mutant: str, location: dict | None, replacement: str | None) -> dict | None:
+        """A freshly loaded engine with ``mutant``: the original engine's text with the mutant's replacement
+        at its location (Stryker's own description of the mutant), which runs as fast as the original; the
+        instrumented build with the mutant active from its first statement where that text does not parse.
+        For a static mutant (reached while the engine loads: every test runs, on a fresh load) and for the
+        five-card digest. Returns the mutant's outcome when its engine is not the original's for
+        certification (killed by ``smoke.load``: it does not load, or declares other profiles or lacks
+        other functions; a timeout: it does not finish loading), else None."""
+        texts = [spliced(self.original, location, replacement)] if location and replacement is not None else []
+        texts.append(None)
+        for text in texts:
+            self.driver.load(None if text is not None else mutant,
+                             text if text is not None else loaded_active(self.driver.instrumented, mutant))
+            self.driver.close()  # a fresh load, always
+            try:
+                info = self.driver.start()
+            except EngineLoadError as exc:
+                if text is not None and "does not parse" in str(exc):
+                    continue  # Stryker's replacement printed where it does not fit the original's text
+                if "did not finish loading" in str(exc):  # engine_drivers' words for a late load
+                    return {"status": "timeout", "reason": f"{LOAD_TEST}: {exc}"}
+                return _load_kill(f"the engine does not load: {exc}")
+            if _declared(info) != self.declared:
+                return _load_kill(f"the engine declares profiles {info.get('profiles')} and lacks "
+                                  f"{info.get('missing')}; the original: {self.declared[0]}, lacking {self.declared[1]}")
+            return None
+        return None
+
     def _runner(self) -> Runner:
         runner = Runner(self.driver)
         runner.hung = True  # no retry of a late vector with 16 times the limit: lateness is a Timeout here
@@ -253,6 +299,25 @@ class Session:
     def close(self) -> None:
         if self.driver is not None:
             self.driver.close()
+
+
+def _load_kill(why: str) -> dict:
+    return {"status": "killed", "killedBy": [LOAD_TEST], "failure": why[:1000], "tests": 1}
+
+
+def _declared(info: dict) -> tuple:
+    """What an engine's description says that decides what is certified: its profiles, its missing functions."""
+    return info.get("profiles"), sorted(info.get("missing", []))
+
+
+def spliced(text: str, location: dict, replacement: str) -> str:
+    """``text`` with ``replacement`` in place of the code at Stryker's ``location`` (0-based lines, columns)."""
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    start = starts[location["start"]["line"]] + location["start"]["column"]
+    end = starts[location["end"]["line"]] + location["end"]["column"]
+    return text[:start] + replacement + text[end:]
 
 
 def _read(path: str) -> str:
@@ -274,7 +339,8 @@ def serve(plan: Plan, lines, out) -> None:
                     answer = session.dry_run()
                 elif op == "mutantRun":
                     answer = session.mutant_run(str(request["mutant"]), request.get("tests"), bool(request.get("static")),
-                                                request.get("hitLimit"), bool(request.get("bail", True)))
+                                                request.get("hitLimit"), bool(request.get("bail", True)),
+                                                request.get("location"), request.get("replacement"))
                 else:
                     answer = {"error": f"unknown op {op!r}"}
             except Exception as exc:  # noqa: BLE001 - Stryker reports it as the mutant's RuntimeError

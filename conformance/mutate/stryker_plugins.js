@@ -67,6 +67,7 @@ class HoldemTestRunner {
       op: 'mutantRun', mutant: options.activeMutant.id, tests: options.testFilter === undefined ? null : options.testFilter,
       static: options.mutantActivation === 'static', hitLimit: options.hitLimit === undefined ? null : options.hitLimit,
       bail: !options.disableBail,
+      location: options.activeMutant.location, replacement: options.activeMutant.replacement,
     });
     if (answer.error) return { status: 'error', errorMessage: answer.error };
     if (answer.status === 'killed') {

@@ -110,7 +110,7 @@ def make_plan(args: argparse.Namespace, node: str) -> Plan:
         raise UsageError(f"{args.engine}: the engine does not load, so it cannot be mutation-tested: {exc}") from None
     finally:
         chosen.driver.close()
-    return Plan(preludes=tuple(str(p.resolve()) for p in args.prelude),
+    return Plan(engine=str(args.engine.resolve()), preludes=tuple(str(p.resolve()) for p in args.prelude),
                 adapter=str(args.adapter.resolve()) if args.adapter else None,
                 families=tuple(candidate_families(spec)), profiles=tuple(asked_profiles(spec)), ruleset=spec.ruleset,
                 fresh_seed=chosen.subject["fresh"]["seed"] if chosen.subject.get("fresh") else None,
