@@ -247,3 +247,41 @@ def test_a_mutant_past_its_hit_limit_is_a_timeout(session):
     m = places[(990, 69, "b >= second")]
     out = s.mutant_run(m["id"], [t.id for t in s.tests], False, 2, True, m["location"], m["replacement"])
     assert out["status"] == "timeout" and "hit limit 2 reached" in out["reason"], out
+
+
+def _processes_in(directory: Path) -> list[int]:
+    """The processes whose working directory is inside ``directory`` (Stryker, its runners, their sessions)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(directory) in os.readlink(proc / "cwd"):
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_ctrl_c_writes_no_report_and_leaves_nothing_running(tmp_path):
+    import signal
+    import time
+    _stryker()
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "conformance", "mutate", str(ENGINE), *SAMPLE,
+                             "--json", str(tmp_path / "out.json"), "--html", str(tmp_path / "html")],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(scratch.glob("holdem-mutate-*/.stryker-tmp/sandbox-*")) and time.monotonic() < deadline:
+        time.sleep(0.2)  # Stryker has made its sandbox: its runners start now
+    assert proc.poll() is None, proc.communicate()
+    time.sleep(1)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out + err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not (tmp_path / "out.json").exists() and not (tmp_path / "html").exists()
+    assert list(scratch.iterdir()) == []  # Stryker's scratch directory is gone
+    time.sleep(1)
+    assert _processes_in(scratch) == []
