@@ -55,7 +55,8 @@ svg text{fill:#94a3b8;font-size:11px}
 
 
 def _badge(verdict: str, kind: str | None = None) -> str:
-    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok"}.get(verdict, "bad")
+    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok",
+                    "inconclusive": "warn"}.get(verdict, "bad")
     return f'<span class="badge {kind}">{escape(verdict)}</span>'
 
 
@@ -378,16 +379,19 @@ def _totals(summary: dict) -> str:
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     bots = summary.get("bots", [])
-    rejected = sum(b.get("verdict") == "rejected" for b in bots)
+    uncertified = sum(b.get("verdict") not in ("certified", "certified with warnings") for b in bots)
     errors = sum(p.get("severity") == "error" for p in summary.get("roster", {}).get("problems", []))
     parts = [f"<span class='{STATUS_CLASS[k] if v else 'muted'}'>{v} {k}</span>" for k, v in totals.items()]
     parts.append(f"<span class='{'bad' if errors else 'ok'}'>roster: {plural(errors, 'error')}</span>")
-    parts.append(f"<span class='{'bad' if rejected else 'ok'}'>bots: {len(bots) - rejected} of {len(bots)} certified</span>")
+    parts.append(f"<span class='{'bad' if uncertified else 'ok'}'>bots: {len(bots) - uncertified} of {len(bots)} "
+                 "certified</span>")
     return "<p>" + " · ".join(parts) + "</p>"
 
 
 def render(summary: dict) -> str:
-    verdict = "certified" if summary.get("certified") else "not certified"
+    # inconclusive: nothing failed, a bot was not judged whole (docs/bot-certification.md, Bounds)
+    verdict = "certified" if summary.get("certified") else summary.get("status") or "not certified"
+    verdict = verdict if verdict in ("certified", "inconclusive") else "not certified"
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width,initial-scale=1'>"
