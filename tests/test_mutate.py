@@ -285,3 +285,14 @@ def test_ctrl_c_writes_no_report_and_leaves_nothing_running(tmp_path):
     assert list(scratch.iterdir()) == []  # Stryker's scratch directory is gone
     time.sleep(1)
     assert _processes_in(scratch) == []
+
+
+def test_without_npm_and_stryker_the_error_says_so(tmp_path):
+    node, _ = _stryker()
+    env = {**os.environ, "HOLDEM_CACHE": str(tmp_path / "cache"), "HOLDEM_NODE": node, "PATH": str(tmp_path),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    run = subprocess.run([sys.executable, "-m", "conformance", "mutate", str(ENGINE), "--json", str(tmp_path / "o.json")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "@stryker-mutator/core 10.1.1 is not in" in run.stderr and "npm is not on PATH" in run.stderr, run.stderr
+    assert not (tmp_path / "o.json").exists()
