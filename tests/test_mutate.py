@@ -296,3 +296,21 @@ def test_without_npm_and_stryker_the_error_says_so(tmp_path):
     assert run.returncode == 2, run.stdout + run.stderr
     assert "@stryker-mutator/core 10.1.1 is not in" in run.stderr and "npm is not on PATH" in run.stderr, run.stderr
     assert not (tmp_path / "o.json").exists()
+
+
+def test_tests_the_original_fails_are_left_out_and_said(tmp_path):
+    # An adapter that breaks rng for seed 42 only: the vectors of that seed cannot kill a mutant.
+    _stryker()
+    adapter = tmp_path / "adapter.js"
+    adapter.write_text("var original = PokerEngine; PokerEngine = Object.assign({}, original, {rng: function (seed) {"
+                       " return seed === 42 ? function () { return 0.5; } : original.rng(seed); }});\n", encoding="utf-8")
+    run = cli(str(ENGINE), "--adapter", str(adapter), "--family", "rng", "--sample", "2", "--jobs", "1",
+              "--json", str(tmp_path / "out.json"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    said = re.search(r"left out: (\d+) tests? the original engine does not pass: (.*)", run.stdout)
+    assert said and "rng." in said.group(2) and "failed" in said.group(2), run.stdout
+    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    tests = {t["id"] for f in report["testFiles"].values() for t in f["tests"]}
+    left = re.findall(r"(rng\.[\w.-]+) \(failed", said.group(2))
+    assert left and not set(left) & tests  # not among the run's tests
+    assert all(t == "smoke.load" or t.startswith("rng.") for t in tests) and len(tests) > 30, tests

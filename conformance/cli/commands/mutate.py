@@ -28,7 +28,7 @@ from conformance.judge.engine_drivers import EngineLoadError
 from conformance.mutate import score, stryker
 from conformance.mutate.session import Plan
 from conformance.outfiles import replace_directory, text_stream, write_text
-from conformance.report.formats import progress
+from conformance.report.formats import plural, progress
 
 NAME = "mutate"
 HELP = "mutation testing of a JavaScript engine with StrykerJS: what the certification pins of its code"
@@ -90,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
     out = text_stream(args.json_out)
     print(f"holdem-cert mutate: {args.engine} (StrykerJS {stryker.VERSION}, {args.jobs} jobs"
           + (f", a sample of {args.sample} mutants, seed {args.sample_seed}" if args.sample else "") + ")", file=out)
+    if outcome.left:  # they cannot kill a mutant
+        print(f"left out: {plural(len(outcome.left), 'test')} the original engine does not pass: " + "; ".join(outcome.left[:5])
+              + (" ..." if len(outcome.left) > 5 else ""), file=out)
     for line in score.summary_lines(report):
         print(line, file=out)
     if args.json_out is not None:
