@@ -314,3 +314,15 @@ def test_tests_the_original_fails_are_left_out_and_said(tmp_path):
     left = re.findall(r"(rng\.[\w.-]+) \(failed", said.group(2))
     assert left and not set(left) & tests  # not among the run's tests
     assert all(t == "smoke.load" or t.startswith("rng.") for t in tests) and len(tests) > 30, tests
+
+
+def test_an_engine_that_fails_the_smoke_tier_is_a_clear_error(tmp_path):
+    _stryker()
+    adapter = tmp_path / "adapter.js"
+    adapter.write_text("var original = PokerEngine; PokerEngine = Object.assign({}, original, {create: function () {"
+                       " throw new Error('no tables today'); }});\n", encoding="utf-8")
+    run = cli(str(ENGINE), "--adapter", str(adapter), "--family", "hands", "--sample", "1", "--jobs", "1",
+              "--json", str(tmp_path / "out.json"))
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "the engine fails the smoke tier (smoke.showdown" in run.stderr and "no tables today" in run.stderr
+    assert "Traceback" not in run.stderr and not (tmp_path / "out.json").exists()

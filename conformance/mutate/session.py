@@ -43,7 +43,9 @@ from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run
 from conformance.judge.smoke import smoke_tests
 
 PLAN_ENV = "HOLDEM_MUTATE_PLAN"  # the plan's JSON file, written by the command for every session
-LEFT_FILE = "left.json"  # beside the plan: the dry run's tests left out (the original does not pass them)
+# Beside the plan: what the command says of the dry run: the tests left out (the original does not pass
+# them), or why the session could not start or make the dry run (Stryker says only that it failed).
+DRY_RUN_FILE = "dry-run.json"
 LOAD_TEST = "smoke.load"  # the engine loads: the test that kills a mutant breaking the load
 NAMESPACE = "__stryker__"  # Stryker's global (its instrumenter's default)
 # The names of the helpers Stryker's instrumenter puts at the head of the file (its util/syntax-helpers.js,
@@ -326,9 +328,9 @@ def _read(path: str) -> str:
         return f.read()
 
 
-def serve(plan: Plan, lines, out, left_file: str | None = None) -> None:
+def serve(plan: Plan, lines, out, said: str | None = None) -> None:
     """Answer each request line of ``lines`` with one JSON line on ``out`` until stdin ends; the dry run's
-    tests left out go to ``left_file`` too (for the command to say)."""
+    tests left out, or why the start or the dry run failed, go to the file ``said`` too (DRY_RUN_FILE)."""
     session = Session(plan)
     try:
         for line in lines:
@@ -339,9 +341,6 @@ def serve(plan: Plan, lines, out, left_file: str | None = None) -> None:
                     answer = session.init(request["engine"])
                 elif op == "dryRun":
                     answer = session.dry_run()
-                    if left_file is not None:
-                        with open(left_file, "w", encoding="utf-8") as f:
-                            json.dump(answer.get("left", []), f)
                 elif op == "mutantRun":
                     answer = session.mutant_run(str(request["mutant"]), request.get("tests"), bool(request.get("static")),
                                                 request.get("hitLimit"), bool(request.get("bail", True)),
@@ -350,6 +349,9 @@ def serve(plan: Plan, lines, out, left_file: str | None = None) -> None:
                     answer = {"error": f"unknown op {op!r}"}
             except Exception as exc:  # noqa: BLE001 - Stryker reports it as the mutant's RuntimeError
                 answer = {"error": f"{type(exc).__name__}: {exc}"}
+            if said is not None and op in ("init", "dryRun") and ("error" in answer or op == "dryRun"):
+                with open(said, "w", encoding="utf-8") as f:
+                    json.dump({"error": answer["error"]} if "error" in answer else {"left": answer["left"]}, f)
             out.write(json.dumps(answer, separators=(",", ":")) + "\n")
             out.flush()
     finally:
@@ -360,7 +362,7 @@ def main() -> None:
     with open(os.environ[PLAN_ENV], encoding="utf-8") as f:
         plan = Plan.from_json(json.load(f))
     out, sys.stdout = sys.stdout, sys.stderr  # the protocol owns stdout
-    serve(plan, sys.stdin, out, os.path.join(os.path.dirname(os.environ[PLAN_ENV]), LEFT_FILE))
+    serve(plan, sys.stdin, out, os.path.join(os.path.dirname(os.environ[PLAN_ENV]), DRY_RUN_FILE))
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import conformance
 from conformance.host import node_runtime, npm_cache
-from .session import LEFT_FILE, PLAN_ENV, Plan
+from .session import DRY_RUN_FILE, PLAN_ENV, Plan
 
 PACKAGE = "@stryker-mutator/core"
 VERSION = "10.1.1"  # pinned; node 22 or later
@@ -122,7 +122,7 @@ def run(engine: Path, plan: Plan, *, jobs: int, mutate: list[str] | None = None,
             "htmlReporter": {"fileName": "reports/mutation.html"},
             "concurrency": jobs, "timeoutFactor": TIMEOUT_FACTOR, "timeoutMS": TIMEOUT_MS,
             "dryRunTimeoutMinutes": DRY_RUN_MINUTES, "disableTypeChecks": False, "logLevel": "warn",
-            "fileLogLevel": "off", "allowConsoleColors": False, "cleanTempDir": True, "ignorePatterns": ["plan.json", LEFT_FILE],
+            "fileLogLevel": "off", "allowConsoleColors": False, "cleanTempDir": True, "ignorePatterns": ["plan.json", DRY_RUN_FILE],
         }
         (work / "stryker.config.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
         env = {**os.environ, PLAN_ENV: str(work / "plan.json"), "HOLDEM_MUTATE_PYTHON": sys.executable,
@@ -144,12 +144,13 @@ def run(engine: Path, plan: Plan, *, jobs: int, mutate: list[str] | None = None,
         output = log.read()
         log.close()
         report_file = work / "reports" / "mutation.json"
+        said = json.loads((work / DRY_RUN_FILE).read_text(encoding="utf-8")) if (work / DRY_RUN_FILE).is_file() else {}
+        if "error" in said:  # the session's reason, not Stryker's "something went wrong in the initial test run"
+            raise Unavailable(said["error"])
         if code != 0 or not report_file.is_file():
             raise Unavailable(f"StrykerJS failed (exit {code}): {_tail(output)}")
-        left = work / LEFT_FILE
         return Outcome(json.loads(report_file.read_text(encoding="utf-8")),
-                       (work / "reports" / "mutation.html").read_text(encoding="utf-8"),
-                       json.loads(left.read_text(encoding="utf-8")) if left.is_file() else [])
+                       (work / "reports" / "mutation.html").read_text(encoding="utf-8"), said.get("left", []))
     finally:
         if proc is not None and proc.poll() is None:  # Ctrl-C or an error: Stryker and its runners go
             _kill_group(proc)
