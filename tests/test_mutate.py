@@ -298,14 +298,21 @@ def test_without_npm_and_stryker_the_error_says_so(tmp_path):
     assert not (tmp_path / "o.json").exists()
 
 
-def test_tests_the_original_fails_are_left_out_and_said(tmp_path):
-    # An adapter that breaks rng for seed 42 only: the vectors of that seed cannot kill a mutant.
+def with_replaced(tmp_path: Path, name: str, function: str, family: str) -> subprocess.CompletedProcess:
+    """The sample's command on the bundled engine with ``PokerEngine[name]`` replaced by ``function`` (an
+    adapter; ``original`` is the engine's), judged on ``family`` only: one mutant's code, one job."""
     _stryker()
     adapter = tmp_path / "adapter.js"
-    adapter.write_text("var original = PokerEngine; PokerEngine = Object.assign({}, original, {rng: function (seed) {"
-                       " return seed === 42 ? function () { return 0.5; } : original.rng(seed); }});\n", encoding="utf-8")
-    run = cli(str(ENGINE), "--adapter", str(adapter), "--family", "rng", "--sample", "2", "--jobs", "1",
-              "--json", str(tmp_path / "out.json"))
+    adapter.write_text(f"var original = PokerEngine; PokerEngine = Object.assign({{}}, original, {{{name}: {function}}});\n",
+                       encoding="utf-8")
+    return cli(str(ENGINE), "--adapter", str(adapter), "--family", family, "--sample", "1", "--jobs", "1",
+               "--json", str(tmp_path / "out.json"))
+
+
+def test_tests_the_original_fails_are_left_out_and_said(tmp_path):
+    # rng broken for seed 42 only: the vectors of that seed cannot kill a mutant.
+    run = with_replaced(tmp_path, "rng", "function (seed) { return seed === 42 ? function () { return 0.5; } : "
+                                         "original.rng(seed); }", "rng")
     assert run.returncode == 0, run.stdout + run.stderr
     said = re.search(r"left out: (\d+) tests? the original engine does not pass: (.*)", run.stdout)
     assert said and "rng." in said.group(2) and "failed" in said.group(2), run.stdout
@@ -317,12 +324,7 @@ def test_tests_the_original_fails_are_left_out_and_said(tmp_path):
 
 
 def test_an_engine_that_fails_the_smoke_tier_is_a_clear_error(tmp_path):
-    _stryker()
-    adapter = tmp_path / "adapter.js"
-    adapter.write_text("var original = PokerEngine; PokerEngine = Object.assign({}, original, {create: function () {"
-                       " throw new Error('no tables today'); }});\n", encoding="utf-8")
-    run = cli(str(ENGINE), "--adapter", str(adapter), "--family", "hands", "--sample", "1", "--jobs", "1",
-              "--json", str(tmp_path / "out.json"))
+    run = with_replaced(tmp_path, "create", "function () { throw new Error('no tables today'); }", "hands")
     assert run.returncode == 2, run.stdout + run.stderr
     assert "the engine fails the smoke tier (smoke.showdown" in run.stderr and "no tables today" in run.stderr
     assert "Traceback" not in run.stderr and not (tmp_path / "out.json").exists()
