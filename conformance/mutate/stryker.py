@@ -122,7 +122,8 @@ def run(engine: Path, plan: Plan, *, jobs: int, mutate: list[str] | None = None,
             "htmlReporter": {"fileName": "reports/mutation.html"},
             "concurrency": jobs, "timeoutFactor": TIMEOUT_FACTOR, "timeoutMS": TIMEOUT_MS,
             "dryRunTimeoutMinutes": DRY_RUN_MINUTES, "disableTypeChecks": False, "logLevel": "warn",
-            "fileLogLevel": "off", "allowConsoleColors": False, "cleanTempDir": True, "ignorePatterns": ["plan.json", DRY_RUN_FILE],
+            "fileLogLevel": "off", "allowConsoleColors": False, "cleanTempDir": True,
+            "ignorePatterns": ["plan.json", DRY_RUN_FILE, "stryker.log"],  # ours, not the engine's: not copied
         }
         (work / "stryker.config.json").write_text(json.dumps(config, indent=1), encoding="utf-8")
         env = {**os.environ, PLAN_ENV: str(work / "plan.json"), "HOLDEM_MUTATE_PYTHON": sys.executable,
