@@ -101,6 +101,21 @@ def test_the_report_validates_against_the_mutation_testing_report_schema(sample)
     assert report["files"]["poker-engine.js"]["source"] == ENGINE.read_text(encoding="utf-8")
 
 
+def test_the_report_is_the_same_whatever_order_the_runners_finish_in():
+    mutant = {"mutatorName": "EqualityOperator", "replacement": "a <= b", "status": "Killed",
+              "location": {"start": {"line": 1, "column": 1}, "end": {"line": 1, "column": 5}}}
+    tests = {"": {"tests": [{"id": "0", "name": "smoke.load"}, {"id": "1", "name": "hands.x"}]}}
+
+    def report(order):
+        return {"files": {"e.js": {"language": "javascript", "source": "a < b", "mutants": [
+            {**mutant, "id": i, "killedBy": ["1"], "coveredBy": ["1"]} for i in order]}},
+            "testFiles": json.loads(json.dumps(tests)), "projectRoot": f"/tmp/scratch-{order[0]}", "schemaVersion": "1"}
+    one, two = score.normalized(report(["2", "10", "1"]), "/e"), score.normalized(report(["10", "1", "2"]), "/e")
+    assert json.dumps(one) == json.dumps(two)
+    assert [m["id"] for m in one["files"]["e.js"]["mutants"]] == ["1", "2", "10"]
+    assert one["files"]["e.js"]["mutants"][0]["killedBy"] == ["hands.x"] and one["projectRoot"] == "/e"
+
+
 def test_score_counts_detected_over_valid_mutants():
     from collections import Counter
     assert score.score(Counter(Killed=6, Timeout=1, Survived=2, NoCoverage=1, Ignored=5, RuntimeError=3)) == 70.0
@@ -127,6 +142,8 @@ def test_the_html_view_renders_the_mutants_in_chromium(sample, tmp_path):
     _, report, html_dir = sample
     html = (html_dir / "index.html").read_text(encoding="utf-8")
     assert not re.search(r"<script[^>]+src=|<link[^>]+href=\"?https?:", html)  # self-contained: no network
+    embedded = re.search(r"app\.report = (\{.*\});\n", html)
+    assert embedded and json.loads(embedded.group(1)) == report  # the view shows the JSON report itself
     page = tmp_path / "page.html"
     page.write_text(html.replace("</body>", PROBE + "</body>"), encoding="utf-8")
     dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=15000",
@@ -328,3 +345,14 @@ def test_an_engine_that_fails_the_smoke_tier_is_a_clear_error(tmp_path):
     assert run.returncode == 2, run.stdout + run.stderr
     assert "the engine fails the smoke tier (smoke.showdown" in run.stderr and "no tables today" in run.stderr
     assert "Traceback" not in run.stderr and not (tmp_path / "out.json").exists()
+
+
+def test_a_second_run_writes_the_same_bytes(sample, tmp_path):
+    # Two runners finish mutants in any order; the report, its view and the terminal's text are the same.
+    first, report, html_dir = sample
+    run = cli(str(ENGINE), *SAMPLE, "--json", str(tmp_path / "again.json"), "--html", str(tmp_path / "html"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert (tmp_path / "again.json").read_bytes() == (html_dir.parent / "mutants.json").read_bytes()
+    assert (tmp_path / "html" / "index.html").read_bytes() == (html_dir / "index.html").read_bytes()
+    assert run.stdout == first.stdout
+    assert "Timeout" not in score.counts(report)  # the one status that may differ between runs

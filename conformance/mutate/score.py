@@ -13,11 +13,14 @@ DETECTED = ("Killed", "Timeout")
 UNDETECTED = ("Survived", "NoCoverage")
 
 
-def name_tests(report: dict) -> dict:
-    """The report with each test named by its vector id (Stryker numbers them; the session names each test
-    by its vector's id): ``killedBy`` lists the vectors that killed a mutant, ``coveredBy`` those reaching it."""
+def normalized(report: dict, root: str) -> dict:
+    """Stryker's report made the same for the same run: its mutants in id order (Stryker lists them as
+    its runners finish), ``projectRoot`` the engine's directory (not Stryker's scratch directory), and
+    each test named by its vector id (Stryker numbers them; the session names each test by its vector's
+    id): ``killedBy`` lists the vectors that killed a mutant, ``coveredBy`` those reaching it."""
     names = {t["id"]: t["name"] for f in (report.get("testFiles") or {}).values() for t in f["tests"]}
     for f in report["files"].values():
+        f["mutants"].sort(key=lambda m: int(m["id"]) if str(m["id"]).isdigit() else 0)
         for m in f["mutants"]:
             for key in ("killedBy", "coveredBy"):
                 if key in m:
@@ -25,6 +28,7 @@ def name_tests(report: dict) -> dict:
     for f in (report.get("testFiles") or {}).values():
         for t in f["tests"]:
             t["id"] = t["name"]
+    report["projectRoot"] = root
     return report
 
 

@@ -5,10 +5,11 @@ cache on first use, like core-js (conformance/host/npm_cache.py), and run by the
 (conformance/host/node_runtime.py; Stryker 10 needs node 22 or later). Everything mutation-specific
 is Stryker's own: its instrumenter makes the mutants and one instrumented build where each is
 switched on at run time (mutant schemata), its core plans the runs from the dry run's per-test
-coverage and runs them on ``--jobs`` test runners, its json and html reporters write the report in
-the mutation-testing-report schema and the mutation-testing-elements view. Ours are the test runner
-(``stryker_plugins.js``, which hands each run to a Python session, conformance/mutate/session.py)
-and a reporter that feeds the progress bar.
+coverage and runs them on ``--jobs`` test runners, its json reporter writes the report in the
+mutation-testing-report schema, and its mutation-testing-elements show it (:func:`html_view`, the
+page of Stryker's html reporter, made from the report once it is made deterministic). Ours are the
+test runner (``stryker_plugins.js``, which hands each run to a Python session,
+conformance/mutate/session.py) and a reporter that feeds the progress bar.
 
 Stryker runs in a scratch directory holding a copy of ENGINE.js alone (so that it mutates the
 engine's own source, never an adapter, prelude or the suite), and its reports are read from there:
@@ -99,7 +100,6 @@ def sample_ranges(mutants: list[dict], name: str, count: int, seed: int) -> list
 @dataclass
 class Outcome:
     report: dict  # Stryker's JSON report (mutation-testing-report schema)
-    html: str  # its mutation-testing-elements page, self-contained
     left: list[str]  # the tests left out: the original engine does not pass them (each with why)
 
 
@@ -117,9 +117,8 @@ def run(engine: Path, plan: Plan, *, jobs: int, mutate: list[str] | None = None,
         config = {
             "mutate": mutate or [engine.name],
             "testRunner": RUNNER, "plugins": [str(PLUGINS)], "coverageAnalysis": "perTest",
-            "reporters": ["json", "html", "holdem-progress"],
+            "reporters": ["json", "holdem-progress"],
             "jsonReporter": {"fileName": "reports/mutation.json"},
-            "htmlReporter": {"fileName": "reports/mutation.html"},
             "concurrency": jobs, "timeoutFactor": TIMEOUT_FACTOR, "timeoutMS": TIMEOUT_MS,
             "dryRunTimeoutMinutes": DRY_RUN_MINUTES, "disableTypeChecks": False, "logLevel": "warn",
             "fileLogLevel": "off", "allowConsoleColors": False, "cleanTempDir": True,
@@ -150,14 +149,28 @@ def run(engine: Path, plan: Plan, *, jobs: int, mutate: list[str] | None = None,
             raise Unavailable(said["error"])
         if code != 0 or not report_file.is_file():
             raise Unavailable(f"StrykerJS failed (exit {code}): {_tail(output)}")
-        return Outcome(json.loads(report_file.read_text(encoding="utf-8")),
-                       (work / "reports" / "mutation.html").read_text(encoding="utf-8"), said.get("left", []))
+        return Outcome(json.loads(report_file.read_text(encoding="utf-8")), said.get("left", []))
     finally:
         if proc is not None and proc.poll() is None:  # Ctrl-C or an error: Stryker and its runners go
             _kill_group(proc)
         if events_w is not None:
             os.close(events_w)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def html_view(report: dict, prefix: Path) -> str:
+    """The mutation-testing-elements view of ``report``, self-contained: Stryker's html reporter's page
+    (its html-reporter.js), with the installed elements' script inline and the report as its data (every
+    ``<`` escaped, so that no text of the report can end the script)."""
+    script = (prefix / "node_modules" / "mutation-testing-elements" / "dist" / "mutation-test-elements.js").read_text(
+        encoding="utf-8")
+    data = json.dumps(report, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    return ("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>holdem-cert mutate</title>\n"
+            f"<script>\n{script}\n</script>\n</head>\n<body>\n"
+            "<mutation-test-report-app titlePostfix=\"holdem-cert mutate\"></mutation-test-report-app>\n"
+            f"<script>\nconst app = document.querySelector('mutation-test-report-app');\napp.report = {data};\n"
+            "function updateTheme() { document.body.style.backgroundColor = app.themeBackgroundColor; }\n"
+            "app.addEventListener('theme-changed', updateTheme);\nupdateTheme();\n</script>\n</body>\n</html>\n")
 
 
 def _read_events(fd: int, on_event) -> None:

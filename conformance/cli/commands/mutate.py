@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                                   prefix=prefix)
         except stryker.Unavailable as exc:
             raise UsageError(f"mutate: {exc}") from None
-    report = score.name_tests(outcome.report)
+    report = score.normalized(outcome.report, str(args.engine.resolve().parent))
     out = text_stream(args.json_out)
     print(f"holdem-cert mutate: {args.engine} (StrykerJS {stryker.VERSION}, {args.jobs} jobs"
           + (f", a sample of {args.sample} mutants, seed {args.sample_seed}" if args.sample else "") + ")", file=out)
@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json_out is not None:
         write_text(args.json_out, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     if args.html_dir is not None:
-        replace_directory(args.html_dir, lambda staging: write_text(staging / HTML_PAGE, outcome.html))
+        page = stryker.html_view(report, prefix)
+        replace_directory(args.html_dir, lambda staging: write_text(staging / HTML_PAGE, page))
     return 0
 
 
