@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
                                            args.sample, args.sample_seed)
         except stryker.Unavailable as exc:
             raise UsageError(f"mutate: {exc}") from None
-    with progress(None, show_progress(args)) as advance:
+    with progress(None, show_progress(args), "dry run") as advance:
         try:
             outcome = stryker.run(args.engine, plan, jobs=args.jobs, mutate=mutate, on_event=_progress_events(advance),
                                   prefix=prefix)
