@@ -356,3 +356,13 @@ def test_a_second_run_writes_the_same_bytes(sample, tmp_path):
     assert (tmp_path / "html" / "index.html").read_bytes() == (html_dir / "index.html").read_bytes()
     assert run.stdout == first.stdout
     assert "Timeout" not in score.counts(report)  # the one status that may differ between runs
+
+
+def test_a_static_mutant_whose_text_does_not_parse_runs_on_the_instrumented_build(session):
+    # Were Stryker's printed replacement not to fit the original's text, the mutant still runs: switched on
+    # in the instrumented build from its first statement (here the CommonJS branch's equivalent mutant).
+    s, places = session
+    m = places[(20, 7, "false")]
+    out = s.mutant_run(m["id"], None, True, None, True, m["location"], "((")
+    assert out == {"status": "survived", "tests": len(s.kept)}, out
+    assert "globalThis.__stryker__" in s.driver.engine_source  # the instrumented build, loaded active
