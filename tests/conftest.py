@@ -66,6 +66,8 @@ COSTLY_FIXTURES = {
     "tests/test_league.py::reference",  # 1.1 s
     "tests/test_repro.py::broken",  # 0.9 s
     "tests/test_replay.py::recorded",  # 0.6 s
+    "tests/test_mutate.py::sample",  # StrykerJS on a sample of 27 mutants of the bundled engine, 25 s
+    "tests/test_mutate.py::session",  # a certification session on the instrumented engine, 4 s
 }
 
 
