@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from conformance.judge import cert_profiles, fuzz
 from conformance.judge.coverage import SEPARATOR
-from conformance.judge.engine_cert import Runner, load_tests
+from conformance.judge.engine_cert import FUZZ_KINDS, Runner, load_tests
 from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run, is_digest
 from conformance.judge.smoke import smoke_tests
 
@@ -188,8 +188,9 @@ class Session:
         vectors = load_tests(chosen, self.plan.fresh_seed)
         tests = [Test(f, t, check) for f, t, check in smoke_tests(vectors)]
         tests += [Test(f, t) for f, family in vectors.items() for t in family]
-        if self.plan.fuzz_seed is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in vectors:
-            tests += [Test(fuzz.FUZZ_FAMILY, fuzz.generate(self.plan.fuzz_seed, k)) for k in range(self.plan.fuzz_games)]
+        for kind in FUZZ_KINDS if self.plan.fuzz_seed is not None else ():  # each fuzz row the run plays
+            if kind.profile in run and kind.family in vectors:
+                tests += [Test(kind.family, kind.generate(self.plan.fuzz_seed, k)) for k in range(self.plan.fuzz_games)]
         # The certification's order, with its five-card digest last: it enumerates every five-card hand,
         # by far the costliest test, and a mutant the cheaper ones kill never needs it.
         self.tests = sorted(tests, key=lambda t: is_digest(t.vector))
