@@ -36,7 +36,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 
-from conformance.judge import cert_profiles, fuzz
+from conformance.judge import cert_profiles
 from conformance.judge.coverage import SEPARATOR
 from conformance.judge.engine_cert import FUZZ_KINDS, Runner, load_tests
 from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run, is_digest
