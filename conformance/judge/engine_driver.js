@@ -324,6 +324,16 @@
         }
         out.decisions.push(recorded);
       }
+      // A seat of the engine's own state that the vector gives no strategy is the suite's error
+      // (a suite error, never the engine's failure: issue #38); a state the strategy cannot read is
+      // the engine's.
+      const seat = isObject(seen) && isObject(seen.you) ? seen.you.seat : undefined;
+      if (Number.isInteger(seat) && seat >= 0 && Array.isArray(seen.seats) && seat < seen.seats.length
+          && !(Array.isArray(strategies) && typeof STRATEGIES[strategies[seat]] === 'function')) {
+        out.suiteError = { at: 'decision ' + (base + n), message: 'the vector gives no strategy for seat ' + seat
+          + ' of the ' + seen.seats.length + ' seats the engine plays (strategies ' + show(strategies) + ')' };
+        break;
+      }
       try { answer = STRATEGIES[strategies[seen.you.seat]](seen); } catch (x) {
         out.error = failure('decision ' + (base + n) + ': the strategy of the seat to act could not read the state', x);
         break;

@@ -10,10 +10,10 @@ from .engine_drivers import Run
 from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
 from .hand_judge import judge_hand
 from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged, must_throw, thrown_text, failed,
-                     judge_outcome, passed)
+                     judge_outcome, passed, suite_error)
 from .refusals import code_of, is_refusal, refusal_note
 from .sng3v4_judge import judge_sng3v4
-from . import dealing
+from . import dealing, invariants
 from .step_judge import Comparison, describe, judge_views, same
 from .trajectory import Plan, legality_views
 
@@ -161,13 +161,31 @@ def _pots_shape(pots: object) -> str | None:
     return None
 
 
+def _taken_pots_shape(contributions: object):
+    """What makes pots from contributions buildPots should have refused (R38) well formed: a list
+    of {amount, eligible} with finite amounts holding the chips contributed, where those are
+    numbers. One rule for every malformed input: an amount need not be an integer when the input's
+    were not (50.5 contributed makes 50.5 chips in some pot), as any other value taken as given."""
+    committed = [c.get("committed") for c in contributions] if isinstance(contributions, list) and all(
+        isinstance(c, dict) for c in contributions) else None
+
+    def problem(pots: object) -> str | None:
+        if not isinstance(pots, list) or not all(
+                isinstance(p, dict) and is_finite(p.get("amount")) and isinstance(p.get("eligible"), list) for p in pots):
+            return "expected a list of {amount, eligible}"
+        if committed is not None and all(is_finite(c) for c in committed) and sum(p["amount"] for p in pots) != sum(committed):
+            return f"the pots hold {sum(p['amount'] for p in pots)} chips, the contributions {sum(committed)}"
+        return None
+    return problem
+
+
 def _pots(test: dict, r: dict) -> Judged:
     pots = r.get("pots")
+    contributions = test["input"]["contributions"]
     if "error" in test["expected"]:  # malformed contributions: refused (R38, so acceptable)
-        return must_throw(r, "buildPots(contributions)", test, _pots_shape, returned=pots)
+        return must_throw(r, "buildPots(contributions)", test, _taken_pots_shape(contributions), returned=pots)
     if is_refusal(r):
         return failed(f"buildPots threw {thrown_text(r['threw'])}")
-    contributions = test["input"]["contributions"]
 
     def well_formed() -> str | None:
         if problem := _pots_shape(pots):
@@ -243,23 +261,34 @@ JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, 
 
 
 # The call that must refuse a game or hand vector of invalid input (R38), by family.
-CREATES = {"tournaments": "create", "hand": "createHand"}
+CREATES = {"tournaments": "create", "hand": "createHand", "sng3v4": "create"}
 
 
 def _create_refused(family: str, test: dict, r: dict) -> Judged:
-    """Invalid seats, options or hand spec (R38): the engine's create call must throw; any refusal
-    passes, the field it names only a note (refusals.py). A game or hand played instead is
-    divergent on R38 (the vector is acceptable); any other failure fails."""
-    call, error = CREATES[family], r.get("error")
+    """Invalid seats, options or hand spec: the engine's create call must throw; any refusal
+    passes, the field it names only a note (refusals.py). Taking input that R38 rules on is
+    divergent on R38 for the taking alone: the game the engine then plays is judged by the rules
+    every game keeps, whatever its spec (invariants.py: no card dealt twice, chips conserved), and
+    fails on each it breaks. Taking input the ruleset's own text rules out (the vector is not
+    acceptable and names the clause it ``breaks``: v4's "Exactly three distinct identities") fails
+    with that clause."""
+    call, error, expected = CREATES[family], r.get("error"), test["expected"]
     if isinstance(error, dict) and error.get("at") == call:
-        note = refusal_note(call, code_of(error, "field"), test["expected"]["error"], "a field")
+        note = refusal_note(call, code_of(error, "field"), expected["error"], "a field")
         return passed([note] if note else [])
+    accepted = f"{call} accepted the invalid input (the reference refuses it naming {expected['error']})"
+    if test["result"] != "acceptable":
+        clause = expected.get("breaks")
+        return failed(accepted + (f": the text rules it out ({clause})" if clause else ""), breaks=clause)
+    broken = invariants.broken(r)
+    if broken:  # taking it is R38's divergence; what the game then did is not
+        more = f" (and {len(broken) - 1} more: {'; '.join(b.message for b in broken[1:])})" if len(broken) > 1 else ""
+        return failed(f"{accepted}, which alone is divergent on R38; the game it then played breaks {broken[0].clause}: "
+                      f"{broken[0].message}{more}", breaks=broken[0].clause)
     if error is not None:
         return failed(f"{call} accepted the invalid input, then failed {failure_text(error)}")
-    accepted = f"{call} accepted the invalid input (the reference refuses it naming {test['expected']['error']})"
-    if test["result"] == "acceptable":
-        return Judged("divergent", accepted, rulings=test["rulings"])
-    return failed(accepted)
+    return Judged("divergent", accepted + "; the game it played keeps every rule that needs no valid spec "
+                  "(no card dealt twice, chips conserved)", rulings=test["rulings"])
 
 
 def _ruleset_refused(r: dict) -> str | None:
@@ -283,14 +312,16 @@ def judge(family: str, test: dict, run: Run) -> Judged:
     r = run.value
     if not isinstance(r, dict):
         return failed(f"the driver's result is not an object: {js_text(r)}"[:600])
+    if "suiteError" in r:  # the suite's own driver or strategies could not go on (engine_driver.js)
+        return suite_error(failure_text(r["suiteError"]))
     if "missing" in r:
         if family in OPTIONAL:
             return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")
         return failed(f"{r['missing']} is not a function: the engine lacks it")
+    if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):  # before a refusal a vector expects
+        return Judged("skipped", reason)
     if family in CREATES and "error" in test["expected"]:
         return _create_refused(family, test, r)
     if family not in GAME_FAMILIES and "error" in r:
         return failed(f"the call failed {failure_text(r['error'])}")
-    if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):
-        return Judged("skipped", reason)
     return JUDGES[family](test, r)

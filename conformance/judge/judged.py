@@ -10,6 +10,7 @@ from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
 from .js_values import js_text
 from .refusals import is_refusal
 from .step_judge import ORDER_FREE, GameVerdict
+from .verdicts import SUITE_ERROR
 
 # ---- verdicts -----------------------------------------------------------------------------------
 
@@ -26,14 +27,23 @@ class Judged:
         self.alternative = None  # a proven divergence: the ruling options the engine follows
         self.diagnosis = None  # a failure reproduced under options the text rules out (step_judge.search)
         self.failures = []  # every failure of a game (step_judge.GameVerdict.failures)
+        self.breaks = None  # the clause a failure with no game divergence (``first``) breaks
 
 
 def passed(notes: Iterable[str] = ()) -> Judged:
     return Judged("passed", notes=notes)
 
 
-def failed(message: str, diff: str = "", notes: Iterable[str] = ()) -> Judged:
-    return Judged("failed", message, diff, notes=notes)
+def failed(message: str, diff: str = "", notes: Iterable[str] = (), breaks: str | None = None) -> Judged:
+    j = Judged("failed", message, diff, notes=notes)
+    j.breaks = breaks
+    return j
+
+
+def suite_error(message: str) -> Judged:
+    """The suite's own driver or strategies crashed on the vector (issue #38, item 4): not judged,
+    and never the engine's failure (verdicts.SUITE_ERROR)."""
+    return Judged(SUITE_ERROR, f"suite error (the suite's own, not the engine's): {message}")
 
 
 def thrown_text(threw: object) -> str:

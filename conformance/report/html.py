@@ -26,7 +26,7 @@ from .formats import plural
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
 SHOWN = 50  # failures and divergences shown; summary.json has them all
 OPEN = 10  # of those, shown opened (the rest one line each until opened)
-STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
+STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted", "error": "bad"}  # error: a suite error
 CSS = """
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,sans-serif;margin:0;background:#0f172a;color:#e2e8f0}
