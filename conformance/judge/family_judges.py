@@ -161,31 +161,24 @@ def _pots_shape(pots: object) -> str | None:
     return None
 
 
-def _taken_pots_shape(contributions: object):
-    """What makes pots from contributions buildPots should have refused (R38) well formed: a list
-    of {amount, eligible} with finite amounts holding the chips contributed, where those are
-    numbers. One rule for every malformed input: an amount need not be an integer when the input's
-    were not (50.5 contributed makes 50.5 chips in some pot), as any other value taken as given."""
-    committed = [c.get("committed") for c in contributions] if isinstance(contributions, list) and all(
-        isinstance(c, dict) for c in contributions) else None
-
-    def problem(pots: object) -> str | None:
-        if not isinstance(pots, list) or not all(
-                isinstance(p, dict) and is_finite(p.get("amount")) and isinstance(p.get("eligible"), list) for p in pots):
-            return "expected a list of {amount, eligible}"
-        if committed is not None and all(is_finite(c) for c in committed) and sum(p["amount"] for p in pots) != sum(committed):
-            return f"the pots hold {sum(p['amount'] for p in pots)} chips, the contributions {sum(committed)}"
-        return None
-    return problem
+def _taken_pots_shape(pots: object) -> str | None:
+    """Whether pots made from contributions buildPots should have refused (R38) are well formed,
+    by one rule for every malformed input: a list of {amount, eligible} with finite amounts. An
+    amount need not be an integer, nor the pots hold a sum, when the input's amounts were neither
+    integers nor non-negative (50.5 contributed is 50.5 chips in some pot; -50 is no chips at all)."""
+    if not isinstance(pots, list) or not all(
+            isinstance(p, dict) and is_finite(p.get("amount")) and isinstance(p.get("eligible"), list) for p in pots):
+        return "expected a list of {amount, eligible} with finite amounts"
+    return None
 
 
 def _pots(test: dict, r: dict) -> Judged:
     pots = r.get("pots")
-    contributions = test["input"]["contributions"]
     if "error" in test["expected"]:  # malformed contributions: refused (R38, so acceptable)
-        return must_throw(r, "buildPots(contributions)", test, _taken_pots_shape(contributions), returned=pots)
+        return must_throw(r, "buildPots(contributions)", test, _taken_pots_shape, returned=pots)
     if is_refusal(r):
         return failed(f"buildPots threw {thrown_text(r['threw'])}")
+    contributions = test["input"]["contributions"]
 
     def well_formed() -> str | None:
         if problem := _pots_shape(pots):

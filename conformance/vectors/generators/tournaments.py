@@ -137,8 +137,9 @@ def generate() -> list[dict]:
         tests.append(make_test(NOTES, f"tournaments.{slug}", f"{n} seats, strategies {', '.join(strategies)}",
                                ["rules.end"], {"game": spec, "strategies": strategies}, expected, flags))
     for slug, seats, options in BAD + RULED_OUT:
-        # A strategy for every seat the engine may play if it takes the game (ten seats too: R38).
-        vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["caller"] * max(3, len(seats))}
+        # A strategy for every seat the engine may play if it takes the game (ten seats too: R38);
+        # shovers, so that a game taken ends within a few hands and every showdown shows its cards.
+        vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["shover"] * max(3, len(seats))}
         field = refused_field(vector_input)
         if (slug, seats, options) in RULED_OUT:
             tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field}): the ruleset's text",
