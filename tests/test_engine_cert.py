@@ -159,7 +159,7 @@ def test_both_engines_certify_holdem_sng_3_v4(full_runs, name, file):
     assert list(report["families"]) == V4_RUN
     for family in V4_RUN:
         assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
-                                              "divergent": 0, "skipped": 0}, family
+                                              "divergent": 0, "skipped": 0, "error": 0}, family
 
 
 # ---- judging --------------------------------------------------------------------------------------
@@ -500,7 +500,8 @@ def test_a_cmd_engine_that_crashes_or_hangs_is_restarted(tmp_path, action, messa
     report = report_of(tmp_path / "r.json")
     assert code == 1 and time.monotonic() - t0 < 30
     assert [f["id"] for f in report["failures"]] == ["rng.abc"] and message in report["failures"][0]["message"]
-    assert report["families"]["rng"] == {"passed": vectors_run("rng") - 1, "failed": 1, "divergent": 0, "skipped": 0}
+    assert report["families"]["rng"] == {"passed": vectors_run("rng") - 1, "failed": 1, "divergent": 0, "skipped": 0,
+                                         "error": 0}
 
 
 def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path, cli):
