@@ -11,7 +11,6 @@ suite's own errors (issue #38 item 4, issue #36 item 3).
 import copy
 import json
 import random
-import xml.etree.ElementTree as ET
 
 import pytest
 from hypothesis import given, settings, strategies as st

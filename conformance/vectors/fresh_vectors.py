@@ -20,7 +20,7 @@ from reference.cards import CANONICAL_DECK
 from reference.equity import equity, exact_equity
 from reference.evaluator import evaluate
 from reference.pots import build_pots
-from reference.rng import deal_hand, mulberry32, rng
+from reference.rng import deal_hand, mulberry32
 
 from conformance.host.jsvalue import encode
 from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
