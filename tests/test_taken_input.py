@@ -20,7 +20,7 @@ from conformance.judge.engine_cert import certify, conclude
 from conformance.judge.engine_drivers import QuickJSDriver, Run
 from conformance.judge.family_judges import judge
 from conformance.judge.verdicts import Case, Report
-from conformance.report import formats
+from conformance.report import formats, html
 from conformance.vectors import fresh_vectors, library
 from conformance.vectors.generators import rng as rng_family
 from conformance.host.jsvalue import decode
@@ -119,6 +119,8 @@ def test_a_driver_crash_is_a_suite_error_never_the_engine_s_failure(tmp_path):
     with text.open("w") as out:
         formats.print_summary(report, out, describe_subject=lambda s: "mutant.js")
     assert "SUITE ERROR tournaments.error.ten-seats" in text.read_text() and "FAILED" not in text.read_text()
+    page = html._engine(as_json)
+    assert "Suite errors (1)" in page and "no strategy for seat 3" in page and "Failures (" not in page
 
 
 def test_a_run_whose_only_problem_is_a_suite_error_is_incomplete_not_failed():

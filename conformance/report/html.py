@@ -201,10 +201,12 @@ def _engine(engine: dict) -> str:
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     rows.append("<tr><th>all</th>" + "".join(_count(k, v) for k, v in totals.items()) + "</tr>")
-    verdict = "certified" if engine.get("certified") else "not certified"
+    verdict = ("certified" if engine.get("certified")
+               else "incomplete" if str(engine.get("verdict", "")).startswith("INCOMPLETE") else "not certified")
     subject = engine.get("engine", {})
     name = subject.get("source") or subject.get("command") or subject.get("name") or ""
     failures, divergences = engine.get("failures", []), engine.get("divergences", [])
+    suite_errors = engine.get("suiteErrors", [])  # the suite's own errors: never the engine's failures
     smoke = "".join(f"<li>{escape(str(s.get('id')))}: <span class='{'ok' if s.get('passed') else 'bad'}'>"
                     f"{'ok' if s.get('passed') else 'failed'}</span> <span class='muted'>{escape(str(s.get('message', '')))}"
                     "</span></li>" for s in engine.get("smoke", []))
@@ -217,6 +219,10 @@ def _engine(engine: dict) -> str:
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
         + _causes(engine.get("causes") or [])
+        + (f"<h3>Suite errors ({len(suite_errors)})</h3><p class='sub'>The suite's own driver or strategies could not "
+           "judge these vectors: not the engine's failures (please report them).</p><ul>"
+           + "".join(f"<li>{escape(str(e.get('id')))}: <span class='muted'>{escape(str(e.get('message', '')))}</span></li>"
+                     for e in suite_errors) + "</ul>" if suite_errors else "")
         + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed", i < OPEN) for i, f in enumerate(failures[:SHOWN]))
            + _more(SHOWN, len(failures)) if failures else "")
         + (f"<h3>Divergences ({len(divergences)})</h3><p class='sub'>Not failures: the contract allows more than "
