@@ -9,8 +9,8 @@ from .diffs import is_finite, is_number, readable_diff
 from .engine_drivers import Run
 from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
 from .hand_judge import judge_hand
-from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged, must_throw, thrown_text, failed,
-                     judge_outcome, passed, suite_error)
+from .judged import (NO_DECISIONS, Judged, failure_text, game_judged, must_throw, thrown_text, failed, judge_outcome,
+                     passed, suite_error)
 from .refusals import code_of, is_refusal, refusal_note
 from .sng3v4_judge import judge_sng3v4
 from . import dealing, invariants
@@ -223,7 +223,7 @@ def _hands(test: dict, r: dict) -> Judged:
     i = test["input"]
     return game_judged(dealing.judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"]),
                                    v4_steps=i.get("steps"),
-                                   broken=lambda: chips_lost(i["game"], r)))
+                                   broken=lambda: invariants.chips_lost(i["game"], r)))
 
 
 def _tournaments(test: dict, r: dict) -> Judged:
@@ -231,7 +231,7 @@ def _tournaments(test: dict, r: dict) -> Judged:
     engine may, docs/engine-protocol.md); else on log() and standings() alone, with a note."""
     i = test["input"]
     j = game_judged(dealing.judge_game(i["game"], r, Plan.of(i), family="tournaments", with_log=True,
-                                broken=lambda: chips_lost(i["game"], r)))
+                                broken=lambda: invariants.chips_lost(i["game"], r)))
     if "decisions" not in r:
         j.notes.append(NO_DECISIONS)
     return j

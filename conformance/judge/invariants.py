@@ -17,6 +17,9 @@ that module exists (not yet on this branch).
 
 Only what the engine reported is read, and any shape is tolerated: a malformed field is not this
 module's to name (the schema checks do), it is skipped.
+
+A game of a valid spec has its chips checked against the spec's starting chips too (:func:`chips_lost`,
+:func:`conserved`: the game families' and the smoke tier's check, which no ruling changes).
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .diffs import is_number
+from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
 from .js_values import js_text
 
 DECK_CLAUSE = "rules.deck-distinct"
@@ -148,6 +152,40 @@ def chips_changed(r: dict) -> list[Broken]:
         if total is not None and total != start:
             return [Broken(CHIPS_CLAUSE, f"{name}: the seats hold {js_text(total)} chips, {where} {js_text(start)}")]
     return []
+
+
+# ---- chips against a valid spec's starting chips (the game families' own check, any ruling) ---------
+
+def _starting_chips(game: dict) -> int:
+    options = game.get("options", {})
+    if "stacks" in options:
+        return sum(options["stacks"])
+    default = DEFAULT_STARTING_STACK[options.get("ruleset", DEFAULT_RULESET)]
+    return options.get("startingStack", default) * len(game["seats"])
+
+
+def standings_chips(standings: object) -> object:
+    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
+        return [s.get("chips") for s in standings]
+    return standings
+
+
+def conserved(game: dict, chips: object) -> str | None:
+    if not (isinstance(chips, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in chips)):
+        return f"standings chips {js_text(chips)} are not integers"
+    total = _starting_chips(game)
+    return None if sum(chips) == total else f"the standings hold {sum(chips)} chips, the game started with {total}"
+
+
+def chips_lost(game: dict, r: dict) -> str | None:
+    """A chip created or lost in the standings or after some hand of the log: no ruling does that."""
+    if problem := conserved(game, standings_chips(r.get("standings"))):
+        return problem
+    for entry in r.get("log") if isinstance(r.get("log"), list) else []:
+        if problem := conserved(game, entry.get("chips") if isinstance(entry, dict) else entry):
+            return f"log() hand {entry.get('handNumber') if isinstance(entry, dict) else '?'}: " + \
+                problem.replace("standings", "chips after the hand")
+    return None
 
 
 def broken(r: object) -> list[Broken]:
