@@ -11,6 +11,7 @@ suite's own errors (issue #38 item 4, issue #36 item 3).
 import copy
 import json
 import random
+import shutil
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -20,7 +21,7 @@ from conformance.judge.engine_cert import certify, conclude
 from conformance.judge.engine_drivers import QuickJSDriver, Run
 from conformance.judge.family_judges import judge
 from conformance.judge.verdicts import Case, Report
-from conformance.report import formats, html
+from conformance.report import formats, html, repro
 from conformance.vectors import fresh_vectors, library
 from conformance.vectors.generators import rng as rng_family
 from conformance.host.jsvalue import decode
@@ -208,3 +209,29 @@ def test_a_lone_hand_result_is_judged_too():
     unseen = [c for c in CANONICAL_DECK if f'"{c}"' not in json.dumps(out)]
     out["decisions"][0]["board"] = [unseen[0], unseen[0], unseen[1]]
     assert f"{unseen[0]} twice in the board" in invariants.broken(out)[0].message
+
+
+@pytest.mark.parametrize("name,families,ruleset", [("deck-duplicate-taken", ["tournaments", "hand"], "contract-v1"),
+                                                   ("v4-repeated-identity-taken", ["tournaments"], "contract-v1"),
+                                                   ("v4-repeated-identity-taken", ["sng3v4"], V4)])
+def test_a_taken_input_s_reproduction_exits_1_on_the_engine_and_0_on_the_bundled_one(tmp_path, name, families, ruleset):
+    """The reproduction of a failure on taken input (repro_check.js: a create call that throws is a refusal)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the reproductions are not run")
+    engine = tmp_path / "mutant.js"
+    engine.write_text(mutant(name), encoding="utf-8")
+    tests = {f: error_vectors(f) for f in families}
+    report = certify(QuickJSDriver(engine.read_text(encoding="utf-8"), engine_name="mutant.js"), tests, {}, ruleset=ruleset)
+    repro.attach(report, {"driver": "quickjs", "source": str(engine)}, tests)
+    failed = report.with_status("failed")
+    assert failed and all(c.repro for c in failed), [c.id for c in failed]
+    scripts, want = [], []
+    for k, case in enumerate(failed):
+        for which, files, code in (("mutant", [str(engine)], 1), ("bundled", [str(ENGINE_PATH)], 0)):
+            path = tmp_path / f"{k}.{which}.js"
+            path.write_text(case.repro["script"].replace(json.dumps([str(engine)]), json.dumps(files)), encoding="utf-8")
+            scripts.append(path)
+            want.append((case.id, which, code))
+    lies = [(w, r["stdout"][-300:]) for w, r in zip(want, repro.run_batch(node, scripts)) if r["exit"] != w[2]]
+    assert not lies, lies
