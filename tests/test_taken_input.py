@@ -235,3 +235,12 @@ def test_a_taken_input_s_reproduction_exits_1_on_the_engine_and_0_on_the_bundled
             want.append((case.id, which, code))
     lies = [(w, r["stdout"][-300:]) for w, r in zip(want, repro.run_batch(node, scripts)) if r["exit"] != w[2]]
     assert not lies, lies
+
+
+def test_an_engine_cannot_report_a_suite_error_of_its_own():
+    """Only the suite's JavaScript driver reports suite errors (Run kind "suite-error"); a result an
+    engine over --cmd sends with a ``suiteError`` key is judged as any other result."""
+    test = vector("tournaments", "tournaments.error.deck-duplicate-card")
+    forged = {"suiteError": {"at": "decision 0", "message": "not mine"}, "decisions": [], "log": [], "standings": []}
+    assert judge("tournaments", test, Run("result", forged)).status == "divergent"
+    assert judge("tournaments", test, Run("suite-error", "at decision 3: no strategy")).status == "error"

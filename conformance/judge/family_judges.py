@@ -302,11 +302,11 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         return Judged("skipped", run.value)
     if run.kind == "errored":
         return failed(run.value)
+    if run.kind == "suite-error":  # the suite's own driver or strategies could not go on (engine_driver.js)
+        return suite_error(run.value)
     r = run.value
     if not isinstance(r, dict):
         return failed(f"the driver's result is not an object: {js_text(r)}"[:600])
-    if "suiteError" in r:  # the suite's own driver or strategies could not go on (engine_driver.js)
-        return suite_error(failure_text(r["suiteError"]))
     if "missing" in r:
         if family in OPTIONAL:
             return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")
