@@ -244,3 +244,12 @@ def test_an_engine_cannot_report_a_suite_error_of_its_own():
     forged = {"suiteError": {"at": "decision 0", "message": "not mine"}, "decisions": [], "log": [], "standings": []}
     assert judge("tournaments", test, Run("result", forged)).status == "divergent"
     assert judge("tournaments", test, Run("suite-error", "at decision 3: no strategy")).status == "error"
+
+
+def test_certify_s_engine_line_says_incomplete_and_names_the_suite_errors():
+    from conformance.cli.certify import _engine_verdict
+    report = Report("t", "engine", {}, ["rng"])
+    report.cases = [Case("rng.zero", "rng", "passed"), Case("rng.one", "rng", "error", message="suite error: x")]
+    line = _engine_verdict(report)
+    assert line.startswith("engine: incomplete (") and "1 suite error" in line and line.endswith("suite errors: rng.one")
+    assert "failed:" not in line
