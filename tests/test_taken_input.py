@@ -253,3 +253,28 @@ def test_certify_s_engine_line_says_incomplete_and_names_the_suite_errors():
     line = _engine_verdict(report)
     assert line.startswith("engine: incomplete (") and "1 suite error" in line and line.endswith("suite errors: rng.one")
     assert "failed:" not in line
+
+
+# The engine's state names a seat the vector's game does not have (its own state lists eight): the
+# engine's failure, not the suite's.
+SEAT_SEVEN = """var inner = PokerEngine;
+PokerEngine = Object.assign({}, inner, {create: function (seats, options) {
+  var g = inner.create(seats, options), h = Object.create(g);  // the game is frozen: a new face on it
+  Object.defineProperty(h, 'state', {value: function () {
+    var s = g.state();  // eight seats in its own state, the eighth to act: still no seat of the vector's game
+    if (s !== null) { while (s.seats.length < 8) s.seats.push(Object.assign({}, s.seats[0])); s.you.seat = 7; }
+    return s;
+  }});
+  return h;
+}});
+"""
+
+
+def test_a_seat_the_game_lacks_is_the_engine_s_failure_and_a_missing_strategy_the_suite_s():
+    test = vector("tournaments", "tournaments.three-callers-cap")
+    report = certify(QuickJSDriver(SOURCE, engine_name="seat-seven.js", adapter_source=SEAT_SEVEN), {"tournaments": [test]}, {})
+    assert [c.status for c in report.cases] == ["failed"], [c.message for c in report.cases]
+    short = copy.deepcopy(test)
+    short["input"]["strategies"] = short["input"]["strategies"][:1]  # none for seats 1 and 2 of its three
+    case, = certify(QuickJSDriver(SOURCE, engine_name="bundled.js"), {"tournaments": [short]}, {}).cases
+    assert case.status == "error" and "no strategy for seat" in case.message, (case.status, case.message)
