@@ -30,6 +30,7 @@ import pytest
 # loaded by every pytest run, so the certifier (deepdiff, jsonschema, the vectors) is imported only
 # when an engine is given.
 from .judge import cert_profiles
+from .judge.verdicts import SUITE_ERROR
 
 DEFAULT_TIMEOUT_MS = 10_000  # as engine_choice.DEFAULT_TIMEOUT_MS
 DEFAULT_FUZZ_GAMES = 100  # as fuzz.DEFAULT_GAMES (checked when used)
@@ -77,6 +78,10 @@ class VectorFailed(Exception):
     def __init__(self, case) -> None:
         super().__init__(case.message)
         self.case = case
+
+
+class SuiteErrored(VectorFailed):
+    """The suite's own driver or strategies crashed on the vector: a suite error, not the engine's failure."""
 
 
 class HoldemSession:
@@ -218,6 +223,9 @@ class HoldemItem(pytest.Item):
         return self.path, None, f"holdem vector {self.name}"
 
     def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, SuiteErrored):
+            c = excinfo.value.case
+            return f"SUITE ERROR {c.id} (the suite's own error, not the engine's failure): {c.message}"
         if isinstance(excinfo.value, VectorFailed):
             c = excinfo.value.case
             return "\n".join(filter(None, [f"{c.id}  [{', '.join(c.clauses)}]", c.message, c.diff]))
@@ -258,6 +266,8 @@ class VectorItem(HoldemItem):
         case = session.runner.vector(self.family, self.test)
         if case.status == "failed":
             raise VectorFailed(case)
+        if case.status == SUITE_ERROR:
+            raise SuiteErrored(case)
         if case.status == "skipped":
             pytest.skip(case.message)
         if case.status == "divergent":

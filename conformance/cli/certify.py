@@ -183,12 +183,15 @@ def _engine_verdict(engine: engine_report.Report) -> str:
         return f"engine: not certified: smoke check {smoke[0].id} failed: {smoke[0].message}"
     counts = {s: len(engine.with_status(s)) for s in engine_report.STATUSES}
     failed = [c.id for c in engine.with_status("failed")]
-    tally = ", ".join(f"{counts[s]} {s}" for s in engine_report.STATUSES)
+    errors = [c.id for c in engine.with_status(engine_report.SUITE_ERROR)]  # the suite's own, not the engine's
+    tally = ", ".join(f"{counts[s]} {s}" for s in engine_report.STATUSES if s != engine_report.SUITE_ERROR)
+    tally += f", {plural(len(errors), 'suite error')}" if errors else ""
     if engine.certified:
         return f"engine: certified ({tally})"
     if engine.partial and engine.ok:
         return f"engine: no failures in a --family run, not a certification ({tally})"
-    return f"engine: not certified ({tally})" + (f"; failed: {_listed(failed)}" if failed else "")
+    return (f"engine: {'incomplete' if errors and not failed else 'not certified'} ({tally})"
+            + (f"; failed: {_listed(failed)}" if failed else "") + (f"; suite errors: {_listed(errors)}" if errors else ""))
 
 
 def roster_line(roster) -> str:

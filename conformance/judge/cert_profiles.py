@@ -10,12 +10,16 @@ answer, ``profiles``); one that declares nothing implements ``helpers`` and ``to
 ``sng3v4`` when asked for), as before profiles existed. A profile asked for but not implemented is
 "not implemented": nothing of it runs, and it is neither a crash nor a failure. Each profile that
 runs gets its own verdict: "certified" (no failure, no required family skipped entirely),
-"not certified", or "not implemented" when the engine skipped every one of its vectors.
+"not certified", "incomplete" (nothing failed, but the suite itself erred on some vector: a suite
+error, never the engine's failure), or "not implemented" when the engine skipped every one of its
+vectors.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+
+from .verdicts import STATUSES, SUITE_ERROR
 
 PROFILES: dict[str, tuple[str, ...]] = {
     "helpers": ("rng", "deck", "evaluate", "equity", "pots"),
@@ -35,7 +39,8 @@ FUNCTIONS = {"helpers": ("rng", "dealHand", "evaluate", "equity", "buildPots"), 
 # and the hand profile's random hands (conformance/judge/hand_fuzz.py).
 FUZZ_GROUPS = {"tournament": "fuzz", "hand": "hand-fuzz"}
 CERTIFIED, NOT_CERTIFIED, NOT_IMPLEMENTED = "certified", "not certified", "not implemented"
-STATUSES = ("passed", "failed", "divergent", "skipped")
+# "incomplete": no failure, but some vector was not judged because the suite itself erred on it.
+INCOMPLETE = "incomplete"
 
 
 def profile_of(family: str) -> str | None:
@@ -118,6 +123,8 @@ def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemente
             verdict = NOT_CERTIFIED
             if not ran or any(f not in counts for f in PROFILES[p]):
                 reasons = reasons + ["not every family was run"]
+        elif total[SUITE_ERROR]:  # nothing failed, but not everything was judged: the suite's fault
+            verdict, reasons = INCOMPLETE, [suite_errors_text(total[SUITE_ERROR])]
         else:
             verdict = CERTIFIED
         out[p] = {"verdict": verdict, **total, "families": {g: counts[g] for g in groups},
@@ -125,14 +132,23 @@ def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemente
     return out
 
 
+def suite_errors_text(n: int, where: str = "") -> str:
+    """Why a run with suite errors is not certified, in words that never blame the engine."""
+    return (f"{n} suite error{'s' if n != 1 else ''}{' in ' + where if where else ''} (the suite's own driver or "
+            "strategies crashed: not judged, not the engine's failure; please report it)")
+
+
 def headline(profiles: dict[str, dict]) -> str:
     """``certified for helpers, hand; not certified for tournament; not implemented: sng3v4``."""
-    by = {v: [p for p, row in profiles.items() if row["verdict"] == v] for v in (CERTIFIED, NOT_CERTIFIED, NOT_IMPLEMENTED)}
+    by = {v: [p for p, row in profiles.items() if row["verdict"] == v]
+          for v in (CERTIFIED, NOT_CERTIFIED, INCOMPLETE, NOT_IMPLEMENTED)}
     parts = []
     if by[CERTIFIED]:
         parts.append(f"certified for {', '.join(by[CERTIFIED])}")
     if by[NOT_CERTIFIED]:
         parts.append(f"not certified for {', '.join(by[NOT_CERTIFIED])}")
+    if by[INCOMPLETE]:
+        parts.append(f"incomplete for {', '.join(by[INCOMPLETE])}")
     if by[NOT_IMPLEMENTED]:
         parts.append(f"not implemented: {', '.join(by[NOT_IMPLEMENTED])}")
     return "; ".join(parts)

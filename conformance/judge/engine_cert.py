@@ -17,7 +17,7 @@ from .judged import failed
 from .smoke import BREAKS, smoke_problem, smoke_tests
 from .step_judge import EngineChoices
 from .trajectory import failing_game
-from .verdicts import Case, Report
+from .verdicts import SUITE_ERROR, Case, Report
 
 # Fatal errors (hangs, crashes, garbage: each costs a timeout or a restart) before vectors are not
 # run: in a row in one family, in all in one family, in the whole run. An engine that hangs on every
@@ -153,7 +153,7 @@ class Runner:
             if j.status == "failed" else []
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
-                    breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
+                    breaks=first["clause"] if first else j.breaks if j.status == "failed" else None, first=first, later=j.later, answers=j.answers,
                     alternative=j.alternative, failures=failures, diagnosis=j.diagnosis, slow_ms=slow_ms,
                     trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 
@@ -210,6 +210,9 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
     for c in counts.values():
         totals.update(c)
     tally = ", ".join(f"{totals[s]} {s}" for s in ("passed", "divergent", "failed", "skipped"))
+    if totals[SUITE_ERROR]:  # the suite's own errors: said apart, never counted as the engine's failures
+        tally += f", {totals[SUITE_ERROR]} suite error{'s' if totals[SUITE_ERROR] != 1 else ''}"
+    suite_errors = [cert_profiles.suite_errors_text(c[SUITE_ERROR], g) for g, c in counts.items() if c[SUITE_ERROR]]
     follows = sorted({(r, o) for c in report.cases if c.alternative for r, o in c.alternative.items()},
                      key=lambda item: int(item[0][1:]))
     if follows:  # which documented alternatives the engine was proven to follow
@@ -220,13 +223,14 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
                      for f in cert_profiles.PROFILES[p]}
     reasons = [r for g, rs in problems.items() for r in rs
                if asked or g not in unimplemented or not r.startswith("required family")]
-    report.ok = not reasons
+    report.ok = not reasons and not suite_errors
     if report.partial:  # what it ran, never CERTIFIED; the matrix shows only the profiles it touched
         report.profiles = {p: row for p, row in report.profiles.items()
                            if row["families"] or row["verdict"] == cert_profiles.NOT_IMPLEMENTED}
         ran = f"a run of the families {', '.join(report.groups) or '(none)'} only{scope}, not a certification"
         report.verdict = (f"NO FAILURES in {ran}: {tally}" if report.ok
-                          else f"FAILURES in {ran}: {'; '.join(reasons)} ({tally})")
+                          else f"INCOMPLETE {ran}: {'; '.join(suite_errors)} ({tally})" if not reasons
+                          else f"FAILURES in {ran}: {'; '.join(reasons + suite_errors)} ({tally})")
         return
     verdicts = [row["verdict"] for row in report.profiles.values()]
     report.certified = (report.ok and cert_profiles.CERTIFIED in verdicts and cert_profiles.NOT_CERTIFIED not in verdicts
@@ -237,9 +241,10 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
         report.verdict = (f"CERTIFIED{scope} for {', '.join(certified)}"
                           + (f" (not implemented: {', '.join(rest)})" if rest else "") + f": {tally}")
         return
-    why = reasons + [f"{p}: {'; '.join(row.get('reasons', []))}" for p, row in report.profiles.items()
-                     if row["verdict"] == cert_profiles.NOT_IMPLEMENTED]
-    report.verdict = f"NOT CERTIFIED{scope} ({headline}): {'; '.join(why)} ({tally})"
+    why = reasons + suite_errors + [f"{p}: {'; '.join(row.get('reasons', []))}" for p, row in report.profiles.items()
+                                    if row["verdict"] == cert_profiles.NOT_IMPLEMENTED]
+    word = "INCOMPLETE" if suite_errors and not reasons else "NOT CERTIFIED"  # the suite erred, the engine did not fail
+    report.verdict = f"{word}{scope} ({headline}): {'; '.join(why)} ({tally})"
 
 
 def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case, run: "Sequence[str]",

@@ -53,8 +53,10 @@ class EngineLoadError(Exception):
 @dataclass(frozen=True)
 class Run:
     """What happened to one vector: ``kind`` is ``result`` (``value`` is the outcome data),
-    ``skipped`` (``value`` is the reason) or ``errored`` (``value`` says what went wrong;
-    ``fatal`` when the engine was killed or died and will be restarted)."""
+    ``skipped`` (``value`` is the reason), ``errored`` (``value`` says what went wrong;
+    ``fatal`` when the engine was killed or died and will be restarted) or ``suite-error`` (the
+    suite's own JavaScript driver could not go on: ``value`` says why; only the QuickJS/node
+    driver reports one, never an engine over --cmd, whose answers are the engine's own)."""
 
     kind: str
     value: Any = None
@@ -236,6 +238,9 @@ class QuickJSDriver:
                 return Run("skipped", value["skipped"])
             if isinstance(value, dict) and set(value) == {"tooLarge"}:
                 return Run("errored", _too_large(f"{value['tooLarge']} characters"))
+            if isinstance(value, dict) and isinstance(value.get("suiteError"), dict):  # engine_driver.js: ours
+                error = value["suiteError"]
+                return Run("suite-error", f"at {error.get('at')}: {error.get('message')}")
             return Run("result", value)
         if out.kind == "throw":  # only an exhausted stack escapes the driver (see exhausted() there)
             self.close()

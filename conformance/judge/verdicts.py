@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STATUSES = ("passed", "failed", "divergent", "skipped")
+# "error": a suite error (issue #38, item 4): the suite's own driver or strategies crashed on the
+# vector, so it was not judged; never the engine's failure, and never certified over.
+STATUSES = ("passed", "failed", "divergent", "skipped", "error")
+SUITE_ERROR = "error"
 
 
 @dataclass

@@ -27,7 +27,7 @@ PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#8
 SHOWN = 50  # failures and divergences shown; summary.json has them all
 OPEN = 10  # of those, shown opened (the rest one line each until opened)
 REPRO_SHOWN = 20_000  # characters of a --cmd reproduction shown (the file in repro/ is whole)
-STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
+STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted", "error": "bad"}  # error: a suite error
 CSS = """
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,sans-serif;margin:0;background:#0f172a;color:#e2e8f0}
@@ -208,10 +208,12 @@ def _engine(engine: dict) -> str:
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     rows.append("<tr><th>all</th>" + "".join(_count(k, v) for k, v in totals.items()) + "</tr>")
-    verdict = "certified" if engine.get("certified") else "not certified"
+    verdict = ("certified" if engine.get("certified")
+               else "incomplete" if str(engine.get("verdict", "")).startswith("INCOMPLETE") else "not certified")
     subject = engine.get("engine", {})
     name = subject.get("source") or subject.get("command") or subject.get("name") or ""
     failures, divergences = engine.get("failures", []), engine.get("divergences", [])
+    suite_errors = engine.get("suiteErrors", [])  # the suite's own errors: never the engine's failures
     smoke = "".join(f"<li>{escape(str(s.get('id')))}: <span class='{'ok' if s.get('passed') else 'bad'}'>"
                     f"{'ok' if s.get('passed') else 'failed'}</span> <span class='muted'>{escape(str(s.get('message', '')))}"
                     "</span></li>" for s in engine.get("smoke", []))
@@ -224,6 +226,10 @@ def _engine(engine: dict) -> str:
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
         + _causes(engine.get("causes") or [])
+        + (f"<h3>Suite errors ({len(suite_errors)})</h3><p class='sub'>The suite's own driver or strategies could not "
+           "judge these vectors: not the engine's failures (please report them).</p><ul>"
+           + "".join(f"<li>{escape(str(e.get('id')))}: <span class='muted'>{escape(str(e.get('message', '')))}</span></li>"
+                     for e in suite_errors) + "</ul>" if suite_errors else "")
         + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed", i < OPEN) for i, f in enumerate(failures[:SHOWN]))
            + _more(SHOWN, len(failures)) if failures else "")
         + (f"<h3>Divergences ({len(divergences)})</h3><p class='sub'>Not failures: the contract allows more than "
