@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from conformance.bots import bot_timing, bounds
+from conformance.bots.battery_states import BatteryState
 from conformance.bots.bot_cert import CertOptions, CertReport
-from conformance.bots import bot_timing
 from conformance.bots.bot_timing import classify
-from conformance.bots.cert_cuts import Spent, report_cuts, report_retiming_cut, report_table_cut
+from conformance.bots.cert_battery import BatteryRun
+from conformance.bots.cert_cuts import Spent, report_cuts, report_pass_cut, report_retiming_cut, report_table_cut
 from conformance.host import node_polyfill
+from conformance.host.worker import Outcome
 
 
 def test_each_severity_keeps_every_field_and_the_json_names_them():
@@ -101,3 +104,23 @@ def test_after_the_late_states_retimed_a_later_kill_follows_their_verdicts():
     retimer.timings["s0"] = timing(0, "late")
     assert retimer.late() == [retimer.timings["s0"]]
     assert retimer.late_beyond_doubt("later", {}) is True and "later" not in retimer.timings
+
+
+def test_a_battery_pass_cut_names_what_cut_it():
+    # By the CPU-time budget (a larger one would finish it) or by kills at the deadline that
+    # re-timing did not prove late (the bot at risk: a larger budget would not run the rest).
+    states = [BatteryState(f"s{i}", {}) for i in range(8)]
+    for reason, words, then in (
+            ("time", "its share of the CPU-time budget", "a --time-budget of about"),
+            ("kills", f"{bounds.MAX_BATTERY_KILLS} kills at the 300 ms deadline that re-timing did not prove late",
+             "a larger --time-budget would not run them: each kill costs a deadline")):
+        run = BatteryRun(Outcome("ok", {"name": None, "shape": "function"}),
+                         answers=[{"id": "s0", "outcome": "ok"}, {"id": "s1", "outcome": "late"}],
+                         stopped={"reason": reason, "at": "s2", "notRun": 6})
+        report = CertReport(file="x", options=CertOptions(decision_ms=300, time_budget_s=10))
+        report_pass_cut(report, "battery", run, states)
+        report_cuts(report, Spent(battery_s=4.0, tables_s=4.0))
+        [r] = report.reasons
+        assert (r.severity, r.category, r.code, r.example) == ("inconclusive", "bound", reason, "s2")
+        assert r.message.startswith(f"the battery stopped after {words}") and then in r.message, r.message
+        assert (report.to_json()["cuts"]["timeBudgetS"] is None) == (reason == "kills")
