@@ -1,7 +1,8 @@
 """A bot report's reasons (conformance/bots/cert_report.py, cert_cuts.py): each severity keeps every
 field it was given, the JSON names them as documented, the verdict follows the worst severity, a cut
-says what cut it, and the timing rule's bounds are where R33 puts them (bot_timing.classify). Written for the survivors of mutation testing (bench/README.md, "Mutation
-testing of the suite's own verdict code"; issue #37 item 5)."""
+says what cut it, and the timing rule's bounds are where R33 puts them (bot_timing.classify).
+Written for the survivors of mutation testing (bench/README.md, "Mutation testing of the suite's
+own verdict code"; issue #37 item 5)."""
 from __future__ import annotations
 
 from types import SimpleNamespace

@@ -14,10 +14,10 @@ from conformance.report.formats import cause_lines, run_causes, to_json
 DECISIONS = {"hands.a": 9, "hands.b": 2, "hands.c": 5, "hands.d": 14}
 
 
-def failed(cid: str, decision: int) -> Case:
+def failed(cid: str, decision: int, clause: str = "rules.short-allin", expected: int | None = None) -> Case:
     return Case(id=cid, group="hands", status="failed", message=f"{cid} failed", failures=[
-        {"hand": 1, "decision": decision, "path": "state.minRaiseTo", "expected": None, "actual": 40,
-         "clause": "rules.short-allin"}])
+        {"hand": 1, "decision": decision, "path": "state.minRaiseTo", "expected": expected, "actual": 40,
+         "clause": clause}])
 
 
 def report_of(cases: list[Case]) -> Report:
@@ -35,9 +35,8 @@ def test_a_causes_example_is_its_smallest_whatever_the_order(order):
 
 
 def test_each_cause_has_its_own_smallest_example():
-    other = [Case(id=f"hands.x{d}", group="hands", status="failed", message="m", failures=[
-        {"hand": 2, "decision": d, "path": "state.minRaiseTo", "expected": 10, "actual": 20, "clause": "rules.min-raise"}])
-        for d in (7, 3, 11)]
+    other = [failed(f"hands.x{d}", d, "rules.min-raise", expected=20) for d in (7, 3, 11)]  # more than due
     cases = [failed(cid, DECISIONS[cid]) for cid in sorted(DECISIONS)]
     causes = to_json(report_of([*other[:2], *cases, other[2]]))["causes"]
-    assert {c["example"]["vector"]: c["example"]["first"]["decision"] for c in causes} == {"hands.b": 2, "hands.x3": 3}
+    shown = {c["example"]["vector"]: c["example"]["first"]["decision"] for c in causes}
+    assert shown == {"hands.b": 2, "hands.x3": 3}
