@@ -14,6 +14,7 @@ from conformance.arena import transcript
 from conformance.arena.play import play, select_bots
 from conformance.cli.main import main
 from conformance.harness.runner import RunnerOptions
+from conformance.host.worker import Outcome, Worker
 from cli_helpers import make_roster, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,9 +71,39 @@ def test_replay_confirms_the_same_decks_randomness_actions_and_standings(recorde
     assert "confirmed" in out and "digest identical" in out
 
 
-def test_replay_of_a_recorded_late_answer_does_not_wait_for_the_deadline(recorded):
-    # A generous deadline: were the late seat asked again, its loop would be late only after 60 s.
-    result = transcript.replay(transcript.read(recorded / "t.jsonl"), decision_ms=60_000)
+def test_replay_of_a_recorded_late_answer_does_not_wait_for_the_deadline(recorded, monkeypatch):
+    # A generous deadline: were the late seat asked again, its loop would be late only after 60 s
+    # (or the worker's CPU backstop): slower, and still confirmed. So every worker's asks are
+    # counted: a late seat's worker is asked only for its decisions before its first late one.
+    recorded_t = transcript.read(recorded / "t.jsonl")
+    late_seats = {d["seat"] for d in recorded_t.decisions if d["outcome"] == "late"}
+    assert late_seats
+    expected_asks = {}
+    for s in late_seats:
+        mine = [d for d in recorded_t.decisions if d["seat"] == s]
+        expected_asks[s] = next(k for k, d in enumerate(mine) if d["outcome"] == "late")
+    seat_of_source = {}
+    for seat in recorded_t.footer["seats"]:
+        file = next(b["file"] for b in recorded_t.header["bots"] if b["bot"] == seat["bot"])
+        seat_of_source[(recorded / file).read_text(encoding="utf-8")] = seat["seat"]
+    seat_of_worker, asks = {}, {}
+    real_start, real_act = Worker.start, Worker.act
+
+    def start(self, engine_source, script_source, *args, **kwargs):
+        seat_of_worker[id(self)] = seat_of_source[script_source]
+        return real_start(self, engine_source, script_source, *args, **kwargs)
+
+    def act(self, *args, **kwargs):
+        s = seat_of_worker[id(self)]
+        asks[s] = asks.get(s, 0) + 1
+        if s in late_seats and asks[s] > expected_asks[s]:  # asked again: fail now, not after the deadline
+            return Outcome("late", error={"category": "late", "message": "asked again on replay"})
+        return real_act(self, *args, **kwargs)
+
+    monkeypatch.setattr(Worker, "start", start)
+    monkeypatch.setattr(Worker, "act", act)
+    result = transcript.replay(recorded_t, decision_ms=60_000)
+    assert {s: asks.get(s, 0) for s in late_seats} == expected_asks
     assert result.confirmed and result.digest_matches is False  # the deadline is worded in the messages
 
 
