@@ -65,6 +65,7 @@ import orjson
 
 from reference.actions import js_text
 
+from . import worker_globals
 from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
 from reference.rng import JSBigInt
@@ -188,6 +189,8 @@ class Worker:
     use one Worker per seat, each its own process.
     """
 
+    host_name = "quickjs"  # the host that runs the JavaScript, as reports record it
+
     def __init__(self, *, memory_limit: int | None = None, stack_limit: int | None = None,
                  cpu_limit_ms: int = 10_000, spawn_timeout_ms: int = 10_000,
                  cpu_meter: Callable[[float], None] | None = None) -> None:
@@ -252,6 +255,8 @@ class Worker:
                 return ready
             req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
                    "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
+            if mode == "bot":  # a classic Web Worker's members (ruling R39)
+                req["globals"] = self._globals_script()
             if self.memory_limit is not None:
                 req["memoryLimit"] = self.memory_limit
             if self.stack_limit is not None:
@@ -361,10 +366,19 @@ class Worker:
         """More fields of the init request."""
         return {}
 
-    def _spawn(self) -> Outcome | None:
-        """Start the child and wait for its ready line; an Outcome if that failed."""
+    def _globals_script(self) -> str:
+        """The Web-Worker members' script of a bot's realm (conformance.host.worker_globals)."""
+        return worker_globals.script(node=False)[0]
+
+    def _env(self) -> dict:
+        """The child's environment."""
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(self._python_path())
+        return env
+
+    def _spawn(self) -> Outcome | None:
+        """Start the child and wait for its ready line; an Outcome if that failed."""
+        env = self._env()
         self._stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
         self._proc = subprocess.Popen(
