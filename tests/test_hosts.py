@@ -140,9 +140,15 @@ def test_an_engine_cannot_import_a_module_on_node():
     worker.close()
 
 
-def test_node_refuses_a_bot():
-    with pytest.raises(ValueError, match="bots run in QuickJS"):
-        NodeWorker(NODE).start(ENGINE, "module.exports = () => 'fold';", 0, mode="bot")
+def test_node_runs_a_bot_without_code_generation_from_strings():
+    """Mode "bot" (issue #35): the bot acts; the Function constructors are the guards (R39: the vm
+    context also has code generation from strings off, behind them)."""
+    with NodeWorker(NODE) as worker:
+        assert worker.start(ENGINE, "module.exports = () => 'fold';", 0, mode="bot").ok
+        assert worker.act({}).answer == "fold"
+        probe = worker.eval_fn("function () { try { return (0, Object.getPrototypeOf(function* () {}).constructor)('1'); }"
+                               " catch (e) { return e.name; } }")
+        assert probe.answer == "ContractViolation"
 
 
 def test_out_of_memory_on_node_is_reported_as_such_and_the_engine_restarted():

@@ -69,7 +69,9 @@ FEATURES = {
 
 # Browser worker globals the worker does not have. Timers are refused by the contract (no
 # background work); the worker reports them as violations (tests/test_host.py).
-ABSENT = ["structuredClone", "Intl", "crypto", "fetch", "performance", "importScripts"]  # postMessage: a guard (R35)
+# A browser's worker has structuredClone, Intl, crypto, fetch, performance and importScripts: the bot's
+# worker has them too, the forbidden ones as guards (R39, tests/test_bot_worker_globals.py).
+ABSENT = ["require", "process", "Buffer", "global", "XMLHttpRequest", "document"]
 
 
 @pytest.fixture(scope="module")

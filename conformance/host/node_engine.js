@@ -133,7 +133,7 @@ function init(req) {
   // the parent's text, never the bot's) are evaluated from here; the function stays in its closure.
   const evaluate = bot ? (text) => vm.runInContext(text, ctx, { filename: 'driver' }) : undefined;
   host = vm.runInContext(req.bootstrap, ctx, { filename: 'worker_bootstrap.js' })(
-    seed, Infinity, limits.answer, maxText, limits.name, 'node', evaluate);
+    seed, Infinity, limits.answer, maxText, limits.name, bot, 'node', evaluate);
   for (const [source, text, filename] of [['engine', req.engine, 'engine'], ['script', req.script, bot ? 'bot' : 'adapter']]) {
     if (source === 'script') host('watch', '');
     if (text === null) continue;

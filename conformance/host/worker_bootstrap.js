@@ -1,8 +1,9 @@
 // The worker's bootstrap: conformance/host/worker_process.py evaluates it before the bot's script
-// (conformance/host/node_engine.js on the V8 host). `hostName` ("quickjs" or "node") names the host
+// (conformance/host/node_engine.js on the V8 host). `workerScope`: a bot's worker, whose global is a
+// browser's classic worker's (R39), not an engine's; `hostName` ("quickjs" or "node") names the host
 // in the errors of what it cannot give (R39); `evaluate`, when given, evaluates a script's text at
 // global scope in this realm (the V8 host, where code generation from strings is off for the bot).
-(function (botSeed, scriptLines, MAX_ANSWER_CHARS, MAX_TEXT_CHARS, MAX_NAME_CHARS, hostName, evaluate) {
+(function (botSeed, scriptLines, MAX_ANSWER_CHARS, MAX_TEXT_CHARS, MAX_NAME_CHARS, workerScope, hostName, evaluate) {
   'use strict';
   var G = globalThis;
   // Intrinsics captured before untrusted code runs: later patches of the
@@ -120,6 +121,7 @@
   DateGuard.prototype = Date.prototype;
   setHidden(Date.prototype, 'constructor', DateGuard);
   setHidden(G, 'Date', DateGuard);
+  if (workerScope) workerMembers(); else delete G.performance;   // quickjs-ng's clock: absent for an engine
 
   // ---- what a browser's worker has and the contract forbids (R39) ---------------
   // Present, as in browsers, so that a bot's feature tests see it; a call is a recorded violation that
@@ -129,56 +131,58 @@
     setHidden(holder, name, f);
     return f;
   }
-  forbidden(G, 'clearTimeout', 'timer', 'clearTimeout (no timers in the worker)');
-  forbidden(G, 'clearInterval', 'timer', 'clearInterval (no timers in the worker)');
-  forbidden(G, 'importScripts', 'network', 'importScripts (a bot loads nothing)');
-  forbidden(G, 'fetch', 'network', 'fetch (no networking)');
-  var performance = {};            // quickjs-ng's own clock is replaced
-  forbidden(performance, 'now', 'clock', 'performance.now()');
-  forbidden(performance, 'mark', 'clock', 'performance.mark()');
-  forbidden(performance, 'measure', 'clock', 'performance.measure()');
-  defineProperty(performance, 'timeOrigin', {get: function timeOrigin() { throw violation('clock', 'performance.timeOrigin'); },
-                                             enumerable: true, configurable: true});
-  setHidden(G, 'performance', performance);
-  var crypto = {};
-  forbidden(crypto, 'getRandomValues', 'entropy', 'crypto.getRandomValues() (unseeded entropy)');
-  forbidden(crypto, 'randomUUID', 'entropy', 'crypto.randomUUID() (unseeded entropy)');
-  setHidden(G, 'crypto', crypto);
-  // Intl: on the V8 host with the locale and time zone the host pins (en-US, UTC); formatting a date
-  // without one is the clock. QuickJS has no Intl: each member throws an error naming the host and R39.
-  var NOT_HERE = ' is not available on the ' + hostName + ' host (ruling R39: certify with --host node)';
-  function unavailable(holder, name, label) {
-    defineProperty(holder, name, {get: ({[name]() { throw new ErrorCtor(label + NOT_HERE); }})[name],
-                                  enumerable: false, configurable: true});
-  }
-  if (typeof Intl === 'object' && Intl !== null) {
-    var dtf = Intl.DateTimeFormat.prototype, formatGetter = ownDescriptor(dtf, 'format').get;
-    defineProperty(dtf, 'format', {get: function format() {
-      var bound = apply(formatGetter, this, []);
-      return function (date) {
-        if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat format() without a date (the current time)');
-        return bound(date);
-      };
-    }, enumerable: false, configurable: true});
-    var formatToParts = dtf.formatToParts;
-    setHidden(dtf, 'formatToParts', function formatToParts(date) {
-      if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat formatToParts() without a date (the current time)');
-      return apply(formatToParts, this, [date]);
-    });
-  } else {
-    var IntlStub = {};
-    var intlNames = ['Collator', 'DateTimeFormat', 'DisplayNames', 'DurationFormat', 'ListFormat', 'Locale',
-                     'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'Segmenter', 'getCanonicalLocales',
-                     'supportedValuesOf'];
-    for (var n = 0; n < intlNames.length; n++) unavailable(IntlStub, intlNames[n], 'Intl.' + intlNames[n]);
-    defineProperty(IntlStub, Symbol.toStringTag, {value: 'Intl', configurable: true});
-    setHidden(G, 'Intl', IntlStub);
-  }
-  // The Web-Worker members (worker_globals.py) where the host could not load them.
-  var members = ['structuredClone', 'atob', 'btoa', 'DOMException', 'TextEncoder', 'TextDecoder'];
-  for (var w = 0; w < members.length; w++) {
-    if (typeof G[members[w]] === 'undefined') {
-      forbiddenMissing(members[w]);
+  function workerMembers() {
+    forbidden(G, 'clearTimeout', 'timer', 'clearTimeout (no timers in the worker)');
+    forbidden(G, 'clearInterval', 'timer', 'clearInterval (no timers in the worker)');
+    forbidden(G, 'importScripts', 'network', 'importScripts (a bot loads nothing)');
+    forbidden(G, 'fetch', 'network', 'fetch (no networking)');
+    var performance = {};            // quickjs-ng's own clock is replaced
+    forbidden(performance, 'now', 'clock', 'performance.now()');
+    forbidden(performance, 'mark', 'clock', 'performance.mark()');
+    forbidden(performance, 'measure', 'clock', 'performance.measure()');
+    defineProperty(performance, 'timeOrigin', {get: function timeOrigin() { throw violation('clock', 'performance.timeOrigin'); },
+                                               enumerable: true, configurable: true});
+    setHidden(G, 'performance', performance);
+    var crypto = {};
+    forbidden(crypto, 'getRandomValues', 'entropy', 'crypto.getRandomValues() (unseeded entropy)');
+    forbidden(crypto, 'randomUUID', 'entropy', 'crypto.randomUUID() (unseeded entropy)');
+    setHidden(G, 'crypto', crypto);
+    // Intl: on the V8 host with the locale and time zone the host pins (en-US, UTC); formatting a date
+    // without one is the clock. QuickJS has no Intl: each member throws an error naming the host and R39.
+    var NOT_HERE = ' is not available on the ' + hostName + ' host (ruling R39: certify with --host node)';
+    function unavailable(holder, name, label) {
+      defineProperty(holder, name, {get: ({[name]() { throw new ErrorCtor(label + NOT_HERE); }})[name],
+                                    enumerable: false, configurable: true});
+    }
+    if (typeof Intl === 'object' && Intl !== null) {
+      var dtf = Intl.DateTimeFormat.prototype, formatGetter = ownDescriptor(dtf, 'format').get;
+      defineProperty(dtf, 'format', {get: function format() {
+        var bound = apply(formatGetter, this, []);
+        return function (date) {
+          if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat format() without a date (the current time)');
+          return bound(date);
+        };
+      }, enumerable: false, configurable: true});
+      var formatToParts = dtf.formatToParts;
+      setHidden(dtf, 'formatToParts', function formatToParts(date) {
+        if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat formatToParts() without a date (the current time)');
+        return apply(formatToParts, this, [date]);
+      });
+    } else {
+      var IntlStub = {};
+      var intlNames = ['Collator', 'DateTimeFormat', 'DisplayNames', 'DurationFormat', 'ListFormat', 'Locale',
+                       'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'Segmenter', 'getCanonicalLocales',
+                       'supportedValuesOf'];
+      for (var n = 0; n < intlNames.length; n++) unavailable(IntlStub, intlNames[n], 'Intl.' + intlNames[n]);
+      defineProperty(IntlStub, Symbol.toStringTag, {value: 'Intl', configurable: true});
+      setHidden(G, 'Intl', IntlStub);
+    }
+    // The Web-Worker members (worker_globals.py) where the host could not load them.
+    var members = ['structuredClone', 'atob', 'btoa', 'DOMException', 'TextEncoder', 'TextDecoder'];
+    for (var w = 0; w < members.length; w++) {
+      if (typeof G[members[w]] === 'undefined') {
+        forbiddenMissing(members[w]);
+      }
     }
   }
   function forbiddenMissing(name) {

@@ -195,7 +195,7 @@ class _Session:
                 return {"ok": False, "error": _error("internal", f"the worker's globals failed: {str(exc)[:300]}")}
         try:
             host = ctx.eval(BOOTSTRAP)(req["botSeed"], script_lines or float("inf"), MAX_ANSWER_CHARS,
-                                      MAX_TEXT_CHARS, MAX_NAME_CHARS, "quickjs")
+                                      MAX_TEXT_CHARS, MAX_NAME_CHARS, req["mode"] == "bot", "quickjs")
         except Exception as exc:  # noqa: BLE001 - e.g. a memory limit too small for the bootstrap
             return {"ok": False, "error": _escaped_error(exc)}
         self.host = host
