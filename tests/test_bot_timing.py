@@ -143,7 +143,10 @@ def test_the_parent_kills_a_node_that_does_not_answer(tmp_path):
         os.killpg(pid, 0)  # nothing is left of its process group
 
 
-def test_without_node_on_path_the_timer_is_absent(monkeypatch, tmp_path):
+def test_without_node_the_timer_is_absent(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOLDEM_NODE", "none")
+    assert find_node() is None
+    monkeypatch.setenv("HOLDEM_NODE", "system")  # the system's node only, and none on PATH
     monkeypatch.setenv("PATH", str(tmp_path))
     assert find_node() is None
 

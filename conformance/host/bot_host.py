@@ -4,7 +4,8 @@ A bot's worker is one OS process per seat on either host, speaking one protocol
 (docs/worker-protocol.md): :class:`~conformance.host.node_worker.NodeWorker` in mode ``"bot"`` on
 ``node``, :class:`~conformance.host.worker.Worker` on ``quickjs``. Both give the bot the same
 classic Web Worker global (ruling R39) but Intl, which only V8 has. The default is node wherever
-the suite finds one (:func:`find_node`), else QuickJS, and whoever chooses says which
+the suite finds one (:mod:`conformance.host.node_runtime`: the pinned node 24, else the system's),
+else QuickJS, and whoever chooses says which
 (:func:`choose`). What a bot did is recorded with the host that played it (transcripts, match
 results, the league store, certification reports).
 """
@@ -14,22 +15,12 @@ from dataclasses import dataclass
 
 from conformance.errors import UsageError
 
-from .node_worker import NodeWorker, node_version
-from .node_worker import find_node as _find_node_on_path
+from . import node_runtime
+from .node_runtime import node_version
+from .node_worker import NodeWorker
 from .worker import Worker
 
 HOSTS = ("node", "quickjs")
-DEFAULT_NOTE_NO_NODE = "node (20 or later) is not installed: bots run in QuickJS"
-
-
-def find_node() -> str | None:
-    """The node that runs bots: the suite's (conformance.host.node_runtime) once it is there, else
-    node 20 or later on PATH."""
-    try:
-        from . import node_runtime  # the lead's pinned node 24 (issue #35); absent in older checkouts
-    except ImportError:
-        return _find_node_on_path()
-    return node_runtime.find_node()
 
 
 @dataclass(frozen=True)
@@ -64,16 +55,10 @@ def choose(requested: str | None, option: str = "--host") -> BotHost:
         raise UsageError(f"{option}: unknown bot host {requested!r} (known: {', '.join(HOSTS)})")
     if requested == "quickjs":
         return BotHost("quickjs", None, f"{option} quickjs")
-    node = find_node()
+    node, which = node_runtime.find()
     if node is None:
         if requested == "node":
-            raise UsageError(f"{option} node: node 20 or later is not installed (install it, or use {option} quickjs)")
-        return BotHost("quickjs", None, DEFAULT_NOTE_NO_NODE)
-    note = f"{option} node" if requested == "node" else f"the default: node is installed at {node}"
-    return BotHost("node", node, note)
+            raise UsageError(f"{option} node: {which} (use {option} quickjs)")
+        return BotHost("quickjs", None, f"the default without node: {which}")
+    return BotHost("node", node, f"{option} node: {which}" if requested == "node" else f"the default: {which}")
 
-
-def by_name(name: str) -> BotHost:
-    """A recorded host by its name (a transcript's, a league store's): node must be here to replay
-    what node played."""
-    return choose(name, "the recorded bot host")

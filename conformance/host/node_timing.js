@@ -132,7 +132,11 @@ function bot() {
   const hide = (obj, key, value) =>
     Object.defineProperty(obj, key, { value, writable: true, enumerable: false, configurable: true });
   const forbidden = (what) => function () { throw new Error('contract violation: ' + what); };
-  // Node's own globals are not a browser worker's: a bot must not find them here either.
+  // Node's own globals are not a browser worker's: a bot must not find them here either. Node 24's
+  // fetch-family globals load lazily and need Buffer then: load them before it goes.
+  for (const name of ['FormData', 'Headers', 'Request', 'Response', 'MessageEvent', 'CloseEvent', 'WebSocket']) {
+    try { void G[name]; } catch (e) { /* absent on this node */ }
+  }
   for (const name of ['process', 'Buffer', 'global', 'require', 'setImmediate', 'clearImmediate',
                       'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask',
                       'structuredClone', 'fetch', 'performance']) {

@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import node_polyfill
+from . import node_polyfill, node_runtime
 from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
 from .worker import encode_state
 
@@ -38,8 +38,8 @@ ENV_MS = 20000  # node_timing.js's own deadline for starting the worker and load
 
 
 def find_node() -> str | None:
-    """The ``node`` executable on PATH, or None."""
-    return shutil.which("node")
+    """The node that runs bots on V8 (:mod:`conformance.host.node_runtime`), or None."""
+    return node_runtime.find_node()
 
 
 @dataclass(frozen=True)

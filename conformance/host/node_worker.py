@@ -30,14 +30,15 @@ from __future__ import annotations
 
 import re
 import resource
-import shutil
 import subprocess
 import time
 from functools import lru_cache
 from pathlib import Path
 
+from . import node_runtime
 from .bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS
 from . import worker_globals
+from .node_runtime import MIN_NODE, node_version
 from .worker import Outcome, Worker
 from conformance.resources import javascript
 
@@ -47,7 +48,6 @@ HEAP_MB = 256  # V8's old generation, as the QuickJS worker's default memory lim
 STACK_KB = 3900  # V8's stack limit; the child's OS stack is raised to CHILD_STACK to hold it
 CHILD_STACK = 64 * 1024 * 1024
 STDERR_HEAD = 4096  # where node says why it aborted
-MIN_NODE = (20, 0)  # the permission model
 # What node writes on stderr when V8's heap limit is reached (it then aborts).
 _OUT_OF_MEMORY = re.compile(rb"JavaScript heap out of memory|Reached heap limit|Fatal JavaScript out of memory|"
                             rb"Fatal process out of memory")
@@ -56,24 +56,10 @@ BOT_ENV = {"TZ": "UTC", "LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"}
 DATA_LIMIT_FACTOR = 4  # RLIMIT_DATA of a bot's child, in heaps: V8's heap, its code, and ArrayBuffers
 
 
-@lru_cache(maxsize=None)
-def node_version(node: str) -> tuple[int, ...] | None:
-    """``node --version`` as numbers, or None when it cannot be run or read."""
-    try:
-        text = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", text)
-    return tuple(int(x) for x in m.groups()) if m else None
-
-
 def find_node() -> str | None:
-    """The ``node`` on PATH when it can host an engine (version 20 or later), else None."""
-    node = shutil.which("node")
-    if node is None:
-        return None
-    version = node_version(node)
-    return node if version is not None and version[:2] >= MIN_NODE else None
+    """The node that hosts engines (:mod:`conformance.host.node_runtime`: the pinned node 24, else
+    the system's when version 20 or later), or None."""
+    return node_runtime.find_node()
 
 
 def permission_flag(version: tuple[int, ...]) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from conformance.host import jsvalue
+from conformance.host import jsvalue, node_runtime
 from conformance.host.linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
 from conformance.host.node_worker import NodeWorker, find_node
 from conformance.host.worker import Worker, decode as decode_wire
@@ -156,7 +156,7 @@ class QuickJSDriver:
             raise ValueError(f"host: unknown {host!r} (known: {', '.join(HOSTS)})")
         self.node = find_node() if host == "node" else None
         if host == "node" and self.node is None:
-            raise ValueError("host: node (version 20 or later) is not installed; use the quickjs host")
+            raise ValueError(f"host: no node to run the engine on ({node_runtime.describe()}); use the quickjs host")
         if coverage and host != "node":
             raise ValueError(f"coverage: V8's block coverage needs the node host, not {host}")
         # --coverage: V8's counts of the engine's script, one snapshot per part of the run (coverage.py).
