@@ -28,6 +28,7 @@ forbids is there and throws a recorded violation (the bootstrap's guards).
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import resource
 import subprocess
@@ -161,6 +162,27 @@ class NodeWorker(Worker):
 
     def _globals_script(self) -> str:
         return worker_globals.script(node=True)[0]
+
+    def _request(self, data: bytes, timeout_ms: float, answer_key: str | None) -> Outcome:
+        """The base request, with ``queued_ms``: how long the child's main thread (the bot's) waited,
+        runnable, for a CPU meanwhile (Linux's schedstat), so that a decision's time can leave out the
+        machine's load (ruling R33) while still counting a bot that waits (Atomics.wait) or computes."""
+        before = self._run_delay_ns()
+        out = super()._request(data, timeout_ms, answer_key)
+        after = self._run_delay_ns() if before is not None else None
+        if after is None:
+            return out
+        return dataclasses.replace(out, queued_ms=(after - before) / 1e6)
+
+    def _run_delay_ns(self) -> int | None:
+        """The child's main thread's time spent waiting on a run queue, in ns (None: not readable)."""
+        if self._proc is None:
+            return None
+        try:
+            with open(f"/proc/{self._proc.pid}/schedstat", "rb") as f:
+                return int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
 
     def _crashed(self, t0: float, when: str = "", wall_ms: float | None = None) -> Outcome:
         """A child that aborted at V8's heap limit ran out of memory; any other end is a crash.

@@ -176,6 +176,9 @@ class Outcome:
     cpu_ms: float | None = None
     violations: tuple = ()
     error: dict | None = None
+    # On the V8 host, the part of wall_ms the child's main thread waited, runnable, for a CPU
+    # (the machine's load, not the bot's time); None where it is not measured.
+    queued_ms: float | None = None
 
     @property
     def ok(self) -> bool:
