@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.bots.bot_cert import (FEATURES, CertOptions, CertReport, _determinism, _Run, battery, certify,
-                                  certify_file, generated_states, state_features, vector_states)
+from conformance.bots.bot_cert import (FEATURES, CertOptions, CertReport, battery, certify, certify_file,
+                                       generated_states, state_features, vector_states)
+from conformance.bots.cert_battery import BatteryRun
+from conformance.bots.cert_determinism import report_determinism
 from conformance.cli.main import main
 from conformance.host.worker import Outcome
 from conformance.vectors import library as vectors
@@ -213,15 +215,15 @@ def test_determinism_compares_answers_not_deadlines():
     start = Outcome("ok", {"name": None, "shape": "function"})
 
     def run(*answers):
-        return _Run(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
-                                    for i, (o, a) in enumerate(answers)])
+        return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
+                                          for i, (o, a) in enumerate(answers)])
 
     report = CertReport(file="x", options=QUICK)
-    _determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "fold")))
+    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "fold")))
     assert report.determinism["difference"] is None and not report.reasons
-    _determinism(report, run(("ok", "call"), ("late", None)), run(("ok", "call"), ("ok", "fold")))
+    report_determinism(report, run(("ok", "call"), ("late", None)), run(("ok", "call"), ("ok", "fold")))
     assert report.determinism["compared"] == 1 and not report.reasons
-    _determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "call")))
+    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "call")))
     assert report.determinism["difference"]["state"] == "s1"
     assert [(r.category, r.code, r.example) for r in report.reasons] == [("determinism", "answers-differ", "s1")]
 

@@ -152,20 +152,22 @@ def test_without_node_the_timer_is_absent(monkeypatch, tmp_path):
 
 
 def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
-    from conformance.bots.bot_cert import CertReport, _determinism, _Run
+    from conformance.bots.bot_cert import CertReport
+    from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.cert_determinism import report_determinism
     from conformance.host.worker import Outcome
 
     start = Outcome("ok", {"name": None, "shape": "function"})
 
     def run(restarts, *answers):
-        return _Run(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
-                                    for i, (o, a) in enumerate(answers)], restarts=restarts)
+        return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
+                                          for i, (o, a) in enumerate(answers)], restarts=restarts)
 
     report = CertReport(file="x", options=CertOptions())
-    _determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")))
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")))
     assert report.determinism["difference"]["state"] == "s1"
     report = CertReport(file="x", options=CertOptions())
-    _determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")))
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")))
     assert report.determinism["compared"] == 0 and not report.reasons
 
 
