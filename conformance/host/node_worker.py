@@ -129,7 +129,7 @@ class NodeWorker(Worker):
         with self._lock:
             return self._call(b'{"op":"coverage"}\n', timeout_ms, "value")
 
-    def start(self, engine_source, script_source, bot_seed, mode="engine", init_timeout_ms=5000, script_name=None):
+    def start(self, engine_source, script_source, bot_seed, mode="bot", init_timeout_ms=5000, script_name=None):
         self._bot = mode == "bot"
         return super().start(engine_source, script_source, bot_seed, mode, init_timeout_ms, script_name)
 
