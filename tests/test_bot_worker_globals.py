@@ -232,3 +232,39 @@ def test_array_buffers_are_bounded_by_the_os_limit_on_the_v8_host():
         if out.kind == "ok":
             name, count = out.answer.split()
             assert name == "RangeError" and int(count) * 64 <= 4 * 256, out.answer
+
+
+# ---- certification on each host (holdem-cert bot --host) ----------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+from conformance.bots.bot_cert import CertOptions, certify_file  # noqa: E402
+
+V8_BOTS = Path(__file__).resolve().parent / "bots" / "v8"
+# A short battery (one state of each decision kind and a few vectors, nine-seat states included), a
+# two-seat table and no full-length table: enough to run every member in every stage.
+SHORT = dict(vector_states=5, generated_states=0, kind_states=1, smoke_seats=(2,), smoke_max_hands=4,
+             full_table_hands=0)
+
+
+@pytest.mark.parametrize("host", HOST_PARAMS)
+def test_a_bot_using_each_web_worker_member_is_certified(host):
+    report = certify_file(V8_BOTS / "web-worker-members.js", CertOptions(host=host, **SHORT))
+    assert report.verdict == "certified", [r.to_json() for r in report.reasons]
+    assert report.to_json()["options"]["host"] == host
+    assert report.battery["answered"] == report.battery["states"] and report.battery["errors"] == {}
+
+
+@needs_node
+def test_a_bot_formatting_with_intl_is_certified_on_the_v8_host():
+    report = certify_file(V8_BOTS / "intl-chips.js", CertOptions(host="node", **SHORT))
+    assert report.verdict == "certified", [r.to_json() for r in report.reasons]
+
+
+def test_a_bot_formatting_with_intl_gets_the_named_error_on_quickjs():
+    report = certify_file(V8_BOTS / "intl-chips.js", CertOptions(host="quickjs", **SHORT))
+    assert report.verdict == "rejected"
+    load = [r for r in report.reasons if r.category == "load"]
+    assert len(load) == 1 and load[0].code == "throw", [r.to_json() for r in report.reasons]
+    assert "Intl.NumberFormat is not available on the quickjs host (ruling R39" in load[0].message
+    assert "ReferenceError" not in load[0].message

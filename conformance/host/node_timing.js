@@ -190,7 +190,13 @@ function bot() {
   }
   port.on('message', (text) => {
     let answer;
-    try { answer = act.call(self, parse(text)); } catch (e) {
+    // The answer is read as the worker reads it (then, type, amount), inside the decision's time: a
+    // browser's structured clone of the posted message reads it too (R33; a getter that never returns
+    // is late).
+    try {
+      answer = act.call(self, parse(text));
+      if (answer !== null && typeof answer === 'object') { void answer.then; void answer.type; void answer.amount; }
+    } catch (e) {
       let message;
       try { message = e instanceof Error ? e.name + ': ' + e.message : 'a thrown ' + typeof e; } catch (x) { message = 'a thrown value'; }
       post({ kind: 'threw', message: String(message).slice(0, 300) });
