@@ -21,5 +21,5 @@ def chosen_bot_host(args: argparse.Namespace, flag: str = "--bot-host", quiet: b
     """The host the options name (a usage error for node where there is none), said on stderr."""
     host = bot_host.choose(getattr(args, "bot_host", None), flag)
     if not quiet:
-        print(f"holdem-cert: bots run on {host.label} ({host.note})", file=sys.stderr)
+        print(f"note: bots run on {host.label} ({host.note})", file=sys.stderr)
     return host

@@ -280,13 +280,14 @@ def chosen_host(args: argparse.Namespace) -> str:
     if not args.node:
         if args.bot_host == "node":
             raise UsageError("--no-node contradicts --host node (--no-node is the deprecated --host quickjs)")
-        print("holdem-cert: --no-node is deprecated: it means --host quickjs (without node's re-timing)",
-              file=sys.stderr)
+        print("note: --no-node is deprecated: it means --host quickjs (without node's re-timing)", file=sys.stderr)
         args.bot_host = "quickjs"
     return chosen_bot_host(args, "--host").name
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise UsageError(f"cannot read {args.file}: not a file")
     options = CertOptions(bot_seed=args.seed, init_ms=args.init_ms, decision_ms=args.decision_ms,
                           generated_states=args.states, kind_states=args.kinds, smoke_seats=args.tables,
                           smoke_max_hands=args.hands, node=args.node, full_table_hands=args.full_hands,
