@@ -126,22 +126,28 @@ def test_intl_on_the_v8_host_has_en_us_and_utc_pinned():
             assert out.answer == "ContractViolation" and [v["kind"] for v in out.violations] == ["clock"], (call, out)
 
 
-def test_intl_on_quickjs_is_an_error_naming_the_global_the_host_and_the_ruling():
+NAMED = "Intl is not defined (Intl is not available on the quickjs host: ruling R39"
+
+
+def test_intl_is_absent_on_quickjs_so_a_feature_test_sees_the_truth():
     with started("quickjs") as w:
-        assert evaluate(w, "typeof Intl").answer == "object"  # a feature test sees it
-        out = evaluate(w, "(function () { try { return new Intl.NumberFormat().format(1); }"
-                          " catch (e) { return e.name + ': ' + e.message; } })()")
-        assert out.answer == ("Error: Intl.NumberFormat is not available on the quickjs host "
-                              "(ruling R39: certify with --host node)")
+        assert evaluate(w, "typeof Intl").answer == "undefined"
 
 
 def test_a_bot_touching_intl_on_quickjs_fails_with_the_named_error():
     bot = "module.exports = function act() { return new Intl.NumberFormat('en-US').format(1) ? 'fold' : 'check'; };"
     with started("quickjs", bot) as w:
         out = w.act({})
-        assert out.kind == "throw"
-        assert "Intl.NumberFormat is not available on the quickjs host" in out.error["message"]
-        assert "R39" in out.error["message"]
+        assert out.kind == "throw" and out.error["message"].startswith(NAMED), out
+    worker = BotHost("quickjs").worker()
+    with worker:
+        out = worker.start(ENGINE, "var f = new Intl.NumberFormat(); module.exports = () => 'fold';", 7)
+        assert out.kind == "throw" and out.error["message"].startswith(NAMED), out
+
+
+def test_other_reference_errors_are_not_annotated():
+    with started("quickjs", "module.exports = function act() { return notDefinedHere; };") as w:
+        assert w.act({}).error["message"] == "notDefinedHere is not defined"
 
 
 # Every object and function the bot can reach, by own properties (getters and setters as functions,
@@ -266,5 +272,4 @@ def test_a_bot_formatting_with_intl_gets_the_named_error_on_quickjs():
     assert report.verdict == "rejected"
     load = [r for r in report.reasons if r.category == "load"]
     assert len(load) == 1 and load[0].code == "throw", [r.to_json() for r in report.reasons]
-    assert "Intl.NumberFormat is not available on the quickjs host (ruling R39" in load[0].message
-    assert "ReferenceError" not in load[0].message
+    assert "Intl is not available on the quickjs host: ruling R39" in load[0].message

@@ -51,6 +51,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,23 @@ def encode(value: Any) -> Any:
     if isinstance(value, JSValue):
         raise TypeError(f"a JavaScript {value.tag} cannot be passed as an argument")
     return value
+
+
+# A global a browser's worker has and this host cannot give (ruling R39): its ReferenceError is named.
+_NOT_DEFINED = re.compile(r"'?(\w+)'? is not defined")
+UNAVAILABLE = {"quickjs": ("Intl",)}
+
+
+def unavailable_note(error: dict, host: str) -> str:
+    """What to add to a thrown error's message when the bot used a global of a browser's worker that
+    ``host`` lacks (R39: QuickJS has no Intl), else ""."""
+    if error.get("name") != "ReferenceError" or not isinstance(error.get("message"), str):
+        return ""
+    m = _NOT_DEFINED.fullmatch(error["message"])
+    if m is None or m[1] not in UNAVAILABLE.get(host, ()):
+        return ""
+    return (f" ({m[1]} is not available on the {host} host: ruling R39, docs/rulings.md; "
+            f"certify with --host node)")
 
 
 def thrown_text(error: dict) -> str:
@@ -451,6 +469,9 @@ class Worker:
             error["value"] = decode(error["value"])
         if isinstance(error.get("at"), dict):
             error["at"] = {**error["at"], "file": self.source_names[error["at"]["source"]]}
+        note = unavailable_note(error, self.host_name)
+        if note:
+            error["message"] += note
         answer = decode(resp["answer"]) if "answer" in resp else None
         if category in _FATAL:
             self._die(f"{category}: {error['message']}")

@@ -148,12 +148,8 @@
     forbidden(crypto, 'randomUUID', 'entropy', 'crypto.randomUUID() (unseeded entropy)');
     setHidden(G, 'crypto', crypto);
     // Intl: on the V8 host with the locale and time zone the host pins (en-US, UTC); formatting a date
-    // without one is the clock. QuickJS has no Intl: each member throws an error naming the host and R39.
-    var NOT_HERE = ' is not available on the ' + hostName + ' host (ruling R39: certify with --host node)';
-    function unavailable(holder, name, label) {
-      defineProperty(holder, name, {get: ({[name]() { throw new ErrorCtor(label + NOT_HERE); }})[name],
-                                    enumerable: false, configurable: true});
-    }
+    // without one is the clock. QuickJS has no Intl: it stays absent (a feature test sees the truth), and
+    // the host names Intl, itself and R39 in the error of a bot that uses it (worker.py, unavailable_note).
     if (typeof Intl === 'object' && Intl !== null) {
       var dtf = Intl.DateTimeFormat.prototype, formatGetter = ownDescriptor(dtf, 'format').get;
       defineProperty(dtf, 'format', {get: function format() {
@@ -168,14 +164,6 @@
         if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat formatToParts() without a date (the current time)');
         return apply(formatToParts, this, [date]);
       });
-    } else {
-      var IntlStub = {};
-      var intlNames = ['Collator', 'DateTimeFormat', 'DisplayNames', 'DurationFormat', 'ListFormat', 'Locale',
-                       'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'Segmenter', 'getCanonicalLocales',
-                       'supportedValuesOf'];
-      for (var n = 0; n < intlNames.length; n++) unavailable(IntlStub, intlNames[n], 'Intl.' + intlNames[n]);
-      defineProperty(IntlStub, Symbol.toStringTag, {value: 'Intl', configurable: true});
-      setHidden(G, 'Intl', IntlStub);
     }
     // The Web-Worker members (worker_globals.py) where the host could not load them.
     var members = ['structuredClone', 'atob', 'btoa', 'DOMException', 'TextEncoder', 'TextDecoder'];
