@@ -244,13 +244,17 @@ def test_array_buffers_are_bounded_by_the_os_limit_on_the_v8_host():
 
 from pathlib import Path  # noqa: E402
 
-from conformance.bots.bot_cert import CertOptions, certify_file  # noqa: E402
+from conformance.bots.bot_cert import CertOptions, certify, certify_file  # noqa: E402
 
 V8_BOTS = Path(__file__).resolve().parent / "bots" / "v8"
 # A short battery (one state of each decision kind and a few vectors, nine-seat states included), a
 # two-seat table and no full-length table: enough to run every member in every stage.
 SHORT = dict(vector_states=5, generated_states=0, kind_states=1, smoke_seats=(2,), smoke_max_hands=4,
              full_table_hands=0)
+
+
+def certify_source(source: str, host: str):
+    return certify(source, CertOptions(host=host, **SHORT))
 
 
 @pytest.mark.parametrize("host", HOST_PARAMS)
@@ -273,3 +277,22 @@ def test_a_bot_formatting_with_intl_gets_the_named_error_on_quickjs():
     load = [r for r in report.reasons if r.category == "load"]
     assert len(load) == 1 and load[0].code == "throw", [r.to_json() for r in report.reasons]
     assert "Intl is not available on the quickjs host: ruling R39" in load[0].message
+
+
+@needs_node
+def test_the_v8_host_has_no_quickjs_global():
+    """A bot that uses the clock "only when not in QuickJS" sees V8's world there and is judged on it."""
+    with started("node") as w:
+        assert evaluate(w, "typeof InternalError + typeof print + typeof std + typeof os").answer == "undefined" * 4
+
+
+@pytest.mark.parametrize("host", HOST_PARAMS)
+def test_a_bot_using_the_clock_only_outside_quickjs_is_rejected_on_v8_and_flagged_where_it_reaches_it(host):
+    bot = ("module.exports = function act(s) { var quickjs = typeof InternalError === 'function';"
+           " var t = quickjs ? 0 : performance.now(); return s.canCheck ? 'check' : 'fold'; };")
+    report = certify_source(bot, host)
+    clock = [r for r in report.reasons if r.category == "violation" and r.code == "clock"]
+    if host == "node":
+        assert report.verdict == "rejected" and clock, [r.to_json() for r in report.reasons]
+    else:  # QuickJS has InternalError: the bot hides its clock there (the V8 default is what catches it)
+        assert not clock

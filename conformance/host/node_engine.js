@@ -134,6 +134,9 @@ function init(req) {
   const evaluate = bot ? (text) => vm.runInContext(text, ctx, { filename: 'driver' }) : undefined;
   host = vm.runInContext(req.bootstrap, ctx, { filename: 'worker_bootstrap.js' })(
     seed, Infinity, limits.answer, maxText, limits.name, bot, 'node', evaluate);
+  // A bot's global is a browser's (R39): the bootstrap has captured QuickJS's InternalError, which V8's
+  // browsers do not have, so a bot's "am I in QuickJS?" test answers as in Chrome.
+  if (bot) vm.runInContext('delete globalThis.InternalError;', ctx);
   for (const [source, text, filename] of [['engine', req.engine, 'engine'], ['script', req.script, bot ? 'bot' : 'adapter']]) {
     if (source === 'script') host('watch', '');
     if (text === null) continue;
