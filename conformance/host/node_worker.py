@@ -29,6 +29,7 @@ forbids is there and throws a recorded violation (the bootstrap's guards).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import resource
 import subprocess
@@ -175,14 +176,29 @@ class NodeWorker(Worker):
         return dataclasses.replace(out, queued_ms=(after - before) / 1e6)
 
     def _run_delay_ns(self) -> int | None:
-        """The child's main thread's time spent waiting on a run queue, in ns (None: not readable)."""
+        """The child's main thread's time spent waiting on a run queue, in ns (None: not readable).
+        The file stays open for the child's life (re-read from offset 0: a decision reads it twice)."""
         if self._proc is None:
             return None
+        fd = getattr(self, "_schedstat", None)
         try:
-            with open(f"/proc/{self._proc.pid}/schedstat", "rb") as f:
-                return int(f.read().split()[1])
+            if fd is None or fd[0] != self._proc.pid:
+                if fd is not None:
+                    os.close(fd[1])
+                fd = self._schedstat = (self._proc.pid, os.open(f"/proc/{self._proc.pid}/schedstat", os.O_RDONLY))
+            return int(os.pread(fd[1], 128, 0).split()[1])
         except (OSError, ValueError, IndexError):
             return None
+
+    def _release(self) -> None:
+        fd = getattr(self, "_schedstat", None)
+        if fd is not None:
+            self._schedstat = None
+            try:
+                os.close(fd[1])
+            except OSError:
+                pass
+        super()._release()
 
     def _crashed(self, t0: float, when: str = "", wall_ms: float | None = None) -> Outcome:
         """A child that aborted at V8's heap limit ran out of memory; any other end is a crash.
