@@ -5,15 +5,17 @@
  * (worker_process.py) in mode "engine" (init, call, evalFn, ping, stop) or "bot" (also act). In mode
  * "bot" the realm is a classic Web Worker's global (ruling R39): the Web-Worker members' script
  * (worker_globals.py, sent as init.globals) is evaluated in it before the bootstrap, and code
- * generation from strings is off (eval and Function throw there before any guard sees them). The parent enforces every wall-clock deadline and kills
- * this process's group; node runs under its permission model (no file system beyond this file, no
+ * generation from strings is off behind the bootstrap's guards of eval and Function. The parent
+ * enforces every wall-clock deadline and kills this process's group; node runs under its permission model (no file system beyond this file, no
  * child processes, no worker threads, no native addons, no inspector) and a heap limit. With
  * --coverage this file (never the engine) opens the inspector: a node without --allow-inspector
  * refuses it under the permission model, and then runs without that model (node_worker.py).
  *
  * The engine, its adapter and the suite's driver run in a vm context of their own (a fresh realm:
  * none of node's globals, no `require`, no `process`), built on a prototype-less sandbox so that no
- * object of this realm is reachable from it; only strings and numbers cross. The environment is the
+ * object of this realm is reachable from it; only strings and numbers cross (in mode "bot" the
+ * bootstrap also keeps, in its closure, a function of this realm that evaluates the driver's own
+ * lookups: code generation from strings is off for the realm itself). The environment is the
  * QuickJS worker's: the same bootstrap (worker_bootstrap.js, sent in the init request) installs the
  * same guards, seeded Math.random and shims, and answers the same requests with the same texts.
  */
