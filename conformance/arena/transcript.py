@@ -5,8 +5,9 @@ A transcript has three kinds of line, each one JSON object with a ``type``:
 ``header``    the first line: ``format``/``version``, both seeds (``seed`` deals, ``botSeed``
               seeds the workers' ``Math.random``, R21), the runner ``options`` (ruleset,
               ``decisionMs``, ``initMs``, tournament options, ``botHost``: where the bots ran,
-              ``node`` or ``quickjs``; absent in transcripts from before issue #35: QuickJS), the ``roster`` path and, in the
-              order the bots were given, each bot's roster id, seat name, file and the sha256
+              ``node`` or ``quickjs``; absent in transcripts from before issue #35: QuickJS),
+              the ``roster`` path and, in the order the bots were given, each bot's roster
+              id, seat name, file and the sha256
               of its source; the sha256 of the engine: the Python reference that deals and
               settles (``engine.reference``) and the JS helper the workers load
               (``engine.helper``).

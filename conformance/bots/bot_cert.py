@@ -9,9 +9,10 @@ the options, the report and its verdict ``cert_report``. This module runs them (
 1. **static** -- :func:`conformance.harness.lint_static.lint_source` findings with line and
    column (the file must also be UTF-8).
 2. **load** -- the bot starts in a worker of its host (``CertOptions.host``: V8 through node,
-   :class:`conformance.host.node_worker.NodeWorker`, or QuickJS, :class:`conformance.host.worker.Worker`;
-   :mod:`conformance.host.bot_host`; every later stage runs it there too) with the engine helper loaded first, within the init deadline, and exports a bot. When it
-   does not load, the dynamic stages below do not run.
+   :class:`conformance.host.node_worker.NodeWorker`, or QuickJS,
+   :class:`conformance.host.worker.Worker`; :mod:`conformance.host.bot_host`; every later stage runs
+   it there too) with the engine helper loaded first, within the init deadline, and exports a bot.
+   When it does not load, the dynamic stages below do not run.
 3. **battery** -- the bot answers every decision state of the committed ``hands``
    and ``legality`` vectors, generated states (:func:`generated_states`) and states
    stratified by decision kind (:mod:`conformance.bots.decision_kinds`), in one worker, in
