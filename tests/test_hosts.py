@@ -166,7 +166,7 @@ def test_out_of_memory_on_node_is_reported_as_such_and_the_engine_restarted():
 def test_a_crash_on_node_takes_the_wall_time_up_to_the_crash(monkeypatch):
     """As in QuickJS: the wait for the child's status and its kill are the parent's time."""
     worker = NodeWorker(NODE)
-    assert worker.start("var PokerEngine = {version: '1'};\n", "", 0).kind == "ok"
+    assert worker.start("var PokerEngine = {version: '1'};\n", "", 0, mode="engine").kind == "ok"
     slow_kill(monkeypatch)
     segfault_soon(worker.pid)
     out = worker.eval_fn("function () { for (;;) {} }", timeout_ms=5000)

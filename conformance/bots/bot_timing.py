@@ -152,8 +152,10 @@ def classify_v8(median_ms: float, deadline_ms: float) -> str:
 
 
 def decision_ms(out) -> float:
-    """A V8 decision's time: wall time less the run-queue wait (the machine's load) when measured."""
-    return out.wall_ms - (out.queued_ms or 0.0)
+    """A V8 decision's time: wall time less the run-queue wait (the machine's load) when measured. The
+    kernel accounts a wait when the thread gets a CPU, so a wait that began before the request can
+    show in it: the time is never taken below the child's CPU time of the request."""
+    return max(out.wall_ms - (out.queued_ms or 0.0), out.cpu_ms or 0.0)
 
 
 def _v8_samples(host: BotHost, source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
