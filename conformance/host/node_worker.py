@@ -23,8 +23,10 @@ A bot (mode ``"bot"``, ruling R39) runs in a classic Web Worker's global: ``self
 ``globalThis`` alias it; ``structuredClone``, ``atob``/``btoa``, ``DOMException`` and
 ``TextEncoder``/``TextDecoder`` are made inside its realm (:mod:`conformance.host.worker_globals`,
 with core-js's ``es.*`` modules for what node lacks); ``Intl`` has the locale and time zone the child's
-environment pins (:data:`BOT_ENV`: en-US, UTC); code generation from strings is off; what the contract
-forbids is there and throws a recorded violation (the bootstrap's guards).
+environment pins (:data:`BOT_ENV`: en-US, UTC); code generation from strings is off; the realm's
+global object is an ordinary one, as a browser's (``vm.constants.DONT_CONTEXTIFY``: no interceptors on
+every global variable); what the contract forbids is there and throws a recorded violation (the
+bootstrap's guards).
 """
 from __future__ import annotations
 
