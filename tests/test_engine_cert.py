@@ -102,12 +102,16 @@ def test_reference_adapter_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "ref.json").read_text())
     assert report["certified"] is True and report["verdict"].startswith(f"CERTIFIED for {', '.join(PROFILES)}: ")
-    # Every family of every profile, then the fuzz games (conformance/judge/fuzz.py), all passed.
-    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*ALL, "fuzz"]
+    # Every family of every profile, then the fuzz games (conformance/judge/fuzz.py) and the hand
+    # profile's random hands (conformance/judge/hand_fuzz.py), all passed.
+    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*ALL, "fuzz", "hand-fuzz"]
     assert {p: row["verdict"] for p, row in report["profiles"].items()} == dict.fromkeys(PROFILES, "certified")
     assert report["engine"]["profiles"] == PROFILES
     games = report["engine"]["fuzz"]["games"]
     assert games > 0 and report["families"]["fuzz"] == {"passed": games, "failed": 0, "divergent": 0, "skipped": 0}
+    hands = report["engine"]["handFuzz"]
+    assert hands["mode"] == "blind" and report["families"]["hand-fuzz"] == {"passed": hands["games"], "failed": 0,
+                                                                              "divergent": 0, "skipped": 0}
     assert report["engine"]["name"] == "holdem-reference" and report["engine"]["language"] == "python"
     for family in ALL:
         assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
@@ -121,7 +125,7 @@ def test_junit_report_parses_and_counts_match(full_runs):
     root = ET.parse(out / "ref.xml").getroot()
     report = json.loads((out / "ref.json").read_text())
     suites = {s.get("name"): s for s in root.findall("testsuite")}
-    assert list(suites) == ["smoke", *ALL, "fuzz"]
+    assert list(suites) == ["smoke", *ALL, "fuzz", "hand-fuzz"]
     for family in ALL:
         cases = suites[family].findall("testcase")
         counts = report["families"][family]
@@ -139,10 +143,11 @@ def test_bundled_engine_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "js.json").read_text())
     assert report["certified"] is True and report["engine"]["missing"] == []
-    assert list(report["families"]) == [*ALL, "fuzz"]
+    assert list(report["families"]) == [*ALL, "fuzz", "hand-fuzz"]
     assert {p: row["verdict"] for p, row in report["profiles"].items()} == dict.fromkeys(PROFILES, "certified")
     assert all(c["failed"] == 0 and c["skipped"] == 0 for c in report["families"].values())
     assert report["families"]["fuzz"]["passed"] == report["engine"]["fuzz"]["games"] > 0
+    assert report["families"]["hand-fuzz"]["passed"] == report["engine"]["handFuzz"]["games"] > 0
 
 
 @pytest.mark.parametrize("name, file", [("reference-v4", "ref-v4.json"), ("bundled-v4", "js-v4.json")])

@@ -13,7 +13,7 @@ from reference.errors import OptionError
 from conformance.vectors import library as vectors
 from . import battery_file, full_table
 from .cert_report import CertOptions
-from .decision_kinds import KIND_SEED, stratified_states, street_short_all_in
+from .decision_kinds import KIND_SEED, covering_order, stratified_states, street_short_all_in
 from .random_states import GENERATION_SEED, generate_states
 
 FEATURES = ("street:preflop", "street:flop", "street:turn", "street:river", "seats:2", "seats:9",
@@ -78,18 +78,24 @@ def generated_states(count: int) -> list[BatteryState]:
 
 
 def battery(options: CertOptions) -> list[BatteryState]:
-    """Every state of the battery, its seat names and ids drawn from the botSeed (R36)."""
-    states = vector_states()
+    """Every state of the battery, its seat names and ids drawn from the botSeed (R36), the most
+    discriminating first (#35 item 4), so that a mistake in a rare kind of state is met early: the
+    legality vectors' states, then the stratified states with every decision kind as early as it can
+    come (:func:`conformance.bots.decision_kinds.covering_order`), then the generated states, then
+    the ``hands`` vectors' (many decisions of a few scripted hands)."""
+    vectors = vector_states()
     if options.vector_states is not None:
-        states = states[:options.vector_states]
+        vectors = vectors[:options.vector_states]
     shipped = battery_file.shipped()
     kind_states = shipped["kinds"] if (options.kind_states, KIND_SEED) == (shipped["perKind"], shipped["kindSeed"]) \
         else stratified_states(options.kind_states, KIND_SEED)
-    kinds = [BatteryState(f"kind.{i:03d}", s) for i, s in enumerate(kind_states)]
+    kinds = [BatteryState(f"kind.{i:03d}", kind_states[i]) for i in covering_order(kind_states)]
+    legality = [b for b in vectors if b.id.startswith("legality.")]
+    hands = [b for b in vectors if not b.id.startswith("legality.")]
     # One draw per state, from the botSeed and the state's id: a state looks the same whichever
     # options chose the states around it (``--state ID`` finds it as the run showed it).
     return [BatteryState(b.id, disguised(b.state, Random(f"battery seats {options.bot_seed} {b.id}")))
-            for b in states + generated_states(options.generated_states) + kinds]
+            for b in legality + kinds + generated_states(options.generated_states) + hands]
 
 
 def disguised(state: dict, rng: Random) -> dict:

@@ -1,6 +1,7 @@
 """Certification of one bot against bot contract v1: :func:`certify`.
 
-Stages, each adding reasons (an ``error`` rejects, a ``warning`` warns), each in its module: static
+Stages, each adding reasons (an ``error`` rejects, an ``inconclusive`` one leaves the verdict open,
+a ``warning`` warns), each in its module: static
 and roster ``cert_static``; load, violations and environment ``cert_environment``; the battery
 ``cert_battery`` (its states ``battery_states``); determinism ``cert_determinism``; the tables
 ``cert_smoke_tables`` and ``cert_full_table``; timing ``cert_timing``; what a bound cut ``cert_cuts``;
@@ -13,10 +14,10 @@ the options, the report and its verdict ``cert_report``. This module runs them (
    :class:`conformance.host.worker.Worker`; :mod:`conformance.host.bot_host`; every later stage runs
    it there too) with the engine helper loaded first, within the init deadline, and exports a bot.
    When it does not load, the dynamic stages below do not run.
-3. **battery** -- the bot answers every decision state of the committed ``hands``
-   and ``legality`` vectors, generated states (:func:`generated_states`) and states
-   stratified by decision kind (:mod:`conformance.bots.decision_kinds`), in one worker, in
-   order; every answer is judged by the reference's return-value rules
+3. **battery** -- the bot answers every decision state of the committed ``legality``
+   vectors, states stratified by decision kind (:mod:`conformance.bots.decision_kinds`), generated
+   states (:func:`generated_states`) and the ``hands`` vectors' states, in one worker, in that
+   order, the most discriminating first (:func:`battery`); every answer is judged by the reference's return-value rules
    (:func:`conformance.harness.runner.judge`). Errors are reported by category (late,
    missing, malformed, throwing, engine-invalid) with the first state, the answer and
    the betting numbers, and decision times as p50/p95/max. After a fatal outcome (late
@@ -50,8 +51,9 @@ the options, the report and its verdict ``cert_report``. This module runs them (
 9. **roster** (optional) -- the bot's entry in a ``bots.json`` (matched by file).
 
 Every bot gets its verdict in bounded time (:mod:`conformance.bots.bounds`: kills and decisions
-by count, a budget of CPU time whose cuts are warnings, never rejections, and a wall-clock backstop
-far beyond it). The two battery passes
+by count, a budget of CPU time and a wall-clock backstop far beyond it). A part a bound cut before it
+was judged whole makes the verdict inconclusive, never certified nor rejected by the cut itself
+(:mod:`conformance.bots.cert_cuts`). The two battery passes
 run side by side, then the tables and the node battery (``CertOptions.parallel``); the report is
 assembled in a fixed order, the same as with one worker at a time.
 
@@ -72,7 +74,7 @@ from conformance.host.node_runtime import find_node
 from . import bot_timing, bounds
 from .battery_states import FEATURES, BatteryState, battery, find_state, generated_states, state_features, vector_states
 from .cert_battery import BatteryRun, rerun_state, report_battery, run_battery, state_file, state_file_name
-from .cert_cuts import report_pass_cut
+from .cert_cuts import Spent, report_cuts, report_pass_cut
 from .cert_determinism import report_determinism
 from .cert_environment import report_environment, report_load, report_violations
 from .cert_full_table import play_full_table, report_full_table
@@ -153,6 +155,7 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
             report_violations(report, run.violations, run.violations_dropped)
             return report
         second = second_pass.result() if second_pass is not None else battery_pass("determinism")
+        battery_spent_s = clock.spent()
         proven = retimer.late()
         full = None
         if options.full_table_hands and proven:
@@ -175,12 +178,15 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
         report_environment(report, run)
         report_determinism(report, run, second)
         report_violations(report, run.violations, run.violations_dropped)
-        report_pass_cut(report, "battery", run)
-        report_pass_cut(report, "determinism", second)
+        report_pass_cut(report, "battery", run, states)
+        report_pass_cut(report, "determinism", second, states)
         report_tournaments(report, options, {n: tables[n].result() for n in options.smoke_seats}, retimer)
         if full is not None:
             report_full_table(report, options, *full.result(), retimer)
-        report_timing(report, states, run, retimer, None if node is None else node.result(), clock)
+        node_battery = None if node is None else node.result()
+        spent = Spent(battery_spent_s, clock.spent())
+        report_timing(report, states, run, retimer, node_battery, clock)
+        report_cuts(report, spent)
     check_roster_name(report)
     return report
 

@@ -24,7 +24,8 @@ def report_full_table(report: CertReport, options: CertOptions, t: dict, result,
     at the smoke tables): an error when late beyond doubt, a warning at risk, nothing when ordinary."""
     report.full_table = t
     if result.cut is not None:
-        report_table_cut(report, "full-length table of 9", result, options.full_table_hands, "full table")
+        report_table_cut(report, "full-length table of 9", result, options.full_table_hands, "full table",
+                         options.full_table_decisions)
     late = t["late"] = late_verdict(result, None, "full-table", retimer)
     killed = {d.seat for d in result.decisions if d.error == "late"}
     for code, count in sorted(t["errors"].items()):

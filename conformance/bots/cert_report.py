@@ -1,6 +1,13 @@
-"""Bot certification's options and report: :class:`CertOptions`, the reasons (an ``error`` rejects, a
-``warning`` warns) and :class:`CertReport`, whose verdict follows from its reasons; its JSON form.
-Each stage adds its part (conformance/bots/bot_cert.py lists them)."""
+"""Bot certification's options and report: :class:`CertOptions`, the reasons (an ``error`` rejects, an
+``inconclusive`` one leaves the verdict open, a ``warning`` warns) and :class:`CertReport`, whose
+verdict follows from its reasons; its JSON form. Each stage adds its part (conformance/bots/bot_cert.py
+lists them).
+
+A verdict is a promise (#35 item 4; docs/bot-certification.md, Bounds): "certified" only when every
+part of the certification ran and holds. A part that a bound cut before it was judged whole (the
+battery, a table stopped before its designed size, re-timing) makes the verdict **inconclusive**
+(exit 3), unless an error already rejects the bot: what was judged and failed stays a rejection
+whatever was not run."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -102,9 +109,9 @@ class CertOptions:
 
 @dataclass(frozen=True)
 class Reason:
-    severity: str  # "error" rejects, "warning" warns
+    severity: str  # "error" rejects, "inconclusive" leaves the verdict open (a part cut), "warning" warns
     category: str  # static, encoding, load, decision, violation, environment, determinism, tournament,
-    #                isolation, timing, roster
+    #                isolation, timing, roster, bound
     code: str  # a lint rule id, an outcome kind, an error category or code, a roster field
     message: str
     example: str | None = None  # where: line:column, a state id, a table and decision
@@ -130,12 +137,20 @@ class CertReport:
     profile: dict | None = None
     roster_entry: dict | None = None
     skipped: list[str] = field(default_factory=list)  # stages not run, and why
+    not_run: list[dict] = field(default_factory=list)  # what cuts left unjudged (conformance/bots/cert_cuts.py)
 
     @property
     def verdict(self) -> str:
         if any(r.severity == "error" for r in self.reasons):
             return "rejected"
+        if any(r.severity == "inconclusive" for r in self.reasons):
+            return "inconclusive"
         return "certified with warnings" if self.reasons else "certified"
+
+    @property
+    def exit_code(self) -> int:
+        """``holdem-cert bot``'s exit code: 0 certified (warnings included), 1 rejected, 3 inconclusive."""
+        return VERDICT_EXIT[self.verdict]
 
     def error(self, category: str, code: str, message: str, example: str | None = None) -> None:
         self.reasons.append(Reason("error", category, code, message, example))
@@ -148,11 +163,21 @@ class CertReport:
         """How the bot's times were measured, on its host."""
         return TIMING_NOTE_V8 if self.options.host == "node" else TIMING_NOTE
 
+    def inconclusive(self, category: str, code: str, message: str, example: str | None = None) -> None:
+        """A part not judged whole (conformance/bots/cert_cuts.py): the verdict cannot be given."""
+        self.reasons.append(Reason("inconclusive", category, code, message, example))
+
     def to_json(self) -> dict:
         o = self.options
         return {
             "file": self.file,
             "verdict": self.verdict,
+            # What bounds cut before it was judged (conformance/bots/cert_cuts.py) and the --time-budget
+            # estimated to finish it (None: a larger budget would not: a loaded machine, kills at the
+            # deadline); None when every part was judged whole.
+            "cuts": None if not self.not_run else {
+                "notRun": [{k: v for k, v in n.items() if k != "message"} for n in self.not_run],
+                "timeBudgetS": max((n["budgetS"] for n in self.not_run if n["budgetS"] is not None), default=None)},
             "reasons": [r.to_json() for r in self.reasons],
             "options": {"botSeed": o.bot_seed, "initMs": o.init_ms, "decisionMs": o.decision_ms,
                         "generatedStates": o.generated_states, "kindStates": o.kind_states,
@@ -178,6 +203,7 @@ class CertReport:
         }
 
 
+VERDICT_EXIT = {"certified": 0, "certified with warnings": 0, "rejected": 1, "inconclusive": 3}
 Progress = Callable[[str, int, "int | None"], None]  # (stage, done, total or None)
 
 

@@ -6,7 +6,7 @@ from conformance.harness.runner import replay_states
 from . import bot_timing, bounds
 from .battery_states import BatteryState
 from .cert_battery import BatteryRun
-from .cert_cuts import budget_words
+from .cert_cuts import report_retiming_cut
 from .cert_report import CertReport
 
 
@@ -21,9 +21,7 @@ def report_timing(report: CertReport, states: list[BatteryState], run: BatteryRu
     for n, a in enumerate(slow):
         reason = None if a["id"] in retimer.timings else clock.past("timing")
         if reason is not None:
-            report.warning("bound", reason, f"{len(slow) - n} of the {len(slow)} slowest battery states (above "
-                           f"half the deadline) were not re-timed: {budget_words(report, reason, 'timing')} had "
-                           "passed; their timing verdict is unknown", a["id"])
+            report_retiming_cut(report, reason, len(slow) - n, len(slow), a["id"])
             break
         k = index[a["id"]]
         retimer(a["id"], states[k].state, [s.state for s in states[run.since(k):k]])

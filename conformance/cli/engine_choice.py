@@ -58,9 +58,10 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     fresh.add_argument("--no-fresh", action="store_true",
                        help="run the golden vectors only (an engine that memorised them would then pass)")
     parser.add_argument("--fuzz-games", type=games_count, metavar="N",
-                        help=f"differential fuzzing after the vectors: play exactly the first N random games, "
-                             f"judged step by step (default {fuzz.DEFAULT_GAMES}; the same games on any machine; "
-                             "conformance/judge/fuzz.py)")
+                        help=f"differential fuzzing after the vectors: play exactly the first N random games of each "
+                             "fuzz row (the tournament's games; the hand profile's random hands), judged step by step "
+                             f"(default {fuzz.DEFAULT_GAMES}; the same games on any machine; conformance/judge/fuzz.py, "
+                             "hand_fuzz.py)")
     parser.add_argument("--fuzz-seconds", type=seconds, metavar="S",
                         help="fuzz for a time budget of S seconds instead of a game count (0: no fuzzing; the "
                              "report's game count reruns the same games with --fuzz-games)")
@@ -234,7 +235,7 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     tests = load_tests(families, fresh_seed)
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     plan = None
-    if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
+    if {fuzz.FUZZ_FAMILY, "hand"} & set(families) and (spec.fuzz_seconds > 0 or spec.fuzz_games):
         # Guided when the engine's coverage is collected (the feedback; docs/INTERPRETING.md, Differential fuzzing).
         plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, None if spec.fuzz_games else spec.fuzz_seconds,
                              spec.fuzz_games, guided=spec.coverage and not spec.fuzz_blind)

@@ -31,8 +31,9 @@ RULESET_PROFILES = {"contract-v1": ("helpers", "tournament"), "holdem-sng-3-v4":
 # The engine functions each profile calls (the rest of PokerEngine may be missing).
 FUNCTIONS = {"helpers": ("rng", "dealHand", "evaluate", "equity", "buildPots"), "hand": ("createHand",),
              "tournament": ("create",), "sng3v4": ("create",)}
-# The report's extra row of fuzz games belongs to the tournament profile (they are hands games).
-FUZZ_PROFILE = "tournament"
+# The report's extra rows of fuzz games, by profile: the tournament's hands games (conformance/judge/fuzz.py)
+# and the hand profile's random hands (conformance/judge/hand_fuzz.py).
+FUZZ_GROUPS = {"tournament": "fuzz", "hand": "hand-fuzz"}
 CERTIFIED, NOT_CERTIFIED, NOT_IMPLEMENTED = "certified", "not certified", "not implemented"
 STATUSES = ("passed", "failed", "divergent", "skipped")
 
@@ -93,7 +94,7 @@ def _counts(counts: dict[str, dict[str, int]], groups: Iterable[str]) -> dict[st
 
 
 def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemented: Sequence[str], *,
-           smoke_failed: bool, problems: dict[str, list[str]], fuzz_group: str) -> dict[str, dict]:
+           smoke_failed: bool, problems: dict[str, list[str]]) -> dict[str, dict]:
     """Per profile asked for: its verdict, passed/failed/divergent/skipped over its families, the
     families' own counts and, when not certified, why. ``problems``: family -> reasons (failures,
     families skipped entirely, a ruleset refused for some games only)."""
@@ -105,7 +106,7 @@ def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemente
             continue
         if p not in run:
             continue
-        groups = [f for f in PROFILES[p] if f in counts] + ([fuzz_group] if p == FUZZ_PROFILE and fuzz_group in counts else [])
+        groups = [f for f in PROFILES[p] if f in counts] + ([FUZZ_GROUPS[p]] if FUZZ_GROUPS.get(p) in counts else [])
         total = _counts(counts, groups)
         reasons = [r for g in groups for r in problems.get(g, [])]
         ran = sum(total.values())

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from conformance.vectors import fresh_vectors, library as vectors
-from . import cert_profiles, fuzz, fuzz_guided
+from . import cert_profiles, fuzz, fuzz_guided, hand_fuzz
 from .engine_drivers import EngineLoadError, Run
 from .families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED, RULESETS
 from .family_judges import judge
@@ -30,6 +30,7 @@ ABANDON_RUN_AFTER = 10
 # answers then is reported as slow, with its time, and judged on its answer. Once a retry too
 # gets no answer (a hang), no vector is retried again: a hanging engine costs one long wait.
 RETRY_SCALE = 16
+FUZZ_KINDS = (fuzz.GAMES, hand_fuzz.HANDS)  # the fuzz rows: the tournament profile's games, the hand profile's hands
 JUDGE_AHEAD = 2  # runs waiting for the judging thread at most (a tournament's answer is megabytes)
 MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
 
@@ -197,8 +198,7 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
         if 0 < refused[g] < sum(c.values()):
             problems.setdefault(g, []).append(f"{g}: the engine refused the ruleset for {refused[g]} of "
                                               f"{sum(c.values())} games (it must play all of them or none)")
-    report.profiles = cert_profiles.matrix(counts, run, absent, smoke_failed=bool(failed_smoke), problems=problems,
-                                           fuzz_group=fuzz.FUZZ_GROUP)
+    report.profiles = cert_profiles.matrix(counts, run, absent, smoke_failed=bool(failed_smoke), problems=problems)
     headline = cert_profiles.headline(report.profiles)
     if failed_smoke:
         report.certified = False
@@ -214,7 +214,7 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
                      key=lambda item: int(item[0][1:]))
     if follows:  # which documented alternatives the engine was proven to follow
         tally += "; follows " + ", ".join(f"{r} = {o}" for r, o in follows)
-    report.partial = set(report.groups) - {fuzz.FUZZ_GROUP} != set(cert_profiles.families_of(run))
+    report.partial = set(report.groups) - set(cert_profiles.FUZZ_GROUPS.values()) != set(cert_profiles.families_of(run))
     # A profile the engine skipped entirely is "not implemented": a problem only when it was asked for.
     unimplemented = {f for p, row in report.profiles.items() if row["verdict"] == cert_profiles.NOT_IMPLEMENTED
                      for f in cert_profiles.PROFILES[p]}
@@ -242,20 +242,26 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
     report.verdict = f"NOT CERTIFIED{scope} ({headline}): {'; '.join(why)} ({tally})"
 
 
-def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case, run: "Sequence[str]") -> None:
-    """Differential fuzzing after the vectors: its games are the report's ``fuzz`` row. Guided
-    (plan.guided, --coverage): holdem-sng-3-v4 games too when the run certifies that ruleset."""
-    report.groups.append(fuzz.FUZZ_GROUP)
+def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case, run: "Sequence[str]",
+          kind: "fuzz.FuzzKind") -> None:
+    """Differential fuzzing after the vectors: ``kind``'s games are the report's row ``kind.group``
+    (the tournament profile's ``fuzz``, the hand profile's ``hand-fuzz``). Guided (plan.guided,
+    --coverage): for the tournament, holdem-sng-3-v4 games too when the run certifies that ruleset."""
+    report.groups.append(kind.group)
     guide = None
-    if plan.guided:
+    if plan.guided and kind is hand_fuzz.HANDS:
+        guide = hand_fuzz.guide_for(runner.driver, plan.seed)
+    elif plan.guided:
         rulesets = (DEFAULT_RULESET,) + ((FAMILY_RULESET["sng3v4"],) if "sng3v4" in run else ())
         guide = fuzz_guided.guide_for(runner.driver, plan.seed, rulesets)
-    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)), guide)
+    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)), guide, kind)
     # budgetSeconds: the time budget that decided the count (None: a count was asked for, the default).
-    report.subject["fuzz"] = {"seed": plan.seed, "games": done.games,
-                              "budgetSeconds": plan.seconds if plan.games is None else None,
-                              **({"shrinkRuns": done.shrink_runs} if done.vector else {}),
-                              **(guide.summary() if guide is not None else {})}
+    # The hand profile's row says whether its hands were coverage-guided or blind (mode).
+    report.subject[kind.key] = {"seed": plan.seed, "games": done.games,
+                                "budgetSeconds": plan.seconds if plan.games is None else None,
+                                **({"mode": "blind"} if kind is hand_fuzz.HANDS and guide is None else {}),
+                                **({"shrinkRuns": done.shrink_runs} if done.vector else {}),
+                                **(guide.summary() if guide is not None else {})}
 
 
 def load_failed(exc: EngineLoadError) -> Case:
@@ -326,8 +332,9 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
                                        overlap):
                 report.cases.append(case)
                 on_case(case)
-            if fuzz_plan is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in tests:
-                _fuzz(runner, fuzz_plan, report, on_case, run)
+            for kind in FUZZ_KINDS if fuzz_plan is not None else ():
+                if kind.profile in run and kind.family in tests:
+                    _fuzz(runner, fuzz_plan, report, on_case, run, kind)
     finally:
         driver.close()
     conclude(report, run, absent, asked=bool(profiles))

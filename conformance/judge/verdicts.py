@@ -39,6 +39,7 @@ class Case:
     # the retry's milliseconds. A slow engine is reported as slow, never failed for it.
     slow_ms: float | None = None
     vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
+    vector_first: dict | None = None  # the shrunk game's own first divergence (its reproduction points there)
     # A failed vector's input in readable form and its reproduction (conformance.report.repro).
     input: dict | None = None
     repro: dict | None = None

@@ -230,15 +230,23 @@ def coverage_line(section: dict) -> str:
 
 
 @contextlib.contextmanager
-def progress(total: int, enabled: bool) -> Iterator[Callable[[str], None]]:
-    """A rich progress bar on stderr; yields ``advance(description)``. A no-op when not enabled."""
+def progress(total: int | None, enabled: bool, description: str = "") -> Iterator[Callable[..., None]]:
+    """A rich progress bar on stderr, saying ``description`` until the first step; yields
+    ``advance(description, total=None)``: one step, or with ``total`` (when it becomes known: ``total``
+    None here) a fresh count to that total. A no-op when not enabled."""
     if not enabled:
-        yield lambda description: None
+        yield lambda description, total=None: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("", total=total)
-        yield lambda description: bar.update(task, advance=1, description=description)
+        task = bar.add_task(description, total=total)
+
+        def advance(description: str, total: int | None = None) -> None:
+            if total is None:
+                bar.update(task, advance=1, description=description)
+            else:
+                bar.update(task, total=total, completed=0, description=description)
+        yield advance

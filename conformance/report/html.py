@@ -26,6 +26,7 @@ from .formats import plural
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
 SHOWN = 50  # failures and divergences shown; summary.json has them all
 OPEN = 10  # of those, shown opened (the rest one line each until opened)
+REPRO_SHOWN = 20_000  # characters of a --cmd reproduction shown (the file in repro/ is whole)
 STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
 CSS = """
 *{box-sizing:border-box}
@@ -55,7 +56,8 @@ svg text{fill:#94a3b8;font-size:11px}
 
 
 def _badge(verdict: str, kind: str | None = None) -> str:
-    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok"}.get(verdict, "bad")
+    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok",
+                    "inconclusive": "warn"}.get(verdict, "bad")
     return f'<span class="badge {kind}">{escape(verdict)}</span>'
 
 
@@ -103,7 +105,7 @@ def _first(first: dict) -> str:
 
 
 def _repro(repro: dict) -> str:
-    """How to rerun the failure, and the script or JSON lines themselves."""
+    """How to rerun the failure, and the script or the --cmd reproduction file itself."""
     runs = "".join(f"<pre class='run'>{escape(c)}</pre>" for c in repro.get("run", []))
     where = (f"<p>Written to <a href='{escape(repro['file'])}'><code>{escape(repro['file'])}</code></a>; "
              "run it from the report's directory:</p>" if repro.get("file") else "")
@@ -111,7 +113,9 @@ def _repro(repro: dict) -> str:
         what, text = ("the script (it loads the engine by path and replays the game with the suite's driver)",
                       repro.get("script", ""))
     else:
-        what, text = (f"the JSON lines piped into <code>{escape(str(repro.get('command')))}</code>", repro.get("lines", ""))
+        what, text = (f"the file without the reference's expected trajectory, which it adds (the vector; it failed "
+                      f"with --cmd <code>{escape(str(repro.get('command')))}</code>)",
+                      json.dumps(repro.get("data"), indent=1, ensure_ascii=False)[:REPRO_SHOWN])
     return (f"<details class='repro'><summary>reproduction</summary>{where}{runs}"
             f"<details><summary>{what}</summary><pre>{escape(text)}</pre></details></details>")
 
@@ -195,8 +199,11 @@ def _engine(engine: dict) -> str:
     rows = []
     totals = dict.fromkeys(STATUS_CLASS, 0)
     fuzz = engine.get("engine", {}).get("fuzz")
+    hands = engine.get("engine", {}).get("handFuzz")  # the hand profile's random hands: blind or guided
     for name, counts in engine.get("families", {}).items():
         label = f"{name} ({fuzz['games']} games, seed {fuzz['seed']})" if name == "fuzz" and fuzz else name
+        if name == "hand-fuzz" and hands:
+            label = f"{name} ({hands['games']} random hands, {hands.get('mode', 'blind')}, seed {hands['seed']})"
         rows.append(f"<tr><td>{escape(label)}</td>" + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
         for k in totals:
             totals[k] += int(counts.get(k, 0))
@@ -378,16 +385,19 @@ def _totals(summary: dict) -> str:
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     bots = summary.get("bots", [])
-    rejected = sum(b.get("verdict") == "rejected" for b in bots)
+    uncertified = sum(b.get("verdict") not in ("certified", "certified with warnings") for b in bots)
     errors = sum(p.get("severity") == "error" for p in summary.get("roster", {}).get("problems", []))
     parts = [f"<span class='{STATUS_CLASS[k] if v else 'muted'}'>{v} {k}</span>" for k, v in totals.items()]
     parts.append(f"<span class='{'bad' if errors else 'ok'}'>roster: {plural(errors, 'error')}</span>")
-    parts.append(f"<span class='{'bad' if rejected else 'ok'}'>bots: {len(bots) - rejected} of {len(bots)} certified</span>")
+    parts.append(f"<span class='{'bad' if uncertified else 'ok'}'>bots: {len(bots) - uncertified} of {len(bots)} "
+                 "certified</span>")
     return "<p>" + " · ".join(parts) + "</p>"
 
 
 def render(summary: dict) -> str:
-    verdict = "certified" if summary.get("certified") else "not certified"
+    # inconclusive: nothing failed, a bot was not judged whole (docs/bot-certification.md, Bounds)
+    verdict = "certified" if summary.get("certified") else summary.get("status") or "not certified"
+    verdict = verdict if verdict in ("certified", "inconclusive") else "not certified"
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width,initial-scale=1'>"

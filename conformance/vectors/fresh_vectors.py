@@ -27,6 +27,7 @@ from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
 from .generators import deck as deck_family
 from .generators import equity as equity_family
 from .generators import evaluate as evaluate_family
+from .generators import hand as hand_family
 from .generators import legality as legality_family
 from .generators import pots as pots_family
 from .generators import rng as rng_family
@@ -35,7 +36,7 @@ from .vectorfile import make_test
 
 # Tests per family and run: enough that echoing memorised answers cannot pass, few enough to
 # add only seconds to a certification.
-COUNTS = {"rng": 6, "deck": 6, "evaluate": 24, "equity": 4, "pots": 8, "legality": 16, "tournaments": 3}
+COUNTS = {"rng": 6, "deck": 6, "evaluate": 24, "equity": 4, "pots": 8, "legality": 16, "tournaments": 3, "hand": 24}
 FAMILIES = tuple(COUNTS)
 
 
@@ -262,5 +263,12 @@ def _tournaments(rnd: random.Random, count: int) -> list[dict]:
     return tests
 
 
+def _hand(rnd: random.Random, count: int) -> list[dict]:
+    """Lone hands (the hand profile): 2-9 seats, uneven, one-chip and short stacks, short blinds,
+    seats out, pinned decks of any length, scripts of legal answers in every form and refused ones
+    (generators/hand.py, random_test)."""
+    return [hand_family.random_test(rnd, "", "a random hand") for _ in range(count)]
+
+
 _MAKERS = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots, "legality": _legality,
-           "tournaments": _tournaments}
+           "tournaments": _tournaments, "hand": _hand}

@@ -5,7 +5,8 @@ as the arena's browsers run it, else QuickJS; said on stderr), a battery of deci
 the reference's return-value rules, contract violations, determinism, smoke
 tournaments against the house samples and the bot's play-style profile
 (:mod:`conformance.bots.bot_cert`). Exit 0 when certified (warnings included), 1 when
-rejected, 2 on a usage or I/O error.
+rejected, 3 when inconclusive (a part was cut before it was judged whole: docs/bot-certification.md,
+Bounds), 2 on a usage or I/O error.
 """
 from __future__ import annotations
 
@@ -89,9 +90,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=seconds, default=bounds.TIME_BUDGET_S, metavar="S",
                         help=f"budget in CPU seconds, the bot's and the judge's together (default "
                              f"{bounds.TIME_BUDGET_S:g}): past their share of it, the stages start no more decisions "
-                             f"(warning bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x each share "
-                             "cuts only on a machine too loaded to judge (warning bound/load: the machine, not the "
-                             "bot); a cut names what was not run and is never a rejection (conformance/bots/bounds.py)")
+                             f"(bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x each share "
+                             "cuts only on a machine too loaded to judge (bound/load: the machine, not the "
+                             "bot); a cut makes the verdict inconclusive (exit 3), naming what was not run and the "
+                             "budget estimated to finish it; never certified, never rejected for it "
+                             "(docs/bot-certification.md, Bounds)")
     add_quiet_option(parser)
 
 
@@ -107,8 +110,9 @@ def summary_lines(report: CertReport) -> list[str]:
     """The report in a few plain lines (the JSON report has everything)."""
     o = report.options
     lines = []
-    errors = sum(1 for s in report.static if s["severity"] == "error")
-    lines.append(f"static: {plural(errors, 'error')}, {plural(len(report.static) - errors, 'warning')}")
+    count = Counter(s["severity"] for s in report.static)
+    lines.append(f"static: {plural(count['error'], 'error')}, {plural(count['warning'], 'warning')}"
+                 + (f", {count['info']} info (allowed Web-Worker members used, R30)" if count["info"] else ""))
     if report.load is not None:
         load = report.load
         if load["outcome"] == "ok":
@@ -175,6 +179,11 @@ def summary_lines(report: CertReport) -> list[str]:
         lines.append(f"profile: VPIP {_pct(p['vpip'])}, PFR {_pct(p['pfr'])}, AF {af}, "
                      f"all-in {_pct(p['allInRate'])} over {p['hands']} hands")
     lines += [f"skipped: {s}" for s in report.skipped]
+    cuts = report.to_json()["cuts"]
+    if cuts is not None:  # what was not judged (the reasons say why)
+        budget = cuts["timeBudgetS"]
+        lines.append("not run: " + "; ".join(n["notRun"] for n in cuts["notRun"])
+                     + (f" (about --time-budget {budget:g} would finish it)" if budget is not None else ""))
     return lines
 
 
@@ -198,7 +207,8 @@ def _print_rich(report: CertReport) -> None:
     from rich.text import Text
 
     console = Console()
-    style = {"certified": "green bold", "certified with warnings": "yellow bold", "rejected": "red bold"}
+    style = {"certified": "green bold", "certified with warnings": "yellow bold", "rejected": "red bold",
+             "inconclusive": "magenta bold"}
     console.print(Text(f"{report.file}: {report.verdict}", style=style[report.verdict]))
     for line in summary_lines(report):
         console.print(Text(f"  {line}"))
@@ -207,7 +217,8 @@ def _print_rich(report: CertReport) -> None:
         for column in ("severity", "reason", "message", "where"):  # ids whole; long messages may fold
             table.add_column(column, **({"no_wrap": True} if column in ("severity", "reason") else {"overflow": "fold"}))
         for r in report.reasons:
-            table.add_row(Text(r.severity, style="red" if r.severity == "error" else "yellow"),
+            colour = {"error": "red", "inconclusive": "magenta"}.get(r.severity, "yellow")
+            table.add_row(Text(r.severity, style=colour),
                           Text(f"{r.category}/{r.code}"), Text(r.message), Text(r.example or ""))
         console.print(table)
     console.print(Text(f"note: {report.timing_note}", style="dim"))
@@ -312,4 +323,4 @@ def run(args: argparse.Namespace) -> int:
             _save_failed(report, args.save_failed)
     if args.json_out is not None:
         write_json_report(args.json_out, report.to_json())
-    return 1 if report.verdict == "rejected" else 0
+    return report.exit_code
