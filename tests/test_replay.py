@@ -13,9 +13,13 @@ import pytest
 from conformance.arena import transcript
 from conformance.arena.play import play, select_bots
 from conformance.cli.main import main
+from conformance.errors import UsageError
 from conformance.harness.runner import RunnerOptions
 from conformance.host.worker import Outcome, Worker
+from conformance.host.bot_host import choose
 from cli_helpers import make_roster, run_cli
+
+DEFAULT_HOST = choose(None).name  # node where the suite finds one (issue #35)
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bots" / "bad"
@@ -49,7 +53,7 @@ def test_a_transcript_has_the_seeds_hashes_options_every_decision_and_the_standi
     head, decisions, foot = lines[0], lines[1:-1], lines[-1]
     assert head["type"] == "header" and head["seed"] == 21 and head["botSeed"] == 34
     assert head["options"] == {"ruleset": "contract-v1", "decisionMs": 300, "initMs": 2000,
-                               "tournament": {"max_hands": 8}}
+                               "tournament": {"max_hands": 8}, "botHost": DEFAULT_HOST}
     for bot in head["bots"]:
         assert bot["sha256"] == hashlib.sha256((recorded / bot["file"]).read_bytes()).hexdigest()
     assert head["engine"]["helper"] == hashlib.sha256(
@@ -183,3 +187,21 @@ def test_sng_v4_transcript_with_timeouts_replays(tmp_path, capsys):
     assert any(r["autoFolded"] for r in foot["standings"] if r["bot"] == "act-loop")
     code, out, _ = run_cli(capsys, "replay", tmp_path / "t.jsonl")
     assert code == 0 and "confirmed" in out
+
+
+def test_replay_runs_the_bots_on_the_recorded_host(tmp_path):
+    """The header records where the bots ran (botHost); replay uses it, and a transcript from before
+    issue #35 (no botHost) was played on QuickJS."""
+    roster = make_roster(tmp_path, {"sample-tight": ROOT / "bots" / "sample-tight.js",
+                                    "equity-bot": ROOT / "bots" / "equity-bot.js"})
+    assert main(["play", "--roster", str(roster), "--seed", "3", "--bot-seed", "4", "--hands", "3",
+                 "--bot-host", "quickjs", "--transcript", str(tmp_path / "q.jsonl"), "--quiet"]) == 0
+    recorded = transcript.read(tmp_path / "q.jsonl")
+    assert recorded.header["options"]["botHost"] == "quickjs"
+    assert transcript.options_from_json(recorded.header["options"]).bot_host == "quickjs"
+    old = dict(recorded.header["options"])
+    del old["botHost"]
+    assert transcript.options_from_json(old).bot_host == "quickjs"
+    assert transcript.replay(recorded).confirmed
+    with pytest.raises(UsageError, match="options.botHost: unknown bot host 'v8'"):
+        transcript.options_from_json({**old, "botHost": "v8"})

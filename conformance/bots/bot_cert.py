@@ -9,9 +9,11 @@ the options, the report and its verdict ``cert_report``. This module runs them (
 
 1. **static** -- :func:`conformance.harness.lint_static.lint_source` findings with line and
    column (the file must also be UTF-8).
-2. **load** -- the bot starts in a QuickJS worker (:mod:`conformance.host.worker`) with the
-   engine helper loaded first, within the init deadline, and exports a bot. When it
-   does not load, the dynamic stages below do not run.
+2. **load** -- the bot starts in a worker of its host (``CertOptions.host``: V8 through node,
+   :class:`conformance.host.node_worker.NodeWorker`, or QuickJS,
+   :class:`conformance.host.worker.Worker`; :mod:`conformance.host.bot_host`; every later stage runs
+   it there too) with the engine helper loaded first, within the init deadline, and exports a bot.
+   When it does not load, the dynamic stages below do not run.
 3. **battery** -- the bot answers every decision state of the committed ``legality``
    vectors, states stratified by decision kind (:mod:`conformance.bots.decision_kinds`), generated
    states (:func:`generated_states`) and the ``hands`` vectors' states, in one worker, in that
@@ -42,8 +44,9 @@ the options, the report and its verdict ``cert_report``. This module runs them (
    contract's 300 hands or a cap of decisions, seat names drawn from the seed, decision times per
    50 hands; not played when lateness is already proven.
 8. **timing** -- :mod:`conformance.bots.bot_timing` (ruling R33): states killed at the
-   deadline or slower than half of it are re-timed (medians of 3 runs in QuickJS and,
-   when installed, node's V8); late beyond doubt is an error, near the deadline a
+   deadline or slower than half of it are re-timed (on the V8 host: medians of 3 runs in fresh V8
+   workers; on the QuickJS host: medians of 3 runs in QuickJS and, when installed, node's V8);
+   late beyond doubt is an error, near the deadline a
    warning (at risk); a warning too when loading took more than half the init deadline.
 9. **roster** (optional) -- the bot's entry in a ``bots.json`` (matched by file).
 
@@ -67,7 +70,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conformance.harness.runner import bundled_engine
-from conformance.host.node_timing import find_node
+from conformance.host.node_runtime import find_node
 from . import bot_timing, bounds
 from .battery_states import FEATURES, BatteryState, battery, find_state, generated_states, state_features, vector_states
 from .cert_battery import BatteryRun, rerun_state, report_battery, run_battery, state_file, state_file_name
@@ -112,10 +115,11 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
         check_roster(report, roster, path)
     engine = bundled_engine()
     states = battery(options)
+    host = options.chosen_host()  # V8 (node) or QuickJS: where every stage runs the bot
     retimer = bot_timing.Retimer(source=source, engine=engine, bot_seed=options.bot_seed, init_ms=options.init_ms,
                                  deadline_ms=options.decision_ms, memory_limit=options.memory_limit,
-                                 node=find_node() if options.node else None,
-                                 slots=slots if slots is not None else Slots.local(options.parallel))
+                                 node=find_node() if options.node and host.name == "quickjs" else None,
+                                 slots=slots if slots is not None else Slots.local(options.parallel), host=host)
     slots = retimer.slots
 
     # The budget counts this certification's CPU time: its threads' (cpu.counting, every stage) and

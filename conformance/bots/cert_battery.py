@@ -12,7 +12,7 @@ from reference.errors import OptionError
 
 from conformance.harness.runner import answer_json, bundled_engine, judge, legal_from_state, timing_summary
 from conformance.host.bounds import extend_bounded
-from conformance.host.worker import Outcome, Worker
+from conformance.host.worker import Outcome
 from . import bounds
 from .battery_states import FEATURES, BatteryState, state_features
 from .cert_report import CertOptions, CertReport, Progress, codes_text
@@ -49,7 +49,7 @@ def run_battery(source: str, engine: str, states: list[BatteryState], options: C
     it is not, a fresh worker goes on with the next state, at most MAX_BATTERY_KILLS times. Past the
     battery's share of ``clock`` the pass stops (conformance/bots/bounds.py); ``cpu_meter`` gets its
     workers' CPU time (the clock's)."""
-    worker = Worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter)
+    worker = options.worker(cpu_meter)
     kills = 0
     try:
         start = worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms)
@@ -86,7 +86,7 @@ def run_battery(source: str, engine: str, states: list[BatteryState], options: C
                     run.cut = item.id
                     break
                 worker.close()
-                worker = Worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter)
+                worker = options.worker(cpu_meter)
                 if worker.start(engine, source, options.bot_seed, init_timeout_ms=options.init_ms).ok:
                     run.restarts.append(item.id)
                     run.starts.append(k + 1)
@@ -114,7 +114,7 @@ def state_file(category: str, error: dict) -> dict:
 def rerun_state(source: str, state: dict, options: CertOptions, state_id: str = "<state>") -> dict:
     """Load the bot in a fresh worker and ask it this one state: what it answered and why that is
     accepted or not, with the numbers that decide a raise (``holdem-cert bot FILE --state ID``)."""
-    with Worker(memory_limit=options.memory_limit) as worker:
+    with options.worker() as worker:
         start = worker.start(bundled_engine(), source, options.bot_seed, init_timeout_ms=options.init_ms)
         if not start.ok:
             return {"id": state_id, "state": state, "load": start.kind, "error": "load",

@@ -15,8 +15,8 @@ def report_load(report: CertReport, start: Outcome, options: CertOptions) -> Non
         report.load["exportName"] = start.answer["name"]
         report.load["shape"] = start.answer["shape"]
         if start.wall_ms > options.init_ms / 2:
-            report.warning("timing", "slow-init", f"loading took {start.wall_ms:.0f} ms in QuickJS, more than "
-                           f"half the {options.init_ms:g} ms init deadline")
+            report.warning("timing", "slow-init", f"loading took {start.wall_ms:.0f} ms in {options.host_label}, "
+                           f"more than half the {options.init_ms:g} ms init deadline")
         return
     what = {"syntax": "the script does not parse", "throw": "running the script threw",
             "export-shape": "the script does not export a bot", "late": "the script did not load by the deadline",

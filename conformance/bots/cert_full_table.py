@@ -16,7 +16,7 @@ def play_full_table(source: str, options: CertOptions, progress: Progress | None
 
     return full_table.play(source, options.bot_seed, options.init_ms, options.decision_ms, options.memory_limit,
                            options.full_table_hands, tick, max_decisions=options.full_table_decisions,
-                           out_of_time=lambda: clock.past("tables"), cpu_meter=cpu.add)
+                           out_of_time=lambda: clock.past("tables"), cpu_meter=cpu.add, bot_host=options.host)
 
 
 def report_full_table(report: CertReport, options: CertOptions, t: dict, result, retimer: bot_timing.Retimer) -> None:
@@ -44,4 +44,4 @@ def report_full_table(report: CertReport, options: CertOptions, t: dict, result,
     for r in t["timingByHands"]:
         if r["wallP95"] is not None and r["wallP95"] > options.decision_ms / 2:
             report.warning("timing", "slow-late", f"full-length table of 9, hands {r['hands']}: p95 {r['wallP95']:.0f} ms "
-                           f"in QuickJS, more than half the {options.decision_ms:g} ms deadline")
+                           f"in {options.host_label}, more than half the {options.decision_ms:g} ms deadline")

@@ -16,7 +16,10 @@ from pathlib import Path
 
 from reference.errors import OptionError
 
+from conformance.errors import UsageError
 from conformance.harness.runner import RunnerOptions, check_bot_seed
+from conformance.host import bot_host
+from conformance.host.worker import Worker
 from conformance.resources import HOUSE_ROSTER
 from . import bounds, full_table
 from .decision_kinds import KIND_SEED
@@ -24,6 +27,13 @@ from .random_states import GENERATION_SEED
 
 # Deck seeds of the smoke tables by seat count: fixed, never derived from the botSeed.
 SMOKE_DECK_SEEDS = {2: 2002, 6: 6006, 9: 9009}
+TIMING_NOTE_V8 = (
+    "The bot runs in V8 (node), the engine of the arena's browsers, with message delivery and the reading of "
+    "its answer included; the worker is killed at the arena's deadline. A decision's time is its wall time "
+    "less what the machine's load made it wait for a CPU. Every state killed at the deadline or slower than "
+    "half of it is re-timed (median of 3 runs, each in a fresh worker after the states before it): above the "
+    "deadline it is late (rejected), above half of it at risk (warned). See docs/bot-certification.md, "
+    "Timing verdicts (ruling R33).")
 TIMING_NOTE = (
     "Battery times are measured in QuickJS, an interpreter that runs integer-heavy JavaScript roughly 20x "
     "slower than a browser's JIT, with message delivery included; the worker is killed at the arena's "
@@ -53,7 +63,10 @@ class CertOptions:
     # stretch: it counts this certification's work alone. Not in the report (its cuts are).
     budget_stretch: float = 1.0
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
-    node: bool = True  # also time in node (V8) when it is installed (bot_timing)
+    node: bool = True  # on the QuickJS host, also time in node (V8) when it is installed (bot_timing)
+    # Where the bot runs (conformance/host/bot_host.py): "node" (V8, as the arena's browsers; the commands'
+    # default where node is installed) or "quickjs" (the library's default, the host every caller had).
+    host: str = "quickjs"
     house_roster: Path = HOUSE_ROSTER
 
     def __post_init__(self) -> None:
@@ -74,6 +87,24 @@ class CertOptions:
         for n in self.smoke_seats:
             if n not in SMOKE_DECK_SEEDS:
                 raise OptionError("smoke_seats", f"{n} is not one of {sorted(SMOKE_DECK_SEEDS)}")
+        if self.host not in bot_host.HOSTS:
+            raise OptionError("host", f"expected one of {', '.join(bot_host.HOSTS)}, got {self.host!r}")
+
+    def chosen_host(self) -> bot_host.BotHost:
+        """The host the bot runs on (OptionError when it is node and there is none)."""
+        try:
+            return bot_host.choose(self.host, "host")
+        except UsageError as exc:
+            raise OptionError("host", str(exc)) from None
+
+    def worker(self, cpu_meter: "Callable[[float], None] | None" = None) -> Worker:
+        """A fresh worker of the bot's host (not started)."""
+        return self.chosen_host().worker(memory_limit=self.memory_limit, cpu_meter=cpu_meter)
+
+    @property
+    def host_label(self) -> str:
+        """The host in a message's words: "V8" or "QuickJS"."""
+        return "V8" if self.host == "node" else "QuickJS"
 
 
 @dataclass(frozen=True)
@@ -127,6 +158,11 @@ class CertReport:
     def warning(self, category: str, code: str, message: str, example: str | None = None) -> None:
         self.reasons.append(Reason("warning", category, code, message, example))
 
+    @property
+    def timing_note(self) -> str:
+        """How the bot's times were measured, on its host."""
+        return TIMING_NOTE_V8 if self.options.host == "node" else TIMING_NOTE
+
     def inconclusive(self, category: str, code: str, message: str, example: str | None = None) -> None:
         """A part not judged whole (conformance/bots/cert_cuts.py): the verdict cannot be given."""
         self.reasons.append(Reason("inconclusive", category, code, message, example))
@@ -146,7 +182,7 @@ class CertReport:
             "options": {"botSeed": o.bot_seed, "initMs": o.init_ms, "decisionMs": o.decision_ms,
                         "generatedStates": o.generated_states, "kindStates": o.kind_states,
                         "vectorStates": o.vector_states,
-                        "smokeSeats": list(o.smoke_seats), "smokeMaxHands": o.smoke_max_hands,
+                        "host": o.host, "smokeSeats": list(o.smoke_seats), "smokeMaxHands": o.smoke_max_hands,
                         "fullTableHands": o.full_table_hands, "fullTableDecisions": o.full_table_decisions,
                         "timeBudgetS": o.time_budget_s,
                         "memoryLimit": o.memory_limit, "generationSeed": GENERATION_SEED,
@@ -162,7 +198,7 @@ class CertReport:
             "fullTable": self.full_table,
             "profile": self.profile,
             "rosterEntry": self.roster_entry,
-            "timingNote": TIMING_NOTE,
+            "timingNote": self.timing_note,
             "skipped": self.skipped,
         }
 

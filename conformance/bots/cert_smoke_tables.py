@@ -35,7 +35,7 @@ def play_smoke_table(n: int, source: str, name: str | None, options: CertOptions
     candidate = BotSpec("candidate", source, name or "Candidate")
     runner_options = RunnerOptions(init_ms=options.init_ms, decision_ms=options.decision_ms,
                                    tournament={"max_hands": options.smoke_max_hands},
-                                   memory_limit=options.memory_limit)
+                                   memory_limit=options.memory_limit, bot_host=options.host)
     bots = [candidate] + [house[SMOKE_OPPONENTS[k % len(SMOKE_OPPONENTS)]] for k in range(n - 1)]
 
     def tick(record) -> None:

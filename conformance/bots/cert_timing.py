@@ -30,16 +30,21 @@ def report_timing(report: CertReport, states: list[BatteryState], run: BatteryRu
                               f"{node['ran']} of {len(states)} states (for the report only; the timing verdicts rest "
                               "on re-timing)")
     timings = list(retimer.timings.values())
+    v8 = retimer.host.name == "node"  # the V8 host: timed there directly (R33)
+    rule = ({"atRiskAboveMs": bot_timing.AT_RISK_FRACTION * options.decision_ms, "lateAboveMs": options.decision_ms,
+             "repeats": bot_timing.REPEATS, "measure": "V8 wall time less run-queue wait, fresh workers"} if v8 else
+            {"atRiskAboveMs": bot_timing.AT_RISK_FRACTION * options.decision_ms,
+             "quickjsLateAboveMs": bot_timing.QUICKJS_LATE_FACTOR * options.decision_ms,
+             "nodeLateAboveMs": options.decision_ms if retimer.node else None, "repeats": bot_timing.REPEATS})
     report.timing = {
         "deadlineMs": options.decision_ms,
-        "node": retimer.node,
-        "rule": {"atRiskAboveMs": bot_timing.AT_RISK_FRACTION * options.decision_ms,
-                 "quickjsLateAboveMs": bot_timing.QUICKJS_LATE_FACTOR * options.decision_ms,
-                 "nodeLateAboveMs": options.decision_ms if retimer.node else None, "repeats": bot_timing.REPEATS},
+        "host": retimer.host.name,
+        "node": retimer.host.node if v8 else retimer.node,
+        "rule": rule,
         "retimed": [t.to_json() for t in timings],
         "nodeBattery": node,
     }
-    if retimer.node is None:
+    if retimer.node is None and not v8:
         report.skipped.append("node timing: node is not installed (or --no-node); timing verdicts rest on "
                               "QuickJS alone")
     for t in timings:
@@ -50,7 +55,8 @@ def report_timing(report: CertReport, states: list[BatteryState], run: BatteryRu
         report.warning("timing", "cannot-time-in-v8", f"{len(untimed)} re-timed state(s) could not be timed in V8, "
                        f"first {untimed[0].id}: cannot time in V8: {untimed[0].node_error}; their timing verdicts "
                        "rest on QuickJS alone", untimed[0].id)
-    risky = sorted((t for t in timings if t.verdict == "at-risk"), key=lambda t: -t.quickjs_median)
+    risky = sorted((t for t in timings if t.verdict == "at-risk"),
+                   key=lambda t: -(t.node_median if t.host == "node" else t.quickjs_median))
     if risky:
         report.warning("timing", "at-risk", f"{len(risky)} state(s) near the deadline (at risk, not certainly late)"
                        f", slowest first: {risky[0].id}: {risky[0].describe()}", risky[0].id)

@@ -294,7 +294,8 @@ def _showcase(bots: list[dict], entries: list[dict], root: Path, options: Certif
         return {"seats": [], "unseated": unseated, "note": "fewer than two bots with a file"}
     specs = [BotSpec(b["id"], (root / b["file"]).read_text(encoding="utf-8"),
                      str(e.get("botName") or e.get("name") or b["id"])) for b, e in playable]
-    runner_options = RunnerOptions(tournament={"max_hands": options.showcase_hands}, engine_source=source)
+    runner_options = RunnerOptions(tournament={"max_hands": options.showcase_hands}, engine_source=source,
+                                   bot_host=options.bot_options.host)
     try:
         result = run_tournament(specs, options.seed, options.bot_seed, runner_options)
     except HoldemError as exc:  # reported in the page and the summary; the rest of the report stands

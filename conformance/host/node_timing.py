@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import node_polyfill, node_runtime
+from . import node_polyfill, node_runtime, worker_globals
 from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
 from .worker import encode_state
 
@@ -75,7 +75,7 @@ class NodeBot:
         package, self.polyfill = node_polyfill.resolve() if polyfill else (None, "not asked for")
         files = [] if package is None else node_polyfill.module_paths(package)
         req = {"op": "start", "engine": engine, "script": source, "botSeed": bot_seed, "initMs": init_ms,
-               "memoryMb": HEAP_MB, "polyfill": files}
+               "memoryMb": HEAP_MB, "polyfill": files, "globals": worker_globals.script(node=False)[0]}
         return self._request(json.dumps(req).encode() + b"\n", init_ms + (ENV_MS if files else 0))
 
     def act(self, state: dict, timeout_ms: float) -> NodeTime:

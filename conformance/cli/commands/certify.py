@@ -23,6 +23,7 @@ from conformance.errors import UsageError
 from conformance.outfiles import text_stream, write_text
 from conformance.report.formats import printable
 from conformance.resources import default_roster
+from conformance.cli.bot_host_option import add_bot_host_option, chosen_bot_host
 
 NAME = "certify"
 HELP = "certify the engine, the roster and every rostered bot; play a showcase; write a report directory"
@@ -48,6 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=at_least_one, default=2, metavar="N",
                         help="rostered bots certified side by side, each in a process of its own, beside the "
                              "engine's certification (default 2; 1: one after the other); the report is the same")
+    add_bot_host_option(parser)
     add_quiet_option(parser)
 
 
@@ -69,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     options = CertifyOptions(engine=spec_from_args(args, args.engine, bundled_default=True), roster=args.roster,
                              report_dir=args.report, seed=args.seed, bot_seed=args.bot_seed,
                              showcase_hands=args.hands, jobs=args.jobs)
-    options = replace(options, bot_options=replace(options.bot_options, time_budget_s=args.bot_time_budget))
+    options = replace(options, bot_options=replace(options.bot_options, time_budget_s=args.bot_time_budget,
+                                                   host=chosen_bot_host(args).name))
     out = text_stream(args.json_out, args.junit_out)
 
     def say(line: str) -> None:
