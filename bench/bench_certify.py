@@ -4,20 +4,22 @@ certify`` on its defaults (issue #25: each >= 4x faster than main before it). Me
 the sides taking turns, and the ratio other / this (how many times faster this tree is).
 
     git -C /work/main worktree add --detach /work/wt/base-main 21d9948
-    python bench/bench_certify.py --other /work/wt/base-main [--other TREE]... [--repeats 3] [--families] [--only NAME]
+    python bench/bench_certify.py --other /work/wt/base-main [--other TREE]... [--repeats 3] [--families] [--hand] [--only NAME]
 
 Each run is a fresh process with PYTHONPATH set to the tree measured, so both trees' code runs as
 it would be installed. The default runs use each tree's defaults (this tree: the node host where
 node is installed); ``--host quickjs`` rows separate the V8 host from the other levers, and the
 ``--fuzz-games`` rows do the same work on both sides (main before #25 fuzzed for a 10 s time budget
 by default, so a faster tree played more games in it; since, the default is 100 games). Wall times on a shared machine vary: compare the ratios,
-measured in one run.
+measured in one run. ``--hand``: the hand profile alone (issue #36: its fresh tests and random hands
+must keep a hand engine's certification within 2x), the bundled engine and pokerkit over --cmd.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,15 +45,22 @@ def mutant_file() -> str:
     return str(path)
 
 
+CPU_SECONDS: list[float] = []  # each run's CPU seconds (user + sys of it and the processes it waited for)
+
+
 def timed(tree: Path, args: list[str]) -> tuple[float, str]:
-    """Wall seconds of one run, and a word on its outcome (failures in its JSON report, if any)."""
+    """Wall seconds of one run, and a word on its outcome (failures in its JSON report, if any); its
+    CPU seconds go to CPU_SECONDS (less moved by the machine's load than the wall time)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = Path(tempfile.mkdtemp(prefix="bench-certify-")) / "report.json"
     args = [a.replace("{json}", str(out)) for a in args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "conformance", *args], cwd=tree, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_SECONDS.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     try:
         report = json.loads(out.read_text())
         note = f"{len(report['failures'])} failed" + (f", host {report['engine'].get('host')}"
@@ -61,7 +70,10 @@ def timed(tree: Path, args: list[str]) -> tuple[float, str]:
     return seconds, note
 
 
-def runs(families: bool) -> list[tuple[str, list[str], list[str]]]:
+POKERKIT = f"{sys.executable} -m conformance.implementations.pokerkit_engine"
+
+
+def runs(families: bool, hand: bool = False) -> list[tuple[str, list[str], list[str]]]:
     """(name, this tree's arguments, the other tree's)."""
     mutant = mutant_file()
     fixed = ["--fuzz-games", FUZZ_GAMES]
@@ -83,6 +95,12 @@ def runs(families: bool) -> list[tuple[str, list[str], list[str]]]:
             ("engine: legality+hands+tournaments (--cmd)",
              *same(["engine", "--cmd", f"{sys.executable} -m reference.adapter", *by_family, "--no-fresh"])),
         ]
+    if hand:
+        out += [
+            ("engine --profile hand: bundled (defaults)", *same(["engine", ENGINE, "--profile", "hand", "--json", "{json}"])),
+            ("engine --profile hand: pokerkit --cmd (defaults)",
+             *same(["engine", "--cmd", POKERKIT, "--profile", "hand", "--json", "{json}"])),
+        ]
     return out
 
 
@@ -92,31 +110,37 @@ def main() -> None:
                         help="a tree to compare with (e.g. main before); repeat it to time several in the same run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--families", action="store_true", help="also time single families and a --cmd engine")
+    parser.add_argument("--hand", action="store_true", help="also time the hand profile alone (bundled engine, pokerkit)")
     parser.add_argument("--only", action="append", help="only the runs whose name contains this (repeatable)")
     args = parser.parse_args()
     others = [o.resolve() for o in args.other]
     for k, o in enumerate(others):
         print(f"other{k + 1}: {o}" if len(others) > 1 else f"other: {o}")
     print(f"{'run':52} {'this':>7} {'other':>7} {'other/this':>10}   (median of {args.repeats}, wall seconds)")
-    for name, mine_args, other_args in runs(args.families):
+    for name, mine_args, other_args in runs(args.families, args.hand):
         if args.only and not any(o in name for o in args.only):
             continue
         mine, other, notes = [], [[] for _ in others], set()
+        mine_cpu, other_cpu = [], [[] for _ in others]
         for _ in range(args.repeats):  # interleaved, so load changes hit every side alike
             seconds, note = timed(HERE, mine_args)
             mine.append(seconds)
+            mine_cpu.append(CPU_SECONDS[-1])
             notes.add(f"this: {note}" if note else "")
             for k, tree in enumerate(others):
                 seconds, note = timed(tree, other_args)
                 other[k].append(seconds)
+                other_cpu[k].append(CPU_SECONDS[-1])
                 notes.add(f"other{k + 1 if len(others) > 1 else ''}: {note}" if note else "")
         a = statistics.median(mine)
         shown = "; ".join(sorted(n for n in notes if n))
         for k, times in enumerate(other):
             b = statistics.median(times)
             label = name if len(others) == 1 else f"{name} [other{k + 1}]"
+            cpu_a, cpu_b = statistics.median(mine_cpu), statistics.median(other_cpu[k])
             print(f"{label:52} {a:7.1f} {b:7.1f} {b / a:9.2f}x   [{', '.join(f'{x:.1f}' for x in mine)} | "
-                  f"{', '.join(f'{x:.1f}' for x in times)}] {shown}", flush=True)
+                  f"{', '.join(f'{x:.1f}' for x in times)}] CPU {cpu_a:.1f} | {cpu_b:.1f} s ({cpu_b / cpu_a:.2f}x) "
+                  f"{shown}", flush=True)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@
     pytest --holdem-cmd "COMMAND" ...     (an engine in any language, docs/engine-protocol.md)
 
 collects one item per vector, named by its id (``holdem/<family>::<id>``), after the smoke-tier
-items (``holdem/smoke::smoke.load`` ...); ``-k`` selects among them as usual. A failed vector
+items (``holdem/smoke::smoke.load`` ...), then one item per fuzz row of the profiles
+(``holdem/fuzz::fuzz``, the tournament's games; ``holdem/fuzz::hand-fuzz``, the hand profile's
+random hands; blind, ``--holdem-fuzz-games N``, ``--holdem-fuzz-seed``, as ``holdem-cert
+engine`` plays them); ``-k`` selects among them as usual. A failed vector
 shows its clauses and diff; a divergent one passes and is listed at the end; a vector the engine
 does not support is skipped. The profiles certified are chosen as ``holdem-cert engine`` chooses
 them (conformance/judge/cert_profiles.py): ``--holdem-profile P`` (repeatable), else what the engine
@@ -27,8 +30,10 @@ import pytest
 # loaded by every pytest run, so the certifier (deepdiff, jsonschema, the vectors) is imported only
 # when an engine is given.
 from .judge import cert_profiles
+from .judge.verdicts import SUITE_ERROR
 
 DEFAULT_TIMEOUT_MS = 10_000  # as engine_choice.DEFAULT_TIMEOUT_MS
+DEFAULT_FUZZ_GAMES = 100  # as fuzz.DEFAULT_GAMES (checked when used)
 RULESET_NAMES = ("contract-v1", "holdem-sng-3-v4")  # conformance.judge.families.RULESETS' keys (checked when used)
 
 
@@ -52,6 +57,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--holdem-fresh-seed", type=int, metavar="SEED",
                     help="seed of the fresh tests (default: derived from the engine's and adapter's bytes)")
     group.addoption("--holdem-no-fresh", action="store_true", help="run the golden vectors only")
+    group.addoption("--holdem-fuzz-games", type=int, default=DEFAULT_FUZZ_GAMES, metavar="N",
+                    help=f"fuzz games per fuzz row after the vectors (default {DEFAULT_FUZZ_GAMES}; 0: no fuzzing)")
+    group.addoption("--holdem-fuzz-seed", type=int, metavar="SEED",
+                    help="seed of the fuzz games (default: derived like the fresh seed)")
     group.addoption("--holdem-timeout-ms", type=int, default=DEFAULT_TIMEOUT_MS, metavar="N",
                     help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS})")
 
@@ -71,6 +80,10 @@ class VectorFailed(Exception):
         self.case = case
 
 
+class SuiteErrored(VectorFailed):
+    """The suite's own driver or strategies crashed on the vector: a suite error, not the engine's failure."""
+
+
 class HoldemSession:
     """The engine under test, shared by every item: started at the first item, closed at the end."""
 
@@ -83,16 +96,20 @@ class HoldemSession:
         self.config = config
         opt = config.getoption
         base = Path(config.invocation_params.dir)
-        fresh_seed = opt("holdem_fresh_seed")
-        if fresh_seed is not None and not 0 <= fresh_seed <= 0xFFFFFFFF:
-            raise pytest.UsageError(f"--holdem-fresh-seed: expected 0..4294967295, got {fresh_seed}")
+        fresh_seed, fuzz_seed, fuzz_games = opt("holdem_fresh_seed"), opt("holdem_fuzz_seed"), opt("holdem_fuzz_games")
+        for name, seed in (("fresh", fresh_seed), ("fuzz", fuzz_seed)):
+            if seed is not None and not 0 <= seed <= 0xFFFFFFFF:
+                raise pytest.UsageError(f"--holdem-{name}-seed: expected 0..4294967295, got {seed}")
+        if fuzz_games < 0:
+            raise pytest.UsageError(f"--holdem-fuzz-games: expected a whole number >= 0, got {fuzz_games}")
         engine = opt("holdem_engine")
         spec = EngineSpec(file=base / engine if engine else None, cmd=opt("holdem_cmd"),
                           adapter=base / opt("holdem_adapter") if opt("holdem_adapter") else None,
                           preludes=tuple(base / p for p in opt("holdem_prelude")), ruleset=opt("holdem_ruleset"),
                           families=tuple(opt("holdem_family") or ()),
                           profiles=tuple(dict.fromkeys(opt("holdem_profile") or ())), fresh_seed=fresh_seed,
-                          fresh=not opt("holdem_no_fresh"), timeout_ms=opt("holdem_timeout_ms"))
+                          fresh=not opt("holdem_no_fresh"), timeout_ms=opt("holdem_timeout_ms"),
+                          fuzz_games=fuzz_games or None, fuzz_seed=fuzz_seed)
         try:
             if engine and spec.cmd:
                 raise UsageError("give either --holdem-engine or --holdem-cmd (exactly one)")
@@ -116,6 +133,7 @@ class HoldemSession:
             self.engine, self.load_error = None, str(exc)
         if self.engine is None:  # the smoke tier fails on loading; the vectors are still collected
             self.tests = load_tests(candidate_families(spec), None if not spec.fresh else spec.fresh_seed or 0)
+        self.fuzz_plan = self.engine.fuzz if self.engine is not None else None
         self.driver = None
         self.runner = None
         self.smoke: dict | None = None
@@ -135,6 +153,10 @@ class HoldemSession:
         for family, tests in self.tests.items():
             group = Group.from_parent(session, name=family, nodeid=f"holdem/{family}")
             groups.append((group, [VectorItem.from_parent(group, name=t["id"], family=family, test=t) for t in tests]))
+        rows = [g for p, g in cert_profiles.FUZZ_GROUPS.items() if set(cert_profiles.PROFILES[p]) & set(self.tests)]
+        if self.fuzz_plan is not None and rows:  # after the vectors, as holdem-cert engine plays them
+            fuzz = Group.from_parent(session, name="fuzz", nodeid="holdem/fuzz")
+            groups.append((fuzz, [FuzzItem.from_parent(fuzz, name=g) for g in rows]))
         for group, created in groups:
             # Announced like collected items, so that the "collected N items" count includes them.
             session.ihook.pytest_collectreport(report=pytest.CollectReport(group.nodeid, "passed", None, created))
@@ -201,6 +223,9 @@ class HoldemItem(pytest.Item):
         return self.path, None, f"holdem vector {self.name}"
 
     def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, SuiteErrored):
+            c = excinfo.value.case
+            return f"SUITE ERROR {c.id} (the suite's own error, not the engine's failure): {c.message}"
         if isinstance(excinfo.value, VectorFailed):
             c = excinfo.value.case
             return "\n".join(filter(None, [f"{c.id}  [{', '.join(c.clauses)}]", c.message, c.diff]))
@@ -241,8 +266,31 @@ class VectorItem(HoldemItem):
         case = session.runner.vector(self.family, self.test)
         if case.status == "failed":
             raise VectorFailed(case)
+        if case.status == SUITE_ERROR:
+            raise SuiteErrored(case)
         if case.status == "skipped":
             pytest.skip(case.message)
         if case.status == "divergent":
             self.user_properties.append(("divergent", " ".join(case.rulings)))
             session.divergent.append(case)
+
+
+class FuzzItem(HoldemItem):
+    """A fuzz row (cert_profiles.FUZZ_GROUPS) played blind as holdem-cert engine plays it: fails with
+    its first failing game, shrunk (conformance/judge/fuzz.py)."""
+
+    def runtest(self) -> None:
+        from conformance.judge import fuzz
+        from conformance.judge.engine_cert import FUZZ_KINDS
+
+        session = self.smoked()
+        kind = next(k for k in FUZZ_KINDS if k.group == self.name)
+        if kind.profile not in session.run:
+            pytest.skip(f"profile {kind.profile}: {cert_profiles.NOT_IMPLEMENTED} (the engine does not declare it)")
+        done = fuzz.run_plan(session.runner, session.fuzz_plan, kind=kind)
+        failed = next((c for c in done.cases if c.status != "passed"), None)
+        if failed is not None and failed.status == "failed":
+            raise VectorFailed(failed)
+        if failed is not None and failed.status == "skipped":
+            pytest.skip(failed.message)
+        self.user_properties.append(("fuzz", f"{done.games} games, seed {done.seed}"))

@@ -7,6 +7,7 @@ code points (ruling R1). ``deal_hand`` is derived from ``rng`` as ruling R2 says
 from __future__ import annotations
 
 import math
+import re
 from typing import Callable
 
 from .cards import CANONICAL_DECK
@@ -114,6 +115,29 @@ def fnv1a32(text: str) -> int:
     for ch in js_code_points(text):
         h = ((h ^ ord(ch)) * 0x01000193) & _U32
     return h
+
+
+# JavaScript's StrWhiteSpaceChar (WhiteSpace and LineTerminator): what Number(text) trims.
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_DECIMAL = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+_JS_RADIX = {"0x": (16, re.compile(r"0[xX][0-9a-fA-F]+")), "0o": (8, re.compile(r"0[oO][0-7]+")),
+             "0b": (2, re.compile(r"0[bB][01]+"))}
+
+
+def is_numeric_string(text: str) -> bool:
+    """Whether ``Number(text)`` is a finite number for a string that is not blank: R1's "numeric
+    string" (``"42"``, ``" 9 "``, ``"-3.5e2"``, ``"0x1F"``), the reading R1 leaves open. A blank
+    string is no numeric string (``Number("")`` is 0 only by JavaScript's coercion of emptiness)."""
+    body = text.strip(_JS_SPACE)
+    if not body:
+        return False
+    radix = _JS_RADIX.get(body[:2].lower())
+    try:
+        if radix is not None:
+            return radix[1].fullmatch(body) is not None and math.isfinite(float(int(body[2:], radix[0])))
+        return _JS_DECIMAL.fullmatch(body) is not None and math.isfinite(float(body))
+    except OverflowError:  # beyond the largest double: Number() gives Infinity
+        return False
 
 
 def seed_to_uint32(seed: object, numeric_like: bool = False) -> int:

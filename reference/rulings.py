@@ -162,6 +162,7 @@ _ALL = (
     _r("R36", "bot battery seat names and ids drawn from the botSeed", "drawn", ()),
     _r("R37", "hand profile: an engine that deals from its own shuffled deck", "cards-by-position", ()),
     _r("R38", "engine API: invalid input is refused", "refuse", ("pots", "hand", "tournaments", "sng3v4")),
+    _r("R39", "the bot worker's globals: a classic Web Worker's", "worker-global-scope", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

@@ -60,3 +60,27 @@ def reference_cmd_engine(directory: Path, change: str = "", name: str = "engine.
                       "    reply = adapter.answer(request)\n" + textwrap.indent(textwrap.dedent(change), "    ")
                       + "\n    return reply\n\n\nadapter.serve(respond)\n")
     return f"{sys.executable} {script}"
+
+
+# A --cmd engine over the reference with one bug the golden hand vectors miss (issue #36): with seven
+# or more seats in the hand and a short small blind, that seat is shown not all-in in every state
+# (R8 posts what it has: it is all-in).
+SEVEN_SEAT_BUG = """
+from reference import adapter
+
+
+def respond(request):
+    reply = adapter.answer(request)
+    vector = request.get("vector") or {}
+    spec = (vector.get("test") or {}).get("input", {}).get("hand")
+    result = reply.get("result") if isinstance(reply, dict) else None
+    if vector.get("family") == "hand" and isinstance(result, dict) and "decisions" in result:
+        sb, small = spec["smallBlindSeat"], spec["blinds"][0]
+        if sum(c > 0 for c in spec["stacks"]) >= 7 and spec["stacks"][sb] < small:
+            for state in result["decisions"] + result.get("again", []):
+                state["seats"][sb]["allIn"] = False
+    return reply
+
+
+adapter.serve(respond)
+"""

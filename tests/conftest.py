@@ -57,6 +57,7 @@ def implementations_run(tmp_path_factory, unavailable_implementations):
 # are left to be made twice: grouping their modules' hundreds of tests would cost more.
 COSTLY_FIXTURES = {
     "tests/test_engine_cert.py::full_runs",  # four engine certifications side by side, 22 s
+    "tests/test_hand_random.py::seven_seat_bug",  # a --cmd hand certification, its random hand shrunk, 10 s
     "tests/test_league_cluster.py::setup",  # a two-node Ray cluster, 10-14 s
     "tests/test_league_cluster.py::reference",  # the league played locally, to compare
     "tests/test_packaging.py::wheel",  # a wheel built, 5 s
@@ -65,6 +66,8 @@ COSTLY_FIXTURES = {
     "tests/test_league.py::reference",  # 1.1 s
     "tests/test_repro.py::broken",  # 0.9 s
     "tests/test_replay.py::recorded",  # 0.6 s
+    "tests/test_mutate.py::sample",  # StrykerJS on a sample of 27 mutants of the bundled engine, 25 s
+    "tests/test_mutate.py::session",  # a certification session on the instrumented engine, 4 s
 }
 
 

@@ -2,7 +2,8 @@
 decision is rejected once its lateness is proven, without the stages that would only be killed at
 the deadline again; a bot at risk at nine seats stops the battery after a fixed number of kills; a
 passive bot's full-length table stops at its decision cap and stays certified; a slow bot is cut by
-the time budget with a warning, never a rejection; side by side the report is the one-worker report."""
+the time budget, which makes its verdict inconclusive, never a rejection nor a certification (#35 item
+4); side by side the report is the one-worker report."""
 from __future__ import annotations
 
 import itertools
@@ -51,13 +52,15 @@ def _nine_seat_cpu_ms() -> float:
 def test_a_bot_at_risk_at_nine_seats_stops_the_battery_after_its_kills():
     # A deadline below the bot's nine-seat CPU time (so every nine-seat state is killed) and above
     # half of it (so re-timing finds it at risk, never late): each kill costs a deadline and a fresh
-    # worker, and the battery stops at the bound's count, saying how many states were not run.
+    # worker, and the battery stops at the bound's count, saying how many states were not run: a cut,
+    # so the verdict is inconclusive (#35 item 4: the late bots were certified this way).
     deadline = max(30.0, round(0.7 * _nine_seat_cpu_ms()))
     options = CertOptions(decision_ms=deadline, init_ms=3000, generated_states=0, kind_states=0, smoke_seats=(),
                           full_table_hands=0)
     report = certify_file(BOTS / "timing" / "slow-at-nine.js", options)
-    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
-    assert ("warning", "bound", "kills") in reasons(report) and ("warning", "timing", "at-risk") in reasons(report)
+    assert report.verdict == "inconclusive", [r.to_json() for r in report.reasons]
+    assert ("inconclusive", "bound", "kills") in reasons(report) and ("warning", "timing", "at-risk") in reasons(report)
+    assert report.to_json()["cuts"]["timeBudgetS"] is None  # a larger budget would not run them
     stopped = report.battery["stopped"]
     assert stopped["reason"] == "kills" and stopped["notRun"] == report.battery["notRun"] > 0
     late = [a for a in report.battery["answers"] if a["outcome"] == "late"]
@@ -76,15 +79,15 @@ def test_a_passive_bot_is_certified_with_its_full_table_cut_at_the_decision_cap(
     assert any("full-length table" in s and "cap of 400 decisions" in s for s in report.skipped)
 
 
-def test_the_time_budget_cuts_with_a_warning_never_a_rejection():
+def test_the_time_budget_cut_is_inconclusive_never_a_rejection():
     # About 20 ms a decision: the default battery would take half a minute; a one-second budget stops
-    # both passes and the table, each cut a warning naming what was not run.
+    # both passes and the table, each cut naming what was not run: inconclusive (#35 item 4).
     options = CertOptions(time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
     report = certify_file(BOTS / "timing" / "steady.js", options)
-    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    assert report.verdict == "inconclusive" and report.exit_code == 3, [r.to_json() for r in report.reasons]
     assert not any(r.severity == "error" for r in report.reasons)
     assert report.battery["stopped"]["reason"] == "time" and report.battery["notRun"] > 0
-    assert ("warning", "bound", "time") in reasons(report)
+    assert ("inconclusive", "bound", "time") in reasons(report)
     assert report.tournaments[0]["cut"]["reason"] == "time"
 
 
@@ -136,7 +139,7 @@ def test_a_cpu_burning_bot_is_cut_by_the_cpu_budget_in_bounded_wall_time():
     t0 = time.perf_counter()
     report = certify_file(BOTS / "timing" / "steady.js", options)
     assert time.perf_counter() - t0 < bounds.BACKSTOP_FACTOR * options.time_budget_s + 10
-    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    assert report.verdict == "inconclusive", [r.to_json() for r in report.reasons]
     assert report.battery["stopped"]["reason"] == "time" and report.tournaments[0]["cut"]["reason"] == "time"
     cuts = [r for r in report.reasons if r.category == "bound"]
     assert cuts and {r.code for r in cuts} == {"time"}
@@ -147,15 +150,17 @@ def test_a_cpu_burning_bot_is_cut_by_the_cpu_budget_in_bounded_wall_time():
 
 def test_the_wall_clock_backstop_is_reported_as_load_not_as_a_slow_bot(monkeypatch):
     # A wall clock that jumps 1000 s at every reading: the backstop passes at the first check while the
-    # bot has used almost no CPU; the cut is "load" (the machine), a warning, never a rejection.
+    # bot has used almost no CPU; the cut is "load" (the machine): inconclusive, never a verdict either
+    # way, and no budget would finish it (#35 item 4).
     jumps = itertools.count(0, 1000)
     monkeypatch.setattr(bounds, "wall_clock", lambda: float(next(jumps)))
     options = CertOptions(vector_states=5, generated_states=0, kind_states=0, smoke_seats=(2,), full_table_hands=0,
                           node=False)
     report = certify_file(BOTS / "good" / "seeded-random.js", options)
-    assert report.verdict == "certified with warnings", [r.to_json() for r in report.reasons]
+    assert report.verdict == "inconclusive", [r.to_json() for r in report.reasons]
     cuts = [r for r in report.reasons if r.category == "bound"]
-    assert cuts and {r.code for r in cuts} == {"load"}
+    assert cuts and {r.code for r in cuts} == {"load"} and {r.severity for r in cuts} == {"inconclusive"}
+    assert report.to_json()["cuts"]["timeBudgetS"] is None
     assert report.battery["stopped"]["reason"] == "load" and report.tournaments[0]["cut"]["reason"] == "load"
     for r in cuts:
         assert "too loaded" in r.message and "had not used its CPU-time budget" in r.message

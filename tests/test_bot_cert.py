@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.bots.bot_cert import (FEATURES, CertOptions, CertReport, _determinism, _Run, battery, certify,
-                                  certify_file, generated_states, state_features, vector_states)
+from conformance.bots.bot_cert import (FEATURES, CertOptions, CertReport, battery, certify, certify_file,
+                                       generated_states, state_features, vector_states)
+from conformance.bots.cert_battery import BatteryRun
+from conformance.bots.cert_determinism import report_determinism
 from conformance.cli.main import main
+from conformance.host.bot_host import choose
 from conformance.host.worker import Outcome
 from conformance.vectors import library as vectors
 from reference.errors import OptionError
@@ -213,15 +216,15 @@ def test_determinism_compares_answers_not_deadlines():
     start = Outcome("ok", {"name": None, "shape": "function"})
 
     def run(*answers):
-        return _Run(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
-                                    for i, (o, a) in enumerate(answers)])
+        return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
+                                          for i, (o, a) in enumerate(answers)])
 
     report = CertReport(file="x", options=QUICK)
-    _determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "fold")))
+    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "fold")))
     assert report.determinism["difference"] is None and not report.reasons
-    _determinism(report, run(("ok", "call"), ("late", None)), run(("ok", "call"), ("ok", "fold")))
+    report_determinism(report, run(("ok", "call"), ("late", None)), run(("ok", "call"), ("ok", "fold")))
     assert report.determinism["compared"] == 1 and not report.reasons
-    _determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "call")))
+    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "call")))
     assert report.determinism["difference"]["state"] == "s1"
     assert [(r.category, r.code, r.example) for r in report.reasons] == [("determinism", "answers-differ", "s1")]
 
@@ -236,7 +239,8 @@ def test_cli_certified_writes_the_report_atomically(tmp_path, capsys):
     code = main(["bot", str(GOOD / "function-export.js"), *QUICK_ARGS, "--json", str(out)])
     assert code == 0
     text = capsys.readouterr().out
-    assert "function-export.js: certified" in text and "QuickJS" in text
+    assert "function-export.js: certified" in text
+    assert f"decision time in {'V8' if choose(None).name == 'node' else 'QuickJS'}" in text  # the default host
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["verdict"] == "certified" and report["reasons"] == []
     assert report["battery"]["timing"]["wallP95"] is not None
@@ -290,3 +294,21 @@ def test_roster_entry_is_found_by_file_and_checked(repo):
     assert roster_reasons(repo, write_roster(repo, botName="Other")) == [("warning", "roster", "botName")]
     assert roster_reasons(repo, write_roster(repo, id="other", file="bots/other.js")) == [
         ("error", "roster", "file")]
+
+
+def test_cli_host_chooses_where_the_bot_runs_and_says_which(tmp_path, capsys):
+    """--host quickjs|node (issue #35): the default is node where the suite finds one, said on stderr;
+    --no-node is the deprecated --host quickjs; the report records the host."""
+    out = tmp_path / "q.json"
+    assert main(["bot", str(GOOD / "function-export.js"), *QUICK_ARGS, "--host", "quickjs", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["options"]["host"] == "quickjs"
+    assert "note: bots run on QuickJS (--host quickjs)" in capsys.readouterr().err
+    assert main(["bot", str(GOOD / "function-export.js"), *QUICK_ARGS, "--no-node", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["options"]["host"] == "quickjs"
+    assert "--no-node is deprecated: it means --host quickjs" in capsys.readouterr().err
+    assert main(["bot", str(GOOD / "function-export.js"), "--no-node", "--host", "node"]) == 2
+    assert "--no-node contradicts --host node" in capsys.readouterr().err
+    assert main(["bot", str(GOOD / "function-export.js"), *QUICK_ARGS, "--json", str(out)]) == 0
+    default = choose(None)
+    assert json.loads(out.read_text())["options"]["host"] == default.name
+    assert f"note: bots run on {default.label}" in capsys.readouterr().err

@@ -143,26 +143,31 @@ def test_the_parent_kills_a_node_that_does_not_answer(tmp_path):
         os.killpg(pid, 0)  # nothing is left of its process group
 
 
-def test_without_node_on_path_the_timer_is_absent(monkeypatch, tmp_path):
+def test_without_node_the_timer_is_absent(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOLDEM_NODE", "none")
+    assert find_node() is None
+    monkeypatch.setenv("HOLDEM_NODE", "system")  # the system's node only, and none on PATH
     monkeypatch.setenv("PATH", str(tmp_path))
     assert find_node() is None
 
 
 def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
-    from conformance.bots.bot_cert import CertReport, _determinism, _Run
+    from conformance.bots.bot_cert import CertReport
+    from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.cert_determinism import report_determinism
     from conformance.host.worker import Outcome
 
     start = Outcome("ok", {"name": None, "shape": "function"})
 
     def run(restarts, *answers):
-        return _Run(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
-                                    for i, (o, a) in enumerate(answers)], restarts=restarts)
+        return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
+                                          for i, (o, a) in enumerate(answers)], restarts=restarts)
 
     report = CertReport(file="x", options=CertOptions())
-    _determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")))
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")))
     assert report.determinism["difference"]["state"] == "s1"
     report = CertReport(file="x", options=CertOptions())
-    _determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")))
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")))
     assert report.determinism["compared"] == 0 and not report.reasons
 
 

@@ -259,3 +259,7 @@ def test_certify_prints_a_failing_engines_causes_with_their_reproductions(tmp_pa
     repro = cause["example"]["repro"]
     assert f"repro (in {tmp_path / 'R'}): {repro['run'][0]}" in err
     assert (tmp_path / "R" / repro["file"]).is_file()
+    # issue #36: the terminal names the folder the reproductions went to, the report directory's repro/
+    written = sum(1 for f in summary["engine"]["failures"] if f.get("repro"))
+    assert f"reproductions: {written} written to {tmp_path / 'R' / 'repro'}/, beside the report" in err
+    assert json.loads((tmp_path / "R" / repro["file"]).read_text())["failedCommand"] == command

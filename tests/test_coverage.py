@@ -85,6 +85,8 @@ def test_the_part_of_a_vector_is_told_by_its_id():
     assert part_of("rng", {"id": "rng.fresh.3"}) == ("fresh", "rng")
     assert part_of("hands", {"id": "hands.fuzz.7.2"}) == ("fuzz", "fuzz")
     assert part_of("hands", {"id": "hands.fuzz-7-2"}) == ("fuzz", "fuzz")
+    # the hand profile's random hands have a row of their own (issue #36)
+    assert part_of("hand", {"id": "hand.fuzz.7.2"}) == part_of("hand", {"id": "hand.fuzz-7-2"}) == ("fuzz", "hand-fuzz")
     assert part_of("evaluate", {"id": "smoke.evaluate"}) == ("smoke", "evaluate")
 
 

@@ -102,16 +102,21 @@ def test_reference_adapter_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "ref.json").read_text())
     assert report["certified"] is True and report["verdict"].startswith(f"CERTIFIED for {', '.join(PROFILES)}: ")
-    # Every family of every profile, then the fuzz games (conformance/judge/fuzz.py), all passed.
-    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*ALL, "fuzz"]
+    # Every family of every profile, then the fuzz games (conformance/judge/fuzz.py) and the hand
+    # profile's random hands (conformance/judge/hand_fuzz.py), all passed.
+    assert report["ruleset"] == "contract-v1" and list(report["families"]) == [*ALL, "fuzz", "hand-fuzz"]
     assert {p: row["verdict"] for p, row in report["profiles"].items()} == dict.fromkeys(PROFILES, "certified")
     assert report["engine"]["profiles"] == PROFILES
     games = report["engine"]["fuzz"]["games"]
-    assert games > 0 and report["families"]["fuzz"] == {"passed": games, "failed": 0, "divergent": 0, "skipped": 0}
+    assert games > 0 and report["families"]["fuzz"] == {"passed": games, "failed": 0, "divergent": 0, "skipped": 0,
+                                                        "error": 0}
+    hands = report["engine"]["handFuzz"]
+    assert hands["mode"] == "blind" and report["families"]["hand-fuzz"] == {"passed": hands["games"], "failed": 0,
+                                                                              "divergent": 0, "skipped": 0, "error": 0}
     assert report["engine"]["name"] == "holdem-reference" and report["engine"]["language"] == "python"
     for family in ALL:
         assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
-                                              "divergent": 0, "skipped": 0}, family
+                                              "divergent": 0, "skipped": 0, "error": 0}, family
     assert report["failures"] == [] and report["divergences"] == []
     assert [s["id"] for s in report["smoke"]] == ["smoke.load", "smoke.showdown", "smoke.fold-out", "smoke.lone-hand"]
 
@@ -121,7 +126,7 @@ def test_junit_report_parses_and_counts_match(full_runs):
     root = ET.parse(out / "ref.xml").getroot()
     report = json.loads((out / "ref.json").read_text())
     suites = {s.get("name"): s for s in root.findall("testsuite")}
-    assert list(suites) == ["smoke", *ALL, "fuzz"]
+    assert list(suites) == ["smoke", *ALL, "fuzz", "hand-fuzz"]
     for family in ALL:
         cases = suites[family].findall("testcase")
         counts = report["families"][family]
@@ -139,10 +144,11 @@ def test_bundled_engine_certifies_every_family(full_runs):
     assert code == 0, text
     report = json.loads((out / "js.json").read_text())
     assert report["certified"] is True and report["engine"]["missing"] == []
-    assert list(report["families"]) == [*ALL, "fuzz"]
+    assert list(report["families"]) == [*ALL, "fuzz", "hand-fuzz"]
     assert {p: row["verdict"] for p, row in report["profiles"].items()} == dict.fromkeys(PROFILES, "certified")
     assert all(c["failed"] == 0 and c["skipped"] == 0 for c in report["families"].values())
     assert report["families"]["fuzz"]["passed"] == report["engine"]["fuzz"]["games"] > 0
+    assert report["families"]["hand-fuzz"]["passed"] == report["engine"]["handFuzz"]["games"] > 0
 
 
 @pytest.mark.parametrize("name, file", [("reference-v4", "ref-v4.json"), ("bundled-v4", "js-v4.json")])
@@ -158,7 +164,7 @@ def test_both_engines_certify_holdem_sng_3_v4(full_runs, name, file):
     assert list(report["families"]) == V4_RUN
     for family in V4_RUN:
         assert report["families"][family] == {"passed": vectors_run(family), "failed": 0,
-                                              "divergent": 0, "skipped": 0}, family
+                                              "divergent": 0, "skipped": 0, "error": 0}, family
 
 
 # ---- judging --------------------------------------------------------------------------------------
@@ -239,6 +245,10 @@ def test_the_protocol_schema_describes_the_reference_results():
 
 # ---- sng3v4 (holdem-sng-3-v4) -----------------------------------------------------------------------
 
+# The sng3v4 vectors that are games (sng3v4.error.* are games the ruleset's text rules out: refused).
+SNG3V4_GAMES = [t for t in vectors.load("sng3v4")["tests"] if "error" not in t["expected"]]
+
+
 def sng3v4_result(test_id: str) -> tuple[dict, dict]:
     """A vector and the reference adapter's outcome for it (what an engine would report)."""
     test = vector("sng3v4", test_id)
@@ -246,7 +256,7 @@ def sng3v4_result(test_id: str) -> tuple[dict, dict]:
 
 
 def test_every_expected_sng3v4_outcome_is_well_formed():
-    for test in vectors.load("sng3v4")["tests"]:
+    for test in SNG3V4_GAMES:
         assert sng3v4_problem(test, test["expected"]) is None, test["id"]
 
 
@@ -324,7 +334,7 @@ def test_sng3v4_the_button_moves_as_v4_says_whatever_the_ruling():
     assert "are not seats 0 to 2" in judge("sng3v4", test, Run("result", blinds)).message
 
 
-@pytest.mark.parametrize("slug", [t["id"] for t in vectors.load("sng3v4")["tests"]])
+@pytest.mark.parametrize("slug", [t["id"] for t in SNG3V4_GAMES])
 def test_a_sng3v4_log_that_drops_or_misstates_a_hand_fails_whatever_the_ruling(slug):
     """No ruling drops a hand from the log, renumbers it or ends it with chips that differ from the
     standings: the first divergence is in the log."""
@@ -378,7 +388,7 @@ def test_an_engine_without_v4_is_not_certified_for_it_but_is_for_contract_v1(tmp
                      "--json", str(tmp_path / "r.json"), *FAST)
     report = report_of(tmp_path / "r.json")
     assert code == 1 and report["certified"] is False and report["ruleset"] == V4
-    assert report["families"]["sng3v4"] == {"passed": 0, "failed": 0, "divergent": 0, "skipped": V4_TESTS}
+    assert report["families"]["sng3v4"] == {"passed": 0, "failed": 0, "divergent": 0, "skipped": V4_TESTS, "error": 0}
     assert report["families"]["rng"]["passed"] == vectors_run("rng")
     assert (f"FAILURES in a run of the families rng, sng3v4 only for {V4}, not a certification: required family "
             "sng3v4 was skipped entirely (ruleset "
@@ -495,7 +505,8 @@ def test_a_cmd_engine_that_crashes_or_hangs_is_restarted(tmp_path, action, messa
     report = report_of(tmp_path / "r.json")
     assert code == 1 and time.monotonic() - t0 < 30
     assert [f["id"] for f in report["failures"]] == ["rng.abc"] and message in report["failures"][0]["message"]
-    assert report["families"]["rng"] == {"passed": vectors_run("rng") - 1, "failed": 1, "divergent": 0, "skipped": 0}
+    assert report["families"]["rng"] == {"passed": vectors_run("rng") - 1, "failed": 1, "divergent": 0, "skipped": 0,
+                                         "error": 0}
 
 
 def test_a_cmd_that_does_not_exist_or_does_not_speak_the_protocol(tmp_path, cli):

@@ -46,4 +46,6 @@ def test_a_bot_late_only_from_hand_101_is_caught_by_the_full_table():
 def test_a_bot_that_plays_only_against_fixture_names_fails_the_full_table():
     report = certify_file(HOSTILE / "fixture-names.js", CertOptions(**ONLY_THE_TABLE, full_table_hands=3))
     assert report.full_table["firstError"]["hand"] == 1 and "throwing/throw" in report.full_table["errors"]
-    assert ("full-table", "throwing") in {(r.category, r.code) for r in report.reasons}
+    # an error, not a warning: the full table's errors reject the bot
+    assert ("full-table", "throwing") in {(r.category, r.code) for r in report.reasons if r.severity == "error"}
+    assert report.verdict == "rejected"

@@ -197,7 +197,7 @@ def test_the_engine_command_reports_the_fuzz_row_and_reproduces_by_seed_and_coun
         reports.append(json.loads(out.read_text()))
     report = reports[0]
     assert report["engine"]["fuzz"] == {"seed": 77, "games": 4, "budgetSeconds": None}  # a count, no budget
-    assert report["families"]["fuzz"] == {"passed": 4, "failed": 0, "divergent": 0, "skipped": 0}
+    assert report["families"]["fuzz"] == {"passed": 4, "failed": 0, "divergent": 0, "skipped": 0, "error": 0}
     assert "partial" in report  # a --family run, with or without fuzzing
     assert reports[0] == reports[1]
     assert "4 fuzz games, seed 77 (--fuzz-seed 77 --fuzz-games 4)" in capsys.readouterr().out

@@ -140,9 +140,15 @@ def test_an_engine_cannot_import_a_module_on_node():
     worker.close()
 
 
-def test_node_refuses_a_bot():
-    with pytest.raises(ValueError, match="bots run in QuickJS"):
-        NodeWorker(NODE).start(ENGINE, "module.exports = () => 'fold';", 0, mode="bot")
+def test_node_runs_a_bot_without_code_generation_from_strings():
+    """Mode "bot" (issue #35): the bot acts; the Function constructors are the guards (R39: the vm
+    context also has code generation from strings off, behind them)."""
+    with NodeWorker(NODE) as worker:
+        assert worker.start(ENGINE, "module.exports = () => 'fold';", 0, mode="bot").ok
+        assert worker.act({}).answer == "fold"
+        probe = worker.eval_fn("function () { try { return (0, Object.getPrototypeOf(function* () {}).constructor)('1'); }"
+                               " catch (e) { return e.name; } }")
+        assert probe.answer == "ContractViolation"
 
 
 def test_out_of_memory_on_node_is_reported_as_such_and_the_engine_restarted():
@@ -160,7 +166,7 @@ def test_out_of_memory_on_node_is_reported_as_such_and_the_engine_restarted():
 def test_a_crash_on_node_takes_the_wall_time_up_to_the_crash(monkeypatch):
     """As in QuickJS: the wait for the child's status and its kill are the parent's time."""
     worker = NodeWorker(NODE)
-    assert worker.start("var PokerEngine = {version: '1'};\n", "", 0).kind == "ok"
+    assert worker.start("var PokerEngine = {version: '1'};\n", "", 0, mode="engine").kind == "ok"
     slow_kill(monkeypatch)
     segfault_soon(worker.pid)
     out = worker.eval_fn("function () { for (;;) {} }", timeout_ms=5000)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from conformance.bots.profile import profile_hands
 from conformance.cli.main import main
 from conformance.harness.roster import lint_roster
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.host.node_runtime import find_node
 
 # One worker runs the whole module (pytest-xdist --dist loadgroup): its module fixture, a certification
 # of many bots or engines, is then computed once, not on each worker that gets one of its tests.
@@ -57,6 +59,37 @@ def test_house_sample_is_certified_by_our_own_suite(house_reports, bot):
     assert [t["seats"] for t in report.tournaments] == [2, 6, 9]
     assert report.roster_entry["id"] == bot
     assert report.load["exportName"] == report.roster_entry["botName"]
+
+
+NODE = find_node()
+
+
+@pytest.fixture(scope="module")
+def house_reports_v8():
+    """The same certifications on the V8 host (issue #35)."""
+    options = replace(OPTIONS, host="node")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {b: pool.submit(certify_file, ROOT / "bots" / f"{b}.js", options, roster=ROSTER) for b in HOUSE}
+        return {b: f.result(timeout=300) for b, f in futures.items()}
+
+
+def _comparable(report) -> dict:
+    """A report without what depends on the host: its timings, the host's name, the tables' digests (which
+    hash the host that played)."""
+    j = report.to_json()
+    return {"verdict": j["verdict"], "reasons": [(r["severity"], r["category"], r["code"]) for r in j["reasons"]],
+            "answers": [(a["id"], a["outcome"], a["answer"], a["error"], a["code"]) for a in j["battery"]["answers"]],
+            "determinism": j["determinism"], "environment": j["environment"], "profile": j["profile"],
+            "tables": [(t["seats"], t["hands"], t["decisions"], t["standings"], t["errors"], t["isolation"])
+                       for t in j["tournaments"]],
+            "load": {k: v for k, v in j["load"].items() if k not in ("wallMs", "cpuMs")}}
+
+
+@pytest.mark.skipif(NODE is None, reason="no node 20 or later here")
+@pytest.mark.parametrize("bot", HOUSE)
+def test_house_sample_gets_the_same_verdict_and_report_on_both_hosts(house_reports, house_reports_v8, bot):
+    assert house_reports_v8[bot].options.host == "node" and house_reports[bot].options.host == "quickjs"
+    assert _comparable(house_reports_v8[bot]) == _comparable(house_reports[bot])
 
 
 @pytest.mark.parametrize("bot", HOUSE)

@@ -154,6 +154,23 @@ def test_a_mutant_engine_row_names_its_findings_and_divergences():
                      r"first `hand\.", to_markdown({"implementations": [row]}))
 
 
-def test_the_table_runs_fixed_fuzz_games_and_no_time_budget():
+def test_the_table_runs_fixed_fuzz_games_and_no_time_budget(monkeypatch):
     assert table_module.FUZZ_GAMES > 0 and isinstance(table_module.FUZZ_SEED, int)
     assert "seconds" not in to_markdown({"implementations": []})
+    # The plan the run actually used, as the certifier records it (not the constants): on the bundled
+    # engine with two hands vectors, so that the fuzz games run and the test stays short.
+    reports = []
+
+    def certify_seen(*args, **kwargs):
+        reports.append(certify(*args, **kwargs))
+        return reports[-1]
+
+    monkeypatch.setattr(table_module, "certify", certify_seen)
+    monkeypatch.setattr(table_module, "load_tests", lambda families: {"hands": load_tests(["hands"])["hands"][:2]})
+    table = table_module.certify_all(REGISTRY[:1], fuzz_games=3)
+    [report] = reports
+    assert report.subject["fuzz"] == {"seed": table_module.FUZZ_SEED, "games": 3, "budgetSeconds": None}
+    assert sum(c.group == "fuzz" for c in report.cases) == 3
+    assert f"3 fixed fuzz games (seed {table_module.FUZZ_SEED}" in to_markdown(table, fuzz_games=3)
+    again = table_module.certify_all(REGISTRY[:1], fuzz_games=3)
+    assert again == table and reports[1].subject["fuzz"] == report.subject["fuzz"]  # the same games

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.host.bot_host import BotHost
+from conformance.host.node_runtime import find_node
 from conformance.host.worker import UNDEFINED, Worker
 
 # name -> the body of a function that returns true when the feature works as specified.
@@ -69,12 +71,19 @@ FEATURES = {
 
 # Browser worker globals the worker does not have. Timers are refused by the contract (no
 # background work); the worker reports them as violations (tests/test_host.py).
-ABSENT = ["structuredClone", "Intl", "crypto", "fetch", "performance", "importScripts"]  # postMessage: a guard (R35)
+# A browser's worker has structuredClone, Intl, crypto, fetch, performance and importScripts: the bot's
+# worker has them too, the forbidden ones as guards (R39, tests/test_bot_worker_globals.py).
+ABSENT = ["require", "process", "Buffer", "global", "XMLHttpRequest", "document"]
 
 
-@pytest.fixture(scope="module")
-def worker():
-    with Worker() as w:
+NODE = find_node()
+
+
+@pytest.fixture(scope="module", params=["quickjs", pytest.param("node", marks=pytest.mark.skipif(
+    NODE is None, reason="no node 20 or later here"))])
+def worker(request):
+    """A bot's worker on each host (issue #35): V8 offers at least what the QuickJS worker offers."""
+    with BotHost(request.param, NODE if request.param == "node" else None).worker() as w:
         assert w.start(None, "module.exports = function act() { return 'fold'; };", 1).ok
         yield w
 

@@ -32,11 +32,13 @@ from conformance.arena.play import load_roster
 from conformance.arena.series import plan, play_task, run_tasks
 from conformance.errors import UsageError
 from conformance.harness.runner import BotSpec, RunnerOptions
+from conformance.host.bot_host import choose
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "bots.json"
 BOTS = ("check-fold", "sample-caller", "sample-tight")
-OPTIONS = RunnerOptions(tournament={"max_hands": 12})
+# The commands' default host (node where the suite finds one): the command's leagues are these.
+OPTIONS = RunnerOptions(tournament={"max_hands": 12}, bot_host=choose(None).name)
 SEED, BOT_SEED = 7, 11
 
 

@@ -11,7 +11,12 @@ CONTRACT = Path(__file__).resolve().parents[2] / "shared" / "contract" / "bot-co
 
 
 def found(source: str) -> list[tuple[str, int, int]]:
-    return [(f.rule, f.line, f.column) for f in lint_source(source)]
+    """The errors and warnings (the information findings have their own cases, MEMBER_INFO)."""
+    return [(f.rule, f.line, f.column) for f in lint_source(source) if f.severity != "info"]
+
+
+def infos(source: str) -> list[tuple[str, int, int]]:
+    return [(f.rule, f.line, f.column) for f in lint_source(source) if f.severity == "info"]
 
 
 # (source, exact findings as (rule, line, column)). Each case lists everything
@@ -88,8 +93,6 @@ POSITIVE = {
      [('environment', 1, 11)]),
     "typeof-process": ("const node = typeof process !== 'undefined';\n",
      [('environment-probe', 1, 14)]),
-    "typeof-window": ("if (typeof window === 'object') {}\n",
-     [('environment-probe', 1, 5)]),
     "typeof-navigator": ('const nav = typeof navigator;\n',
      [('environment-probe', 1, 13)]),
     "in-global": ("const deno = 'Deno' in globalThis;\n",
@@ -178,7 +181,58 @@ def test_rule_flagged_at_position(source, expected):
 
 def test_every_rule_has_a_positive_case():
     covered = {rule for _, expected in POSITIVE.values() for rule, _, _ in expected}
+    covered |= {rule for _, expected in MEMBER_INFO.values() for rule, _, _ in expected}
     assert covered == set(RULES)
+
+
+# The members of browsers' Web Workers the contract allows (#35; R30): information, the first use of
+# each name, never an error or a warning; probing one (typeof, in, hasOwnProperty) is no
+# environment-probe warning any more, while other hosts' globals stay as they were.
+MEMBER_INFO = {
+    "structured-clone": ("const c = structuredClone(state);\nstructuredClone(c);\n", [("worker-member", 1, 11)]),
+    "text-codec": ("const e = new TextEncoder();\nconst d = self.TextDecoder;\n",
+                   [("worker-member", 1, 15), ("worker-member", 2, 11), ("worker-member", 2, 11)]),
+    "base64": ("const b = btoa('x');\nconst a = globalThis.atob(b);\n",
+               [("worker-member", 1, 11), ("worker-member", 2, 11)]),
+    "intl": ("const f = new Intl.NumberFormat('en-US').format(1);\n", [("worker-member", 1, 15)]),
+    "typeof-window": ("if (typeof window === 'object') {}\n", [("worker-member", 1, 12)]),
+    "typeof-members": ("const ok = typeof structuredClone === 'function' && 'TextEncoder' in self\n"
+                       "  && self.hasOwnProperty('atob');\n",
+                       [("worker-member", 1, 19), ("worker-member", 1, 70)]),
+    "shadowed": ("function f(structuredClone, Intl) { return structuredClone(Intl); }\n", []),
+}
+
+
+@pytest.mark.parametrize("source,expected", list(MEMBER_INFO.values()), ids=list(MEMBER_INFO))
+def test_web_worker_members_are_information_only(source, expected):
+    assert infos(source) == expected
+    assert found(source) == []  # no error, no warning
+    assert all(f.severity == "info" and "information, R30" in f.message for f in lint_source(source))
+
+
+def test_other_hosts_globals_are_still_probes_and_intl_s_clock_still_an_error():
+    assert found("const n = typeof navigator;\nconst d = 'Deno' in self;\nself.hasOwnProperty('Bun');\n") == [
+        ("environment-probe", 1, 11), ("environment-probe", 2, 11), ("environment-probe", 3, 1)]
+    # R30's Intl errors stand; the Intl use they are is not also reported as information
+    source = "new Intl.DateTimeFormat().format();\nnew Intl.NumberFormat().resolvedOptions();\n"
+    assert [(f.rule, f.severity) for f in lint_source(source)] == [("intl-clock", "error"), ("environment", "error")]
+
+
+# A NUL is legal JavaScript in a string, a template, a regular expression and a comment, and nowhere
+# else (V8 parses the first, refuses the second): #35.
+NUL_LEGAL = ["var s = 'a\x00b';\n", 'var s = "\x00";\n', "var t = `a\x00${s}\x00`;\n", "var r = /[\x00]/;\n",
+             "// \x00 line comment\nvar a = 1;\n", "/* \x00 block */ var a = 1;\n", "var s = '\\\x00';\n"]
+
+
+@pytest.mark.parametrize("source", NUL_LEGAL, ids=range(len(NUL_LEGAL)))
+def test_a_nul_in_a_literal_or_comment_parses(source):
+    assert parse_ok(source) and lint_source(source) == []
+
+
+def test_a_nul_in_code_is_a_syntax_error_quoted_as_it_is():
+    [f] = lint_source("var a = 1;\x00\n")
+    assert f.rule == "syntax" and "\x00" in f.message and (f.line, f.column) == (1, 11)
+    assert not parse_ok("var a\x00b = 1;\n")
 
 
 def test_severities_and_messages():
@@ -325,12 +379,16 @@ def test_legitimate_code_not_flagged(source):
 
 # Feature tests of non-worker globals are legitimate in a wrapper, so they are warnings (R30; issue
 # #19: the contract forbids choosing actions by the environment, which a reviewer must check).
-@pytest.mark.parametrize("source,probes", [(ALLOWED_WRITES, [(7, 5)]), (FEATURE_TESTS, [(1, 17), (2, 16), (3, 35)])],
-                         ids=["allowed-writes", "feature-tests"])
-def test_legitimate_feature_tests_are_only_probe_warnings(source, probes):
+# `typeof window` is no probe any more (#35: the worker has window and self); the uses of window and
+# self are information.
+@pytest.mark.parametrize("source,probes,members", [
+    (ALLOWED_WRITES, [], [(7, 12), (8, 1)]), (FEATURE_TESTS, [(1, 17), (2, 16)], [(3, 43)])],
+    ids=["allowed-writes", "feature-tests"])
+def test_legitimate_feature_tests_are_only_probe_warnings(source, probes, members):
     assert parse_ok(source)
     assert found(source) == [("environment-probe", line, column) for line, column in probes]
-    assert all(f.severity == "warning" for f in lint_source(source))
+    assert infos(source) == [("worker-member", line, column) for line, column in members]
+    assert all(f.severity in ("warning", "info") for f in lint_source(source))
 
 
 LEGAL_BOT = """\
@@ -356,7 +414,8 @@ module.exports = { name: 'Legal', act };
 
 
 def test_a_legal_bot_using_intl_constants_and_an_alias_is_not_flagged():
-    assert parse_ok(LEGAL_BOT) and lint_source(LEGAL_BOT) == []
+    assert parse_ok(LEGAL_BOT) and found(LEGAL_BOT) == []
+    assert infos(LEGAL_BOT) == [("worker-member", 2, 17)]  # Intl: information (R30)
 
 
 def test_a_formatter_given_a_date_or_a_shadowed_undefined_reads_no_clock():
@@ -390,8 +449,10 @@ LINT_BOT_FINDINGS = {
     "intl-clock": [("intl-clock", "error")],
     "timezone-sniff": [("environment", "error")],
     "host-sniff": [("environment-probe", "warning"), ("environment", "error")],
-    "wrapper-probe": [("environment-probe", "warning")],
-    "legal-intl": [],
+    "wrapper-probe": [("worker-member", "info")],  # typeof window is no probe any more (#35)
+    "legal-intl": [("worker-member", "info")],
+    "nul-in-literals": [],  # #35: a NUL in a string, template, regular expression or comment
+    "worker-members": [("worker-member", "info")] * 7,
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 from conformance.arena.play import play, select_bots
 from conformance.cli.main import main
 from conformance.harness.runner import CATEGORIES, RunnerOptions, seat_seed
+from conformance.host.bot_host import choose
 from reference.rng import mulberry32
 from cli_helpers import make_roster, run_cli
 
@@ -30,7 +31,7 @@ def test_play_writes_the_standings_and_the_same_seeds_give_the_same_bytes(tmp_pa
     report = json.loads((tmp_path / "a.json").read_text())
     assert report["seed"] == 5 and report["botSeed"] == 7 and report["hands"] == 6
     assert report["options"] == {"ruleset": "contract-v1", "decisionMs": 1000, "initMs": 5000,
-                                 "tournament": {"max_hands": 6}}
+                                 "tournament": {"max_hands": 6}, "botHost": choose(None).name}  # node where installed
     rows = report["standings"]
     assert [r["bot"] for r in sorted(rows, key=lambda r: r["seat"])] == ["sample-caller", "sample-tight", "check-fold"]
     assert [r["place"] for r in rows] == sorted(r["place"] for r in rows)  # best first

@@ -13,8 +13,13 @@ import pytest
 from conformance.arena import transcript
 from conformance.arena.play import play, select_bots
 from conformance.cli.main import main
+from conformance.errors import UsageError
 from conformance.harness.runner import RunnerOptions
+from conformance.host.worker import Outcome, Worker
+from conformance.host.bot_host import choose
 from cli_helpers import make_roster, run_cli
+
+DEFAULT_HOST = choose(None).name  # node where the suite finds one (issue #35)
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD = ROOT / "tests" / "bots" / "bad"
@@ -48,7 +53,7 @@ def test_a_transcript_has_the_seeds_hashes_options_every_decision_and_the_standi
     head, decisions, foot = lines[0], lines[1:-1], lines[-1]
     assert head["type"] == "header" and head["seed"] == 21 and head["botSeed"] == 34
     assert head["options"] == {"ruleset": "contract-v1", "decisionMs": 300, "initMs": 2000,
-                               "tournament": {"max_hands": 8}}
+                               "tournament": {"max_hands": 8}, "botHost": DEFAULT_HOST}
     for bot in head["bots"]:
         assert bot["sha256"] == hashlib.sha256((recorded / bot["file"]).read_bytes()).hexdigest()
     assert head["engine"]["helper"] == hashlib.sha256(
@@ -70,9 +75,39 @@ def test_replay_confirms_the_same_decks_randomness_actions_and_standings(recorde
     assert "confirmed" in out and "digest identical" in out
 
 
-def test_replay_of_a_recorded_late_answer_does_not_wait_for_the_deadline(recorded):
-    # A generous deadline: were the late seat asked again, its loop would be late only after 60 s.
-    result = transcript.replay(transcript.read(recorded / "t.jsonl"), decision_ms=60_000)
+def test_replay_of_a_recorded_late_answer_does_not_wait_for_the_deadline(recorded, monkeypatch):
+    # A generous deadline: were the late seat asked again, its loop would be late only after 60 s
+    # (or the worker's CPU backstop): slower, and still confirmed. So every worker's asks are
+    # counted: a late seat's worker is asked only for its decisions before its first late one.
+    recorded_t = transcript.read(recorded / "t.jsonl")
+    late_seats = {d["seat"] for d in recorded_t.decisions if d["outcome"] == "late"}
+    assert late_seats
+    expected_asks = {}
+    for s in late_seats:
+        mine = [d for d in recorded_t.decisions if d["seat"] == s]
+        expected_asks[s] = next(k for k, d in enumerate(mine) if d["outcome"] == "late")
+    seat_of_source = {}
+    for seat in recorded_t.footer["seats"]:
+        file = next(b["file"] for b in recorded_t.header["bots"] if b["bot"] == seat["bot"])
+        seat_of_source[(recorded / file).read_text(encoding="utf-8")] = seat["seat"]
+    seat_of_worker, asks = {}, {}
+    real_start, real_act = Worker.start, Worker.act
+
+    def start(self, engine_source, script_source, *args, **kwargs):
+        seat_of_worker[id(self)] = seat_of_source[script_source]
+        return real_start(self, engine_source, script_source, *args, **kwargs)
+
+    def act(self, *args, **kwargs):
+        s = seat_of_worker[id(self)]
+        asks[s] = asks.get(s, 0) + 1
+        if s in late_seats and asks[s] > expected_asks[s]:  # asked again: fail now, not after the deadline
+            return Outcome("late", error={"category": "late", "message": "asked again on replay"})
+        return real_act(self, *args, **kwargs)
+
+    monkeypatch.setattr(Worker, "start", start)
+    monkeypatch.setattr(Worker, "act", act)
+    result = transcript.replay(recorded_t, decision_ms=60_000)
+    assert {s: asks.get(s, 0) for s in late_seats} == expected_asks
     assert result.confirmed and result.digest_matches is False  # the deadline is worded in the messages
 
 
@@ -152,3 +187,21 @@ def test_sng_v4_transcript_with_timeouts_replays(tmp_path, capsys):
     assert any(r["autoFolded"] for r in foot["standings"] if r["bot"] == "act-loop")
     code, out, _ = run_cli(capsys, "replay", tmp_path / "t.jsonl")
     assert code == 0 and "confirmed" in out
+
+
+def test_replay_runs_the_bots_on_the_recorded_host(tmp_path):
+    """The header records where the bots ran (botHost); replay uses it, and a transcript from before
+    issue #35 (no botHost) was played on QuickJS."""
+    roster = make_roster(tmp_path, {"sample-tight": ROOT / "bots" / "sample-tight.js",
+                                    "equity-bot": ROOT / "bots" / "equity-bot.js"})
+    assert main(["play", "--roster", str(roster), "--seed", "3", "--bot-seed", "4", "--hands", "3",
+                 "--bot-host", "quickjs", "--transcript", str(tmp_path / "q.jsonl"), "--quiet"]) == 0
+    recorded = transcript.read(tmp_path / "q.jsonl")
+    assert recorded.header["options"]["botHost"] == "quickjs"
+    assert transcript.options_from_json(recorded.header["options"]).bot_host == "quickjs"
+    old = dict(recorded.header["options"])
+    del old["botHost"]
+    assert transcript.options_from_json(old).bot_host == "quickjs"
+    assert transcript.replay(recorded).confirmed
+    with pytest.raises(UsageError, match="options.botHost: unknown bot host 'v8'"):
+        transcript.options_from_json({**old, "botHost": "v8"})

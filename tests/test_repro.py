@@ -3,6 +3,7 @@ and a reproduction that runs without our code's help (node, the suite's QuickJS,
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -105,20 +106,37 @@ if history and history[0].get("board"):
 """
 
 
-def test_a_cmd_engine_gets_the_json_lines_to_pipe(tmp_path, monkeypatch):
+def test_a_cmd_engines_reproduction_replays_against_the_command_given(tmp_path, monkeypatch):
+    """Issue #36 item 2: a --cmd failure's reproduction is a JSON file (the vector, the reference's expected
+    trajectory, the first divergence, the command that failed); holdem-cert repro FILE --cmd COMMAND replays
+    it: exit 1 against the engine that failed, 0 against the reference, 2 without --cmd."""
     monkeypatch.chdir(ROOT)
     command = reference_cmd_engine(tmp_path, REVERSED_BOARD)
-    assert run_cli("engine", "--cmd", command, "--family", "hands", "--no-fresh", "--quiet",
+    assert run_cli("engine", "--cmd", command, "--family", "hands", "--no-fresh", "--fuzz-seconds", "0", "--quiet",
                    "--json", str(tmp_path / "r.json")) == 1
     f = json.loads((tmp_path / "r.json").read_text())["failures"][0]
-    assert f["repro"]["kind"] == "command" and f["repro"]["run"] == [f"{command} < {f['repro']['file']}"]
-    lines = (tmp_path / f["repro"]["file"]).read_text()
-    assert lines == f["repro"]["lines"] and [json.loads(x)["cmd"] for x in lines.splitlines()] == ["start", "run", "stop"]
-    done = subprocess.run(command.split(), input=lines, capture_output=True, text=True, timeout=60, cwd=ROOT)
-    reply = json.loads(done.stdout.splitlines()[1])
+    assert f["repro"]["kind"] == "command" and f["repro"]["run"] == [f"holdem-cert repro {f['repro']['file']} --cmd '{command}'"]
+    data = json.loads((tmp_path / f["repro"]["file"]).read_text())
+    # the report carries the file's data; the file adds the expected trajectory
+    assert {k: v for k, v in data.items() if k != "expectedTrajectory"} == f["repro"]["data"]
+    assert data["failedCommand"] == command and data["first"] == f["first"] and data["test"]["id"] == f["id"]
+    # the expected trajectory is what the reference answers: every decision state, action and record
+    assert data["expectedTrajectory"]["history"][0]["board"] == f["first"]["expected"]
+    assert len(data["expectedTrajectory"]["decisions"]) == len(data["test"]["input"]["script"])
     # the engine's board seen only in its history: the dealing failure points at that record's board
     assert f["first"]["path"] == "history()[0].board" and f["first"]["clause"] == "rules.burn"
-    assert reply["result"]["history"][0]["board"] == f["first"]["actual"] != f["first"]["expected"]
+
+    def replay(*cmd):
+        return subprocess.run([sys.executable, "-m", "conformance", "repro", f["repro"]["file"], *cmd], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    done = replay("--cmd", command)
+    assert done.returncode == 1 and "history()[0].board (breaks rules.burn)" in done.stdout, done.stdout + done.stderr
+    assert values(done.stdout) == {"expected": f["first"]["expected"], "actual": f["first"]["actual"]}
+    done = replay("--cmd", f"{sys.executable} -m reference.adapter")
+    assert done.returncode == 0 and "the same now" in done.stdout, done.stdout + done.stderr
+    done = replay()
+    assert done.returncode == 2 and "--cmd" in done.stderr and command in done.stderr
 
 
 def test_readable_input_deals_hand_one_as_the_reference_does():

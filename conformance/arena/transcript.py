@@ -4,8 +4,10 @@ A transcript has three kinds of line, each one JSON object with a ``type``:
 
 ``header``    the first line: ``format``/``version``, both seeds (``seed`` deals, ``botSeed``
               seeds the workers' ``Math.random``, R21), the runner ``options`` (ruleset,
-              ``decisionMs``, ``initMs``, tournament options), the ``roster`` path and, in the
-              order the bots were given, each bot's roster id, seat name, file and the sha256
+              ``decisionMs``, ``initMs``, tournament options, ``botHost``: where the bots ran,
+              ``node`` or ``quickjs``; absent in transcripts from before issue #35: QuickJS),
+              the ``roster`` path and, in the order the bots were given, each bot's roster
+              id, seat name, file and the sha256
               of its source; the sha256 of the engine: the Python reference that deals and
               settles (``engine.reference``) and the JS helper the workers load
               (``engine.helper``).
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.errors import UsageError
+from conformance.host import bot_host
 from conformance.harness.runner import (ENGINE_PATH, ROOT, BotSpec, DecisionRecord, ForcedLate, RunnerOptions, TournamentResult,
                      canonical_json, run_tournament)
 
@@ -69,12 +72,16 @@ def engine_hashes(options: RunnerOptions) -> dict:
 
 def options_json(options: RunnerOptions) -> dict:
     return {"ruleset": options.ruleset, "decisionMs": options.decision_ms, "initMs": options.init_ms,
-            "tournament": json.loads(json.dumps(dict(options.tournament)))}
+            "tournament": json.loads(json.dumps(dict(options.tournament))), "botHost": options.bot_host}
 
 
 def options_from_json(data: dict, decision_ms: float | None = None) -> RunnerOptions:
+    """The recorded options; replay runs the bots on the recorded host (``botHost``; QuickJS before #35)."""
+    host = data.get("botHost", "quickjs")
+    if host not in bot_host.HOSTS:
+        raise UsageError(f"options.botHost: unknown bot host {host!r} (known: {', '.join(bot_host.HOSTS)})")
     return RunnerOptions(init_ms=data["initMs"], decision_ms=decision_ms or data["decisionMs"],
-                         tournament=data["tournament"], ruleset=data["ruleset"])
+                         tournament=data["tournament"], ruleset=data["ruleset"], bot_host=host)
 
 
 @dataclass(frozen=True)

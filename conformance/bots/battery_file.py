@@ -5,7 +5,8 @@ and the 20 states of each decision kind (seeded reference tournaments,
 :func:`conformance.bots.decision_kinds.stratified_states`) -- took one to three seconds of every
 ``holdem-cert bot`` run, for the same states every time. With the default counts the battery reads
 them from this file; any other count generates as before. The file also makes the default battery
-the same whatever hypothesis version is installed (it records the version it was made with).
+the same whatever hypothesis version is installed (it records the version it was made with, and
+the games hypothesis drew: the states are the reference's play of them on any version).
 
     python -m conformance.bots.battery_file [--write]
 
@@ -32,8 +33,10 @@ def build() -> dict:
     """The file's content from a fresh generation."""
     import hypothesis
 
+    games, generated = random_states.generate_games(GENERATED)
+    games = json.loads(json.dumps(games))  # as the file holds them (a schedule's tuples are lists)
     return {"hypothesis": hypothesis.__version__,
-            "generationSeed": random_states.GENERATION_SEED, "generated": random_states.generate_states(GENERATED),
+            "generationSeed": random_states.GENERATION_SEED, "games": games, "generated": generated,
             "kindSeed": decision_kinds.KIND_SEED, "perKind": PER_KIND,
             "kinds": decision_kinds.generate(PER_KIND, decision_kinds.KIND_SEED)}
 
@@ -58,9 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {PATH} ({len(content['generated'])} generated, {len(content['kinds'])} kind states)")
         return 0
     old = shipped()
-    for key in ("generated", "kinds"):
+    for key in ("games", "generated", "kinds"):
         if old[key] != content[key]:
-            print(f"{PATH}: the {key} states differ from a fresh generation (hypothesis {content['hypothesis']}; "
+            print(f"{PATH}: the {key} differ from a fresh generation (hypothesis {content['hypothesis']}; "
                   f"the file's: {old['hypothesis']}): rerun with --write")
             return 1
     print(f"{PATH}: up to date")

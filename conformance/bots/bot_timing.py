@@ -1,4 +1,18 @@
-"""The timing verdict of bot certification: stable, and predicting the arena (issue #18 item 3).
+"""The timing verdict of bot certification: stable, and predicting the arena (issues #18 item 3, #35 item 3).
+
+**On the V8 host** (node, the default where it is installed: :mod:`conformance.host.bot_host`) the
+battery and the tables already run the bot in V8, as the arena's browsers do, and are timed there
+directly: a decision's time is its wall time (delivery both ways, the bot's computation, the reading
+of its answer) less the time the bot's thread waited, runnable, for a CPU (the machine's load:
+``Outcome.queued_ms``). A state killed at the deadline D, or slower than D/2, is re-timed
+(:func:`retime_v8`): :data:`REPEATS` fresh V8 workers each answer, untimed, the states the killed
+worker answered before it (its memory as it was), then the state once, timed, killed at
+:data:`NODE_KILL_FACTOR` x D. The verdict (:func:`classify_v8`): ``late`` (rejected) when the median
+is above D, ``at-risk`` (a warning) above D/2, ``ok`` otherwise. QuickJS plays no part.
+
+**On the QuickJS host** (``--host quickjs``, or no node here) the rule below, written for an
+interpreter about 20x slower than the arena's JIT, holds: with node installed, V8 must miss the
+deadline too, so QuickJS's slowness alone never decides a verdict.
 
 One QuickJS measurement near the deadline is a coin toss (the same state took 1002.7, 965.4 and
 1002.3 ms in three identical runs), and QuickJS is not what the arena runs: the same call took
@@ -45,6 +59,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from conformance.host import node_polyfill
+from conformance.host.bot_host import BotHost
 from conformance.host.node_timing import NodeBot
 from conformance.host.worker import Worker
 
@@ -71,10 +86,11 @@ class StateTiming:
     verdict: str  # ok, at-risk, late
     deadline_ms: float
     node_error: str | None = None  # why V8 could not time it (node_ms is then None): "it threw ..."
+    host: str = "quickjs"  # the host the bot was certified on: on "node", V8 alone (quickjs_ms empty)
 
     @property
     def quickjs_median(self) -> float:
-        return statistics.median(self.quickjs_ms)
+        return statistics.median(self.quickjs_ms) if self.quickjs_ms else math.nan
 
     @property
     def node_median(self) -> float | None:
@@ -87,6 +103,11 @@ class StateTiming:
             return f"{side} median {x:.0f} ms {unit}of {REPEATS} runs"
 
         d = self.deadline_ms
+        if self.host == "node":
+            v8 = median("V8", self.node_median, "(wall less run-queue wait) ",
+                        f"each stopped at {NODE_KILL_FACTOR * d:g} ms wall")
+            return (f"{v8}, each in a fresh worker after the states before it; late above {d:g} ms, "
+                    f"at risk above {AT_RISK_FRACTION * d:g} ms; deadline {d:g} ms")
         # A QuickJS run ends at whichever comes first: its CPU backstop or the wall-clock kill.
         q = median("QuickJS", self.quickjs_median, "CPU ",
                    f"each stopped at {CPU_LIMIT_FACTOR * d:g} ms of CPU time or {QUICKJS_KILL_FACTOR * d:g} ms wall")
@@ -103,6 +124,9 @@ class StateTiming:
             return None if xs is None else [None if math.isinf(x) else round(x, 3) for x in xs]
 
         med = self.node_median
+        if self.host == "node":
+            return {"id": self.id, "host": "node", "verdict": self.verdict, "nodeMs": j(self.node_ms),
+                    "nodeMedianMs": None if med is None or math.isinf(med) else round(med, 3)}
         return {"id": self.id, "verdict": self.verdict, "quickjsCpuMs": j(self.quickjs_ms),
                 "quickjsMedianMs": None if math.isinf(self.quickjs_median) else round(self.quickjs_median, 3),
                 "nodeMs": j(self.node_ms),
@@ -118,6 +142,50 @@ def classify(quickjs_median: float, node_median: float | None, deadline_ms: floa
     if quickjs_median > slow or (node_median is not None and node_median > slow):
         return "at-risk"
     return "ok"
+
+
+def classify_v8(median_ms: float, deadline_ms: float) -> str:
+    """The V8 host's rule (module docstring): late above the deadline, at risk above half of it."""
+    if median_ms > deadline_ms:
+        return "late"
+    return "at-risk" if median_ms > AT_RISK_FRACTION * deadline_ms else "ok"
+
+
+def decision_ms(out) -> float:
+    """A V8 decision's time: wall time less the run-queue wait (the machine's load) when measured. The
+    kernel accounts a wait when the thread gets a CPU, so a wait that began before the request can
+    show in it: the time is never taken below the child's CPU time of the request."""
+    return max(out.wall_ms - (out.queued_ms or 0.0), out.cpu_ms or 0.0)
+
+
+def _v8_samples(host: BotHost, source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
+                init_ms: float, deadline_ms: float, memory_limit: int | None) -> tuple[float, ...]:
+    """REPEATS runs of ``state``, each in a fresh worker of ``host`` after the untimed ``prefix``: the
+    arena's worker answers a state once, in the memory its earlier states left, so each run is
+    exactly that (a run of the same state in the same worker would meet its own caches). A run
+    that was killed, or whose worker could not get there, is infinite."""
+    kill_ms = NODE_KILL_FACTOR * deadline_ms
+    samples = []
+    for _ in range(REPEATS):
+        with host.worker(memory_limit=memory_limit) as worker:
+            alive = worker.start(engine, source, bot_seed, init_timeout_ms=init_ms).ok
+            for earlier in prefix:
+                if not alive:
+                    break
+                worker.act(earlier, timeout_ms=kill_ms)
+                alive = not worker.dead
+            out = worker.act(state, timeout_ms=kill_ms) if alive else None
+            timed = out is not None and out.kind in ("ok", "throw")  # a throw is an answer here, timed
+            samples.append(decision_ms(out) if timed else math.inf)
+    return tuple(samples)
+
+
+def retime_v8(state_id: str, state: dict, prefix: Sequence[dict] = (), *, host: BotHost, source: str, engine: str,
+              bot_seed: int, init_ms: float, deadline_ms: float, memory_limit: int | None) -> StateTiming:
+    """The V8 host's re-timing of one state (module docstring)."""
+    samples = _v8_samples(host, source, engine, state, prefix, bot_seed, init_ms, deadline_ms, memory_limit)
+    return StateTiming(state_id, (), samples, classify_v8(statistics.median(samples), deadline_ms), deadline_ms,
+                       host="node")
 
 
 def _quickjs_samples(source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
@@ -213,13 +281,20 @@ def retime(state_id: str, state: dict, prefix: Sequence[dict] = (), *, source: s
 
 
 class Retimer:
-    """:func:`retime` with the bot's fixed arguments, each state once (the determinism pass meets the
-    same late states again); ``timings`` in the order they were re-timed."""
+    """:func:`retime` (:func:`retime_v8` when ``host`` is the V8 host) with the bot's fixed arguments,
+    each state once (the determinism pass meets the same late states again); ``timings`` in the order
+    they were re-timed. ``node``: the node that also times a QuickJS-hosted bot (None: none)."""
 
     def __init__(self, *, source: str, engine: str, bot_seed: int, init_ms: float, deadline_ms: float,
-                 memory_limit: int | None, node: str | None, slots=None) -> None:
+                 memory_limit: int | None, node: str | None, slots=None, host: BotHost | None = None) -> None:
         self._args = dict(source=source, engine=engine, bot_seed=bot_seed, init_ms=init_ms,
-                          deadline_ms=deadline_ms, memory_limit=memory_limit, node=node)
+                          deadline_ms=deadline_ms, memory_limit=memory_limit)
+        self.host = host if host is not None else BotHost("quickjs")
+        if self.host.name == "node":
+            self._retime, self._args["host"] = retime_v8, self.host
+            node = None  # V8 is the host: no second measurement
+        else:
+            self._retime, self._args["node"] = retime, node
         self.node = node
         self.slots = slots  # conformance/bots/slots.py: a re-timing runs in one (None: no limit)
         self.timings: dict[str, StateTiming] = {}
@@ -227,9 +302,9 @@ class Retimer:
     def __call__(self, state_id: str, state: dict, prefix: Sequence[dict] = ()) -> StateTiming:
         if state_id not in self.timings:
             if self.slots is None:
-                self.timings[state_id] = retime(state_id, state, prefix, **self._args)
+                self.timings[state_id] = self._retime(state_id, state, prefix, **self._args)
             else:
-                self.timings[state_id] = self.slots.run(retime, state_id, state, prefix, **self._args)
+                self.timings[state_id] = self.slots.run(self._retime, state_id, state, prefix, **self._args)
         return self.timings[state_id]
 
     def late_beyond_doubt(self, state_id: str, state: dict, prefix: Sequence[dict] = ()) -> bool:

@@ -12,7 +12,7 @@ verdict in bounded time, and a compliant bot's verdict does not depend on them.
   re-timing did not prove late (the first three are re-timed, ruling R33; the later ones follow
   their verdicts) (a bot at risk, ruling R33: each kill costs a deadline and a fresh
   worker, and a bot slow at nine seats was killed on every nine-seat state, for many minutes).
-  The states not run are a warning (``bound/kills``): their answers were not judged.
+  The states not run make the verdict inconclusive (``bound/kills``): their answers were not judged.
 - A kill that re-timing proves late beyond doubt already ends the pass (bot_cert); the full-length
   table is then not played (nine copies killed one after the other add nothing to a rejection).
 
@@ -24,8 +24,8 @@ reference tables) and its QuickJS workers, the bot's and the house samples' at t
 included (each worker reports its CPU time, ``cpuMs``). A loaded machine stretches wall time, not
 CPU time, so it moves no cut a quiet machine would not make (issue #25: a verdict must not depend on
 the machine's load), and the stages side by side (``CertOptions.parallel``) cut where one worker at a
-time does. Such a cut is a warning (``bound/time``), never a rejection: CPU time still varies a
-little from run to run. A typical bot needs a small fraction of the budget (the house samples'
+time does. Such a cut makes the verdict inconclusive (``bound/time``, conformance/bots/cert_cuts.py),
+never a rejection: CPU time still varies a little from run to run. A typical bot needs a small fraction of the budget (the house samples'
 whole certification: 13-20 s of CPU time).
 
 What the CPU clock does not see is wall time with no CPU behind it, and each such wait is bounded
@@ -42,8 +42,8 @@ machine that gives each of its P streams a core, the certification's wall time i
 **By wall-clock time, as a backstop** (``Clock``'s ``wall``): a stage's share also passes once
 :data:`BACKSTOP_FACTOR` times its seconds (times ``stretch``) have passed on the wall clock, which
 only a machine loaded far beyond a few times its cores reaches (the wall clock then runs that many
-times faster than the certification's CPU). Its cut is a warning of its own (``bound/load``) saying
-the machine's load cut the stage, so that nothing hangs whatever the load.
+times faster than the certification's CPU). Its cut (``bound/load``) says the machine's load cut the
+stage, so that nothing hangs whatever the load; the verdict is inconclusive, never one either way.
 """
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ class Clock:
         """Whether ``stage``'s share of the budget has passed: ``"time"`` (the budget: CPU time),
         ``"load"`` (the wall-clock backstop), or None."""
         share = self.share_s(stage)
-        if self._now() - self._t0 - self._excluded > share:
+        if self.spent() > share:
             return "time"
         if self._wall() - self._w0 - self._wall_excluded > share * self.backstop * self.stretch:
             return "load"
@@ -197,6 +197,10 @@ class Clock:
                 if own is None:
                     self._excluded += self._now() - t0
                 self._wall_excluded += self._wall() - w0
+
+    def spent(self) -> float:
+        """The seconds counted against the budget so far (what :meth:`past` compares with a share)."""
+        return self._now() - self._t0 - self._excluded
 
     def share_s(self, stage: str) -> float:
         return SHARES[stage] * self.budget_s

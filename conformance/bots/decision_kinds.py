@@ -33,6 +33,7 @@ seeded with ``seed`` draws every game and every choice.
 """
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
 from random import Random
@@ -149,6 +150,27 @@ def stratified_states(per_kind: int, seed: int) -> list[dict]:
         if (per_kind, seed) not in _cache:
             _cache[per_kind, seed] = generate(per_kind, seed) if per_kind else []
         return list(_cache[per_kind, seed])
+
+
+def covering_order(states: list[dict]) -> list[int]:
+    """The indices of ``states`` in the order that meets every kind soonest (#35 item 4: a battery
+    cut short has still met each kind): round r takes, for each kind in :data:`KINDS` met fewer than
+    r times so far, the first state not yet taken that shows it; the states no round took follow in
+    their order."""
+    shown = [decision_kinds(s) for s in states]
+    taken: list[int] = []
+    met: Counter = Counter()
+    for round_ in itertools.count(1):
+        before = len(taken)
+        for kind in KINDS:
+            if met[kind] < round_:
+                i = next((i for i, kinds in enumerate(shown) if kind in kinds and i not in taken), None)
+                if i is not None:
+                    taken.append(i)
+                    met.update(shown[i])
+        if len(taken) == before:
+            break
+    return taken + [i for i in range(len(states)) if i not in taken]
 
 
 def kind_counts(states: list[dict]) -> dict[str, int]:

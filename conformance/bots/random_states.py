@@ -72,19 +72,28 @@ def game_states(game: dict) -> list[dict]:
 
 
 def generate_states(count: int) -> list[dict]:
-    """``count`` decision states from random reference games.
+    """``count`` decision states from random reference games (:func:`generate_games`)."""
+    return generate_games(count)[1]
+
+
+def generate_games(count: int) -> tuple[list[dict], list[dict]]:
+    """The games drawn for ``count`` decision states, and those states.
 
     Hypothesis draws the games (:func:`game_strategy`) from a fixed seed, with no
     example database and no shrinking, until ``count`` states are collected, so the
-    battery is a pure function of ``count`` (for a given hypothesis version).
+    battery is a pure function of ``count`` for a given hypothesis version. The states
+    are a pure function of the games (:func:`states_of`) whatever the version: the
+    shipped file records both, so that a test can replay them on any install.
     """
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
+    games: list[dict] = []
     collected: list[dict] = []
 
     def full(game: dict) -> bool:
         if len(collected) < count:
+            games.append(game)
             collected.extend(game_states(game))
         return len(collected) >= count
 
@@ -95,4 +104,9 @@ def generate_states(count: int) -> list[dict]:
                                    deadline=None, derandomize=False, suppress_health_check=list(HealthCheck)))
         except NoSuchExample:  # fewer states than asked for; the report says how many
             pass
-    return collected[:count]
+    return games, collected[:count]
+
+
+def states_of(games: list[dict], count: int) -> list[dict]:
+    """The first ``count`` decision states the ``games`` pick (no hypothesis involved)."""
+    return [state for game in games for state in game_states(game)][:count]

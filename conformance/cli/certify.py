@@ -27,6 +27,7 @@ from conformance.report import formats as engine_report
 from conformance.report.formats import cause_lines, plural, run_causes
 from conformance.report.html import PALETTE, render
 from conformance.report.repro import attach as attach_repro, bot_repro, write_bot_states, write_files as write_repro_files
+from conformance.report.repro import written_line as repro_line
 from conformance.resources import default_roster
 from conformance.vectors.vectorfile import CONTRACT_VERSION, GENERATOR
 from conformance.report import coverage_page
@@ -99,6 +100,8 @@ def _run_with(options: CertifyOptions, chosen, say: Say, show_progress: bool, en
     for line in cause_lines(run_causes(engine), str(options.report_dir),
                             f"each vector's details in {options.report_dir / 'index.html'}"):
         say(line.lstrip("\n"))
+    if (line := repro_line([{"repro": c.repro} for c in engine.with_status("failed")], options.report_dir)) is not None:
+        say(line)  # the folder of the reproductions (the report directory's repro/)
     if section is not None:
         say(engine_report.coverage_line(section))
 
@@ -118,11 +121,21 @@ def _run_with(options: CertifyOptions, chosen, say: Say, show_progress: bool, en
         say(bot_line(bots[-1]))
     say(showcase_line(showcase))
     rest_ok = roster.ok and all(b["verdict"] != "rejected" for b in bots)
+    # Certified only when every part is (docs/bot-certification.md, Bounds): an inconclusive bot (a part
+    # cut before it was judged) leaves the run inconclusive unless something failed.
+    inconclusive = [b["id"] for b in bots if b["verdict"] == "inconclusive"]
+    ok = (engine.certified or engine.ok) and rest_ok
+    failed = not ok or not (engine.certified or engine.partial)
     summary = {
-        "certified": engine.certified and rest_ok,
+        "certified": not failed and not engine.partial and not inconclusive,
+        # certified, not certified (a failure), inconclusive (no failure, a bot not judged whole), or
+        # partial (a --family run without failures: not a certification)
+        "status": ("not certified" if failed else "inconclusive" if inconclusive
+                   else "partial" if engine.partial else "certified"),
+        "inconclusive": inconclusive,
         # A --family run (engine.partial) is never a certification; ``ok`` says whether it had no failure.
         "partial": engine.partial,
-        "ok": (engine.certified or engine.ok) and rest_ok,
+        "ok": ok,
         "contractVersion": CONTRACT_VERSION,
         "generator": dict(GENERATOR, name="holdem-cert certify"),
         "options": {"engine": chosen.subject.get("source") or chosen.subject.get("command"),
@@ -143,10 +156,10 @@ def _run_with(options: CertifyOptions, chosen, say: Say, show_progress: bool, en
 
 def _write_stopped(options: CertifyOptions, why: str) -> None:
     """The report of a run that stopped before its verdict: not certified, and why."""
-    summary = {"certified": False, "contractVersion": CONTRACT_VERSION,
+    summary = {"certified": False, "status": "not certified", "contractVersion": CONTRACT_VERSION,
                "generator": dict(GENERATOR, name="holdem-cert certify"), "stopped": why}
     root = ET.Element("testsuites", name="holdem-cert certify")
-    _suite(root, "certify", [("certify.run", [f"certify stopped before its verdict: {why}"], [])])
+    _suite(root, "certify", [("certify.run", [f"certify stopped before its verdict: {why}"], [], [])])
     root.set("tests", "1")
     root.set("failures", "1")
     replace_directory(options.report_dir, lambda staging: _fill_report(staging, summary, root))
@@ -170,12 +183,15 @@ def _engine_verdict(engine: engine_report.Report) -> str:
         return f"engine: not certified: smoke check {smoke[0].id} failed: {smoke[0].message}"
     counts = {s: len(engine.with_status(s)) for s in engine_report.STATUSES}
     failed = [c.id for c in engine.with_status("failed")]
-    tally = ", ".join(f"{counts[s]} {s}" for s in engine_report.STATUSES)
+    errors = [c.id for c in engine.with_status(engine_report.SUITE_ERROR)]  # the suite's own, not the engine's
+    tally = ", ".join(f"{counts[s]} {s}" for s in engine_report.STATUSES if s != engine_report.SUITE_ERROR)
+    tally += f", {plural(len(errors), 'suite error')}" if errors else ""
     if engine.certified:
         return f"engine: certified ({tally})"
     if engine.partial and engine.ok:
         return f"engine: no failures in a --family run, not a certification ({tally})"
-    return f"engine: not certified ({tally})" + (f"; failed: {_listed(failed)}" if failed else "")
+    return (f"engine: {'incomplete' if errors and not failed else 'not certified'} ({tally})"
+            + (f"; failed: {_listed(failed)}" if failed else "") + (f"; suite errors: {_listed(errors)}" if errors else ""))
 
 
 def roster_line(roster) -> str:
@@ -187,7 +203,9 @@ def roster_line(roster) -> str:
 
 
 def bot_line(bot: dict) -> str:
-    reasons = [r for r in bot["reasons"] if not r.startswith("warning")] if bot["verdict"] == "rejected" else []
+    # what decided: a rejected bot's errors, an inconclusive one's cuts (docs/bot-certification.md, Bounds)
+    shown = {"rejected": "error", "inconclusive": "inconclusive"}.get(bot["verdict"])
+    reasons = [r.removeprefix(f"{shown}: ") for r in bot["reasons"] if shown is not None and r.startswith(f"{shown}:")]
     return f"bot {bot['id']}: {bot['verdict']}" + (f": {reasons[0]}" if reasons else "") + (
         f" (and {plural(len(reasons) - 1, 'more reason')})" if len(reasons) > 1 else "")
 
@@ -276,7 +294,8 @@ def _showcase(bots: list[dict], entries: list[dict], root: Path, options: Certif
         return {"seats": [], "unseated": unseated, "note": "fewer than two bots with a file"}
     specs = [BotSpec(b["id"], (root / b["file"]).read_text(encoding="utf-8"),
                      str(e.get("botName") or e.get("name") or b["id"])) for b, e in playable]
-    runner_options = RunnerOptions(tournament={"max_hands": options.showcase_hands}, engine_source=source)
+    runner_options = RunnerOptions(tournament={"max_hands": options.showcase_hands}, engine_source=source,
+                                   bot_host=options.bot_options.host)
     try:
         result = run_tournament(specs, options.seed, options.bot_seed, runner_options)
     except HoldemError as exc:  # reported in the page and the summary; the rest of the report stands
@@ -313,25 +332,33 @@ def _junit(engine: engine_report.Report, roster: dict, bots: list[dict]) -> ET.E
     cases = [("bots.json", [p for p in problems if p["id"] is None or p["id"] not in roster["entries"]])]
     cases += [(entry, [p for p in problems if p["id"] == entry]) for entry in roster["entries"]]
     _suite(root, "roster", [(name, [f"{p['field']}: {p['message']}" for p in found if p["severity"] == "error"],
-                             [f"warning {p['field']}: {p['message']}" for p in found if p["severity"] != "error"])
+                             [f"warning {p['field']}: {p['message']}" for p in found if p["severity"] != "error"], [])
                             for name, found in cases])
-    _suite(root, "bots", [(b["id"], [r for r in b["reasons"] if not r.startswith("warning")] or
+    # A rejected bot is a failure; an inconclusive one an error (it was not judged whole, docs/bot-certification.md).
+    _suite(root, "bots", [(b["id"], [r for r in b["reasons"] if r.startswith("error")] or
                            (["rejected"] if b["verdict"] == "rejected" else []),
-                           [r for r in b["reasons"] if r.startswith("warning")]) for b in bots])
-    for key in ("tests", "failures"):
+                           [r for r in b["reasons"] if r.startswith("warning")],
+                           [r for r in b["reasons"] if r.startswith("inconclusive")] if b["verdict"] == "inconclusive"
+                           else []) for b in bots])
+    for key in ("tests", "failures", "errors"):
         root.set(key, str(sum(int(s.get(key)) for s in root)))
     return root
 
 
-def _suite(root: ET.Element, name: str, cases: list[tuple[str, list[str], list[str]]]) -> None:
-    """A testsuite of (case name, failure messages, other output) rows."""
+def _suite(root: ET.Element, name: str, cases: list[tuple[str, list[str], list[str], list[str]]]) -> None:
+    """A testsuite of (case name, failure messages, other output, error messages) rows: an error is a
+    case that could not be judged (an inconclusive bot)."""
     suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(cases)),
-                          failures=str(sum(bool(f) for _, f, _ in cases)), errors="0", skipped="0")
-    for case_name, failures, output in cases:
+                          failures=str(sum(bool(f) for _, f, _, _ in cases)),
+                          errors=str(sum(bool(e) and not f for _, f, _, e in cases)), skipped="0")
+    for case_name, failures, output, errors in cases:
         case = ET.SubElement(suite, "testcase", classname=f"holdem.{name}", name=case_name)
         if failures:
             ET.SubElement(case, "failure", message=engine_report.xml_text(failures[0]), type="failed").text = \
                 engine_report.xml_text("\n".join(failures))
+        elif errors:
+            ET.SubElement(case, "error", message=engine_report.xml_text(errors[0]), type="inconclusive").text = \
+                engine_report.xml_text("\n".join(errors))
         if output:
             ET.SubElement(case, "system-out").text = engine_report.xml_text("\n".join(output))
 

@@ -20,6 +20,7 @@ from conformance.judge.engine_drivers import HOSTS, CommandDriver, QuickJSDriver
 from conformance.report.repro import BUNDLED_NAME
 from conformance.vectors import fresh_vectors
 from conformance.judge import cert_profiles, coverage
+from conformance.host import node_runtime
 from conformance.host.node_worker import coverage_sandbox, node_version
 from .argtypes import milliseconds, uint32
 
@@ -35,7 +36,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                         help="a script loaded before the engine, as part of it (a library it wraps); repeatable")
     parser.add_argument("--host", choices=list(HOSTS), metavar="HOST",
                         help="where a JavaScript engine runs: node (V8, under node's permission model) or quickjs "
-                             "(default: node where node 20 or later is installed, else quickjs; the report says "
+                             "(default: node (the pinned node 24, else the system's node 20 or later), else quickjs; the report says "
                              "which; docs/engine-api.md, Hosts)")
     parser.add_argument("--cmd", metavar="COMMAND",
                         help="run COMMAND and certify it over the JSON-lines protocol (docs/engine-protocol.md)")
@@ -57,9 +58,10 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     fresh.add_argument("--no-fresh", action="store_true",
                        help="run the golden vectors only (an engine that memorised them would then pass)")
     parser.add_argument("--fuzz-games", type=games_count, metavar="N",
-                        help=f"differential fuzzing after the vectors: play exactly the first N random games, "
-                             f"judged step by step (default {fuzz.DEFAULT_GAMES}; the same games on any machine; "
-                             "conformance/judge/fuzz.py)")
+                        help=f"differential fuzzing after the vectors: play exactly the first N random games of each "
+                             "fuzz row (the tournament's games; the hand profile's random hands), judged step by step "
+                             f"(default {fuzz.DEFAULT_GAMES}; the same games on any machine; conformance/judge/fuzz.py, "
+                             "hand_fuzz.py)")
     parser.add_argument("--fuzz-seconds", type=seconds, metavar="S",
                         help="fuzz for a time budget of S seconds instead of a game count (0: no fuzzing; the "
                              "report's game count reruns the same games with --fuzz-games)")
@@ -193,7 +195,7 @@ def check(spec: EngineSpec) -> None:
         raise UsageError("--coverage is unavailable for a --cmd engine: the suite sees its answers, not its code "
                          "(coverage is V8's, for a JavaScript engine on the node host)")
     if spec.coverage and (spec.host or default_host()) != "node":
-        why = "" if spec.host else " (node 20 or later is not installed, so the default host is quickjs)"
+        why = "" if spec.host else f" (no node: {node_runtime.describe()}; so the default host is quickjs)"
         raise UsageError(f"--coverage is unavailable on the quickjs host{why}: it is V8's block coverage, "
                          "collected on the node host (--host node)")
 
@@ -233,7 +235,7 @@ def prepare(spec: EngineSpec) -> EngineUnderTest:
     tests = load_tests(families, fresh_seed)
     subject["fresh"] = fresh_vectors.summary(fresh_seed, tests)
     plan = None
-    if fuzz.FUZZ_FAMILY in families and (spec.fuzz_seconds > 0 or spec.fuzz_games):
+    if {fuzz.FUZZ_FAMILY, "hand"} & set(families) and (spec.fuzz_seconds > 0 or spec.fuzz_games):
         # Guided when the engine's coverage is collected (the feedback; docs/INTERPRETING.md, Differential fuzzing).
         plan = fuzz.FuzzPlan(derived if spec.fuzz_seed is None else spec.fuzz_seed, None if spec.fuzz_games else spec.fuzz_seconds,
                              spec.fuzz_games, guided=spec.coverage and not spec.fuzz_blind)

@@ -15,9 +15,17 @@ text in strings or comments. Members of the worker global object (``self``,
 globalThis``, or ``this`` at the top level), and a computed member whose key is a
 constant string declared once (``const k = 'cry' + 'pto'; self[k]``). The operand of
 ``typeof`` is not a use: feature detection does not call the API, but probing a global
-of another host (``typeof process``, ``typeof window``) is an ``environment-probe``
+of another host (``typeof process``, ``typeof navigator``) is an ``environment-probe``
 warning, since the contract forbids choosing actions by the environment (Determinism; R30
-says which findings are errors and which warnings).
+says which findings are errors and which warnings). The members of a browser's Web Worker that
+the contract allows (``structuredClone``, ``TextEncoder``/``TextDecoder``, ``atob``/``btoa``,
+``Intl``, ``self``, ``window``) are reported as information (``worker-member``, the first use of
+each), never an error or a warning, and probing them is no ``environment-probe``: the worker has
+them (#35).
+
+A NUL character is legal JavaScript inside a string, template, regular expression or comment;
+tree-sitter's lexer would take it for the end of the input, so U+0001, legal exactly where a NUL
+is, stands in for it while parsing.
 A timer given a string reports ``string-timer`` in place of
 ``timer``. The bot runs as a classic script at global scope, so a top-level
 declaration of a protected name (``var Math``, ``function PokerEngine``) is a
@@ -36,7 +44,7 @@ from typing import Iterator, Literal, NamedTuple
 import tree_sitter
 import tree_sitter_javascript
 
-Severity = Literal["error", "warning"]
+Severity = Literal["error", "warning", "info"]  # info: neither rejects nor warns (R30)
 
 # Rule id -> (severity, what it catches). The ids are stable: reports and
 # tests refer to them.
@@ -63,6 +71,8 @@ RULES: dict[str, tuple[Severity, str]] = {
     "dom": ("error", "DOM and browser-window APIs"),
     "global-assignment": ("error", "overwriting or mutating worker globals"),
     "async": ("error", "async functions, await, Promise"),
+    "worker-member": ("info", "members of browsers' Web Workers the contract allows (structuredClone, "
+                      "TextEncoder, TextDecoder, atob, btoa, Intl, self, window): information (R30)"),
 }
 
 
@@ -98,6 +108,16 @@ _PROTECTED = _GLOBAL_OBJECTS | frozenset({
     "BigInt64Array", "BigUint64Array",
     "parseInt", "parseFloat", "isNaN", "isFinite",
 })
+
+# Members of every browser's (classic) Web Worker that the contract allows, with what each is: a use
+# is information, never an error (R30; Intl's clock and resolvedOptions() stay errors), and a probe
+# of one is no environment probe (#35).
+_WORKER_MEMBERS = {
+    "structuredClone": "the structured clone algorithm", "TextEncoder": "UTF-8 encoding",
+    "TextDecoder": "UTF-8 decoding", "atob": "base64 decoding", "btoa": "base64 encoding",
+    "Intl": "ECMA-402 formatting",
+    "self": "the worker's global object", "window": "the worker's global object, as browsers alias it",
+}
 
 _TIMERS = frozenset({
     "setTimeout", "setInterval", "setImmediate", "queueMicrotask",
@@ -140,7 +160,7 @@ _ENVIRONMENT_NAMES = frozenset({
 })
 _names("environment", "belongs to another host; reading it tells the bot where it runs", *_ENVIRONMENT_NAMES)
 # Probed with typeof, these tell a window from a worker, or a browser from a test harness.
-_PROBED_NAMES = _ENVIRONMENT_NAMES | {"window", "navigator", "document", "location", "require",
+_PROBED_NAMES = _ENVIRONMENT_NAMES | {"navigator", "document", "location", "require",
                                       "importScripts", "performance", "crypto"}
 # Reading the global object's own contents: a list of what the host provides.
 _GLOBAL_INTROSPECTION = {"Object": frozenset({"keys", "getOwnPropertyNames", "getOwnPropertyDescriptors",
@@ -286,7 +306,8 @@ def _is_date_format_text(node: tree_sitter.Node) -> bool:
     return callee is not None and re.fullmatch(r"(?:(?:globalThis|self)\.)?Intl\.DateTimeFormat", _text(callee)) is not None
 
 
-def _syntax_findings(root: tree_sitter.Node, position, source_end: int) -> list[Finding]:
+def _syntax_findings(root: tree_sitter.Node, position, source: bytes) -> list[Finding]:
+    """Parse errors, quoting ``source`` (the script's own bytes: the parsed ones have U+0001 for NUL)."""
     findings = []
     stack = [(root, None)]
     while stack:
@@ -295,11 +316,11 @@ def _syntax_findings(root: tree_sitter.Node, position, source_end: int) -> list[
             findings.append(Finding("syntax", "error", f"syntax error: missing `{node.type}`",
                                     *position(node)))
         elif node.is_error:
-            text = _text(node).strip()
+            text = source[node.start_byte:node.end_byte].decode("utf-8", "surrogatepass").strip()
             snippet = text.splitlines()[0] if text else ""
             if len(snippet) > 40:
                 snippet = snippet[:40] + "…"
-            early = " (the input ends inside it)" if node.end_byte >= source_end else ""
+            early = " (the input ends inside it)" if node.end_byte >= len(source) else ""
             findings.append(Finding("syntax", "error",
                                     f"syntax error: cannot parse `{snippet}`{early}",
                                     *position(node)))
@@ -318,7 +339,9 @@ class _Linter:
         # A byte-order mark is not part of line 1 as an editor shows it.
         self.src = source.removeprefix("\ufeff").encode("utf-8", "surrogatepass")
         parser = tree_sitter.Parser(_LANGUAGE)
-        self.root = parser.parse(self.src).root_node
+        # A NUL ends tree-sitter's input; U+0001 is legal exactly where a NUL is (strings, templates,
+        # regular expressions, comments), byte for byte, so positions do not move (#35).
+        self.root = parser.parse(self.src.replace(b"\x00", b"\x01")).root_node
         self.line_starts = [0] + [i + 1 for i, b in enumerate(self.src) if b == 0x0A]
         self.findings: list[Finding] = []
         self.decls: dict[int, set[str]] = {}
@@ -331,6 +354,8 @@ class _Linter:
         self.global_aliases: set[str] = set()
         self.constants: dict[str, str] = {}
         self.date_formats: set[str] = set()
+        self.member_uses: dict[str, tree_sitter.Node] = {}  # worker member -> its first use
+        self.intl_refused = False  # an Intl use was an error (the clock, resolvedOptions): no info then
 
     # -- positions and reporting ------------------------------------------------
 
@@ -447,7 +472,8 @@ class _Linter:
         """Environment probing through the global object, and Intl reading the clock or the machine."""
         if node.type == "binary_expression":
             if _text(node.child_by_field_name("operator")) == "in" and self.global_name(
-                    node.child_by_field_name("right"), scopes) in _GLOBAL_OBJECTS:
+                    node.child_by_field_name("right"), scopes) in _GLOBAL_OBJECTS \
+                    and self.const_string(node.child_by_field_name("left")) not in _WORKER_MEMBERS:
                 self.report("environment-probe", node, "`… in` the global object probes what the host "
                             "provides; actions must not depend on it")
             return
@@ -457,7 +483,8 @@ class _Linter:
         method, obj = self.property_name(callee), callee.child_by_field_name("object")
         args = [a for a in node.child_by_field_name("arguments").named_children if a.type != "comment"]
         base = self.global_name(obj, scopes)
-        if method in ("hasOwnProperty", "propertyIsEnumerable") and base in _GLOBAL_OBJECTS:
+        if method in ("hasOwnProperty", "propertyIsEnumerable") and base in _GLOBAL_OBJECTS \
+                and not (args and self.const_string(args[0]) in _WORKER_MEMBERS):
             self.report("environment-probe", node, f"`{method}` on the global object probes what the host "
                         "provides; actions must not depend on it")
         elif base in _GLOBAL_INTROSPECTION and method in _GLOBAL_INTROSPECTION[base] and args \
@@ -470,9 +497,11 @@ class _Linter:
                 not args or len(args) == 1 and self.is_undefined(args[0], scopes)):
             self.report("intl-clock", node, f"`DateTimeFormat.{method}()` without a date formats the current "
                         "time: a wall clock; decisions must not depend on time")
+            self.intl_refused = True
         elif method == "resolvedOptions" and self.is_intl_formatter(obj, scopes, None):
             self.report("environment", node, "`resolvedOptions()` of an Intl formatter reveals the machine's "
                         "locale and time zone")
+            self.intl_refused = True
 
     # -- pass 2: uses -----------------------------------------------------------
 
@@ -547,6 +576,11 @@ class _Linter:
 
     def global_use(self, name: str, node: tree_sitter.Node, parent: _Entry | None) -> None:
         """Report a use of the worker global ``name`` at ``node`` (whose parent entry is given)."""
+        if name in _WORKER_MEMBERS:  # information: the first use of each, reported by run()
+            first = self.member_uses.get(name)
+            if first is None or node.start_byte < first.start_byte:
+                self.member_uses[name] = node
+            return
         child = node
         while parent is not None and parent.node.type == "parenthesized_expression":
             child, parent = parent.node, parent.parent
@@ -695,11 +729,16 @@ class _Linter:
                             "replaces the worker global of that name")
 
     def run(self) -> list[Finding]:
-        self.findings = _syntax_findings(self.root, self.position, len(self.src))
+        self.findings = _syntax_findings(self.root, self.position, self.src)
         self.collect_declarations()
         self.collect_aliases()
         self.check_uses()
         self.check_top_level()
+        for name, node in self.member_uses.items():
+            if name == "Intl" and self.intl_refused:  # R30's Intl errors say it
+                continue
+            self.report("worker-member", node, f"`{name}` ({_WORKER_MEMBERS[name]}) is a member of every browser's "
+                        "Web Worker: allowed (information, R30)")
         return sorted(self.findings, key=_by_position)
 
 
@@ -726,4 +765,4 @@ def lint_source(source: str, filename: str = "<bot>") -> list[Finding]:
 def parse_ok(source: str) -> bool:
     """Whether the script parses as JavaScript (no syntax errors, no JSX)."""
     linter = _Linter(source)
-    return not _syntax_findings(linter.root, linter.position, len(linter.src))
+    return not _syntax_findings(linter.root, linter.position, linter.src)

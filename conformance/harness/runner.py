@@ -1,8 +1,10 @@
 """The arena runner: a tournament played the way the arena plays it (bot contract v1).
 
-The Python reference deals and settles; each seat's bot runs in its own QuickJS
-worker process (:class:`conformance.host.worker.Worker`), even when the same bot sits
-twice, with the engine helper (``PokerEngine``) loaded before the bot. The
+The Python reference deals and settles; each seat's bot runs in its own worker process
+(``RunnerOptions.bot_host``: ``quickjs``, :class:`conformance.host.worker.Worker`, or ``node``,
+V8 as the arena's browsers, :class:`conformance.host.node_worker.NodeWorker`; issue #35), even
+when the same bot sits twice, with the engine helper (``PokerEngine``) loaded before the bot. The
+result records the host that played (``botHost``). The
 contract's "Timing, failures and lifecycle" rules apply:
 
 - initialisation has ``init_ms`` (default 5000) and each decision ``decision_ms``
@@ -66,6 +68,8 @@ from reference.ruleset import get_ruleset
 from reference.state import HISTORY_LIMIT
 from reference.tournament import Tournament
 
+from conformance.errors import UsageError
+from conformance.host import bot_host
 from conformance.host.bounds import MAX_ANSWER_CHARS, extend_bounded
 from conformance.host.jsvalue import UNDEFINED
 from conformance.host.worker import MAX_UINT32, TAG_INFO, HistoryEncoder, JSValue, Outcome, StateWire, Worker, encode_state, thrown_text
@@ -269,10 +273,15 @@ class RunnerOptions:
     engine_source: str | None = None  # None: the bundled engine
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     ruleset: str = "contract-v1"
+    # Where the bots run (conformance.host.bot_host): the commands choose node by default where it is
+    # installed (bot_host.choose); the library's default stays the host every caller had.
+    bot_host: str = "quickjs"
 
     def __post_init__(self) -> None:
         if not isinstance(self.ruleset, str):
             raise OptionError("ruleset", f"expected a ruleset name, got {self.ruleset!r}")
+        if self.bot_host not in bot_host.HOSTS:
+            raise OptionError("bot_host", f"expected one of {', '.join(bot_host.HOSTS)}, got {self.bot_host!r}")
         rules = get_ruleset(self.ruleset)
         if self.decision_ms is None:
             object.__setattr__(self, "decision_ms", rules.time_limit_ms)
@@ -364,10 +373,12 @@ class TournamentResult:
     ruleset: str = "contract-v1"
     names: tuple = ()  # the seat names in the order the bots were given (R23 seats them by the seed)
     cut: dict | None = None  # {reason, decision, hand}: ``stop`` ended the tournament before its end
+    bot_host: str = "quickjs"  # where the bots ran (RunnerOptions.bot_host)
 
     def to_json(self, timings: bool = True) -> dict:
         out = {
-            "ruleset": self.ruleset, "seed": self.seed, "botSeed": self.bot_seed, "options": self.options,
+            "ruleset": self.ruleset, "botHost": self.bot_host, "seed": self.seed, "botSeed": self.bot_seed,
+            "options": self.options,
             "seats": [s.to_json(timings) for s in self.seats],
             "standings": self.standings,
             "hands": len(self.hands),
@@ -446,8 +457,9 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
         by_seat[s] = bots[k]
     seeds = [seat_seed(bot_seed, s) for s in range(n)]
     init_late = f"late: no answer within {options.init_ms:g} ms"
+    host = _host(options)
     workers: list = [_Terminated(init_late) if s in forced_late.init
-                     else Worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter) for s in range(n)]
+                     else host.worker(memory_limit=options.memory_limit, cpu_meter=cpu_meter) for s in range(n)]
     # Seats load concurrently, at most one per core, so the init deadline stays honest.
     pool = ThreadPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1)))
     try:
@@ -472,7 +484,15 @@ def run_tournament(bots: Sequence[BotSpec], seed: object, bot_seed: int,
         pool.shutdown()
     return TournamentResult(seed=seed, bot_seed=bot_seed, options=json.loads(json.dumps(dict(options.tournament))),
                             seats=seats, standings=tournament.standings(), decisions=decisions,
-                            hands=tournament.hands, ruleset=tournament.ruleset.name, names=names, cut=cut)
+                            hands=tournament.hands, ruleset=tournament.ruleset.name, names=names, cut=cut,
+                            bot_host=host.name)
+
+
+def _host(options: RunnerOptions) -> bot_host.BotHost:
+    try:
+        return bot_host.choose(options.bot_host, "bot_host")
+    except UsageError as exc:  # node asked for and not installed
+        raise OptionError("bot_host", str(exc)) from None
 
 
 def _play(t: Tournament, workers: list, seats: list[SeatReport], options: RunnerOptions,

@@ -21,20 +21,16 @@ saying so on stderr; without npm or the registry the re-timer runs without it an
 """
 from __future__ import annotations
 
-import fcntl
-import json
-import os
-import shutil
-import subprocess
 import sys
 import threading
 from pathlib import Path
+
+from . import npm_cache
 
 
 PACKAGE = "core-js"
 VERSION = "3.51.0"  # pinned: the list below is checked against this version's modules
 LOADED = f"{PACKAGE} {VERSION}"  # what NodeBot.polyfill says when it was loaded
-INSTALL_SECONDS = 300
 
 # core-js modules (core-js/modules/NAME.js), one per builtin (or group) that the QuickJS worker offers.
 MODULES = (
@@ -60,56 +56,27 @@ NOT_OFFERED = ("Float16Array", "ArrayBuffer.prototype.immutable", "ArrayBuffer.p
                "InternalError", "Error.prototype.stack")
 
 _lock = threading.Lock()
-
-
-def cache_dir() -> Path:
-    """The suite's npm cache, as conformance/implementations/poker_ts.py's (a lower layer: not imported)."""
-    return Path(os.environ.get("HOLDEM_CACHE") or Path.home() / ".cache" / "holdem-conformance")
 _resolved: tuple[Path | None, str] | None = None
 
 
 def prefix(cache: Path | None = None) -> Path:
-    return (cache or cache_dir()) / f"{PACKAGE}-{VERSION}"
+    return npm_cache.prefix(PACKAGE, VERSION, cache)
 
 
 def package_dir(cache: Path | None = None) -> Path:
-    return prefix(cache) / "node_modules" / PACKAGE
+    return npm_cache.package_dir(PACKAGE, VERSION, cache)
 
 
 def _complete(package: Path) -> bool:
-    try:
-        version = json.loads((package / "package.json").read_text(encoding="utf-8")).get("version")
-    except (OSError, ValueError):
-        return False
-    return version == VERSION and all((package / "modules" / f"{m}.js").is_file() for m in MODULES)
+    return all((package / "modules" / f"{m}.js").is_file() for m in MODULES)
 
 
 def install(cache: Path | None = None, log=sys.stderr) -> tuple[Path | None, str]:
     """core-js's directory (installed with npm first when absent, saying so on ``log``) and a note;
     ``(None, why)`` when it cannot be had here."""
-    package = package_dir(cache)
-    if _complete(package):
-        return package, LOADED
-    npm = shutil.which("npm")
-    if npm is None:
-        return None, f"{PACKAGE} {VERSION} is not in {prefix(cache)} and npm is not on PATH"
-    prefix(cache).mkdir(parents=True, exist_ok=True)
-    with open(prefix(cache) / ".lock", "w") as lock:  # one install at a time, across processes too
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if _complete(package):
-            return package, LOADED
-        print(f"installing {PACKAGE} {VERSION} with npm into {prefix(cache)} (absent; the node re-timer's "
-              "builtins)", file=log, flush=True)
-        command = [npm, "install", "--prefix", str(prefix(cache)), "--no-audit", "--no-fund", "--no-save",
-                   "--ignore-scripts", f"{PACKAGE}@{VERSION}"]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_SECONDS)
-        except subprocess.TimeoutExpired:
-            return None, f"npm install {PACKAGE}@{VERSION} took over {INSTALL_SECONDS} s (no registry?)"
-        if done.returncode != 0 or not _complete(package):
-            tail = (done.stderr or done.stdout).strip().splitlines()[-2:]
-            return None, f"npm install {PACKAGE}@{VERSION} failed (exit {done.returncode}): {' / '.join(tail)}"
-    return package, LOADED
+    package, why = npm_cache.install(PACKAGE, VERSION, "the node worker's builtins", complete=_complete,
+                                     cache=cache, log=log)
+    return (package, LOADED) if package is not None else (None, why)
 
 
 def resolve() -> tuple[Path | None, str]:

@@ -61,7 +61,8 @@ function main() {
     if (worker !== null) worker.terminate();
     worker = new Worker(__filename, {
       workerData: { engine: req.engine, script: req.script, botSeed: req.botSeed >>> 0,
-                    polyfill: Array.isArray(req.polyfill) ? req.polyfill : [] },
+                    polyfill: Array.isArray(req.polyfill) ? req.polyfill : [],
+                    globals: typeof req.globals === 'string' ? req.globals : null },
       resourceLimits: { maxOldGenerationSizeMb: req.memoryMb, stackSizeMb: 4 },
       stdout: true, stderr: true, // the bot's console is silent; the worker's own output is dropped
     });
@@ -112,7 +113,7 @@ function bot() {
   const vm = require('vm');
   const port = parentPort;
   const G = globalThis;
-  const { engine, script, botSeed, polyfill } = workerData;
+  const { engine, script, botSeed, polyfill, globals } = workerData;
   // The builtins of the QuickJS worker that node lacks, from core-js (node_polyfill.py), before the
   // environment is built. core-js wraps Function.prototype.toString (to show its functions as
   // native code); the native one is put back, so that no builtin node has is replaced.
@@ -132,11 +133,23 @@ function bot() {
   const hide = (obj, key, value) =>
     Object.defineProperty(obj, key, { value, writable: true, enumerable: false, configurable: true });
   const forbidden = (what) => function () { throw new Error('contract violation: ' + what); };
-  // Node's own globals are not a browser worker's: a bot must not find them here either.
+  // Node's own globals are not a browser worker's: a bot must not find them here either. Node 24's
+  // fetch-family globals load lazily and need Buffer then: load them before it goes.
+  for (const name of ['FormData', 'Headers', 'Request', 'Response', 'MessageEvent', 'CloseEvent', 'WebSocket']) {
+    try { void G[name]; } catch (e) { /* absent on this node */ }
+  }
   for (const name of ['process', 'Buffer', 'global', 'require', 'setImmediate', 'clearImmediate',
                       'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'queueMicrotask',
                       'structuredClone', 'fetch', 'performance']) {
     try { delete G[name]; } catch (e) { /* not configurable: left as it is */ }
+  }
+  // The bot worker's Web-Worker members (R39, worker_globals.py): structuredClone made in this realm
+  // (node's own was deleted above); node's TextEncoder, atob, ... are kept as they are.
+  if (globals !== null) {
+    try { vm.runInThisContext(globals, { filename: 'worker_globals.js' }); } catch (e) {
+      port.postMessage({ kind: 'error', message: 'globals: ' + String(e && e.message).slice(0, 300) });
+      return;
+    }
   }
   // The worker's guards (dynamic code, clocks, timers) throw as the QuickJS worker's do.
   hide(G, 'eval', forbidden('eval'));
@@ -186,7 +199,13 @@ function bot() {
   }
   port.on('message', (text) => {
     let answer;
-    try { answer = act.call(self, parse(text)); } catch (e) {
+    // The answer is read as the worker reads it (then, type, amount), inside the decision's time: a
+    // browser's structured clone of the posted message reads it too (R33; a getter that never returns
+    // is late).
+    try {
+      answer = act.call(self, parse(text));
+      if (answer !== null && typeof answer === 'object') { void answer.then; void answer.type; void answer.amount; }
+    } catch (e) {
       let message;
       try { message = e instanceof Error ? e.name + ': ' + e.message : 'a thrown ' + typeof e; } catch (x) { message = 'a thrown value'; }
       post({ kind: 'threw', message: String(message).slice(0, 300) });

@@ -26,7 +26,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import node_polyfill
+from . import node_polyfill, node_runtime, worker_globals
 from .linepipe import Eof, Late, LinePipe, TooLong, kill_group
 from .worker import encode_state
 
@@ -38,8 +38,8 @@ ENV_MS = 20000  # node_timing.js's own deadline for starting the worker and load
 
 
 def find_node() -> str | None:
-    """The ``node`` executable on PATH, or None."""
-    return shutil.which("node")
+    """The node that runs bots on V8 (:mod:`conformance.host.node_runtime`), or None."""
+    return node_runtime.find_node()
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class NodeBot:
         package, self.polyfill = node_polyfill.resolve() if polyfill else (None, "not asked for")
         files = [] if package is None else node_polyfill.module_paths(package)
         req = {"op": "start", "engine": engine, "script": source, "botSeed": bot_seed, "initMs": init_ms,
-               "memoryMb": HEAP_MB, "polyfill": files}
+               "memoryMb": HEAP_MB, "polyfill": files, "globals": worker_globals.script(node=False)[0]}
         return self._request(json.dumps(req).encode() + b"\n", init_ms + (ENV_MS if files else 0))
 
     def act(self, state: dict, timeout_ms: float) -> NodeTime:

@@ -1,10 +1,10 @@
-"""The V8 host of a JavaScript engine: :class:`NodeWorker`, a :class:`~conformance.host.worker.Worker`
-whose child is ``node node_engine.js`` instead of QuickJS (issue #25).
+"""The V8 host of a JavaScript engine or bot: :class:`NodeWorker`, a :class:`~conformance.host.worker.Worker`
+whose child is ``node node_engine.js`` instead of QuickJS (issues #25, #35).
 
-The child speaks the QuickJS worker's protocol in mode ``"engine"`` (init, call, evalFn) and runs
-the same bootstrap in a vm context of its own, so the engine sees the same environment and the
-driver's answers are the same texts; V8 compiles the engine's hot code, many times faster than
-QuickJS interprets it. What the parent guarantees is the QuickJS worker's: every request has a
+The child speaks the QuickJS worker's protocol in mode ``"engine"`` (init, call, evalFn) or
+``"bot"`` (also act) and runs the same bootstrap in a vm context of its own, so the engine or bot
+sees the same environment and the driver's answers are the same texts; V8 compiles the hot code,
+many times faster than QuickJS interprets it, as the browsers of the arena do. What the parent guarantees is the QuickJS worker's: every request has a
 wall-clock deadline, past which the child's whole process group is killed (kind ``late``); a
 crash, a malformed line or running out of memory ends the worker.
 
@@ -14,20 +14,35 @@ What the engine can reach (docs/engine-api.md, Hosts): node runs under its permi
 worker thread started, no native addon loaded, no inspector opened, ``process.binding`` refused.
 The engine's realm has none of node's globals (no ``require``, ``process``, ``fetch``, timers).
 Memory: V8's heap is capped (``--max-old-space-size``, :data:`HEAP_MB`); past it node aborts,
-which is reported as ``memory`` (``out of memory``), not as a crash. Bots are not run here: QuickJS
-stays their sandbox (its allocation counter and interrupt handler bound them exactly).
+which is reported as ``memory`` (``out of memory``), not as a crash. V8's heap flag does not bound
+ArrayBuffers (allocated outside the heap), so the child's data segment is bounded by the OS
+(``RLIMIT_DATA``, :data:`DATA_LIMIT_FACTOR` x the heap): past it an allocation fails in the bot's
+code (a RangeError it may catch) or node aborts (``memory``).
+
+A bot (mode ``"bot"``, ruling R39) runs in a classic Web Worker's global: ``self``, ``window`` and
+``globalThis`` alias it; ``structuredClone``, ``atob``/``btoa``, ``DOMException`` and
+``TextEncoder``/``TextDecoder`` are made inside its realm (:mod:`conformance.host.worker_globals`,
+with core-js's ``es.*`` modules for what node lacks); ``Intl`` has the locale and time zone the child's
+environment pins (:data:`BOT_ENV`: en-US, UTC); code generation from strings is off; the realm's
+global object is an ordinary one, as a browser's (``vm.constants.DONT_CONTEXTIFY``: no interceptors on
+every global variable); what the contract forbids is there and throws a recorded violation (the
+bootstrap's guards).
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 import resource
-import shutil
 import subprocess
 import time
 from functools import lru_cache
 from pathlib import Path
 
+from . import node_runtime
 from .bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS
+from . import worker_globals
+from .node_runtime import MIN_NODE, node_version
 from .worker import Outcome, Worker
 from conformance.resources import javascript
 
@@ -37,29 +52,18 @@ HEAP_MB = 256  # V8's old generation, as the QuickJS worker's default memory lim
 STACK_KB = 3900  # V8's stack limit; the child's OS stack is raised to CHILD_STACK to hold it
 CHILD_STACK = 64 * 1024 * 1024
 STDERR_HEAD = 4096  # where node says why it aborted
-MIN_NODE = (20, 0)  # the permission model
 # What node writes on stderr when V8's heap limit is reached (it then aborts).
-_OUT_OF_MEMORY = re.compile(rb"JavaScript heap out of memory|Reached heap limit|Fatal JavaScript out of memory")
-
-
-@lru_cache(maxsize=None)
-def node_version(node: str) -> tuple[int, ...] | None:
-    """``node --version`` as numbers, or None when it cannot be run or read."""
-    try:
-        text = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", text)
-    return tuple(int(x) for x in m.groups()) if m else None
+_OUT_OF_MEMORY = re.compile(rb"JavaScript heap out of memory|Reached heap limit|Fatal JavaScript out of memory|"
+                            rb"Fatal process out of memory")
+# The bot's Intl: the same answers on every machine (R39).
+BOT_ENV = {"TZ": "UTC", "LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"}
+DATA_LIMIT_FACTOR = 4  # RLIMIT_DATA of a bot's child, in heaps: V8's heap, its code, and ArrayBuffers
 
 
 def find_node() -> str | None:
-    """The ``node`` on PATH when it can host an engine (version 20 or later), else None."""
-    node = shutil.which("node")
-    if node is None:
-        return None
-    version = node_version(node)
-    return node if version is not None and version[:2] >= MIN_NODE else None
+    """The node that hosts engines (:mod:`conformance.host.node_runtime`: the pinned node 24, else
+    the system's when version 20 or later), or None."""
+    return node_runtime.find_node()
 
 
 def permission_flag(version: tuple[int, ...]) -> str:
@@ -96,10 +100,23 @@ def _raise_stack() -> None:  # in the child, before exec: room for V8's stack li
         resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
 
 
+def _bound_data(limit: int):
+    """The child's preexec: room for V8's stack and its data segment bounded at ``limit`` bytes."""
+    def preexec() -> None:
+        _raise_stack()
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
+    return preexec
+
+
 class NodeWorker(Worker):
-    """A JavaScript engine in node (mode ``"engine"`` only). ``memory_limit`` and ``stack_limit``
-    are QuickJS's and are not used: the heap is :data:`HEAP_MB`; ``cpu_limit_ms`` is not used either
-    (the wall-clock deadline of every request is the parent's, as in QuickJS)."""
+    """A JavaScript engine or bot in node. ``stack_limit`` is QuickJS's and is not used;
+    ``memory_limit`` (bytes) sets V8's heap (default :data:`HEAP_MB`) and, for a bot, the OS bound on
+    the child's data; ``cpu_limit_ms`` is not used (the wall-clock deadline of every request is the
+    parent's, as in QuickJS)."""
+
+    host_name = "node"
 
     def __init__(self, node: str, *, coverage: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -107,6 +124,7 @@ class NodeWorker(Worker):
         if version is None or version[:2] < MIN_NODE:
             raise ValueError(f"{node} is not node {MIN_NODE[0]} or later")
         self.node, self.version, self.coverage = node, version, coverage
+        self.heap_mb = HEAP_MB if self.memory_limit is None else max(16, self.memory_limit // 2**20)
 
     def take_coverage(self, timeout_ms: float = 10_000) -> Outcome:
         """V8's precise block coverage of the engine's script since the last take (which resets the
@@ -114,15 +132,14 @@ class NodeWorker(Worker):
         with self._lock:
             return self._call(b'{"op":"coverage"}\n', timeout_ms, "value")
 
-    def start(self, engine_source, script_source, bot_seed, mode="engine", init_timeout_ms=5000, script_name=None):
-        if mode != "engine":
-            raise ValueError('the node host runs engines only (mode "engine"); bots run in QuickJS')
+    def start(self, engine_source, script_source, bot_seed, mode="bot", init_timeout_ms=5000, script_name=None):
+        self._bot = mode == "bot"
         return super().start(engine_source, script_source, bot_seed, mode, init_timeout_ms, script_name)
 
     def _argv(self) -> list[str]:
         return [self.node, *self.sandbox_flags(), "--no-warnings",
                 "--unhandled-rejections=none",  # an engine's rejected promise is not our crash (QuickJS: none)
-                f"--max-old-space-size={HEAP_MB}", f"--stack-size={STACK_KB}",
+                f"--max-old-space-size={self.heap_mb}", f"--stack-size={STACK_KB}",
                 str(SCRIPT)]
 
     def sandbox_flags(self) -> list[str]:
@@ -134,11 +151,56 @@ class NodeWorker(Worker):
         return [*flags, "--allow-inspector"] if allows_inspector(self.node) else []
 
     def _popen_extra(self) -> dict:
-        return {"preexec_fn": _raise_stack}
+        if not getattr(self, "_bot", False):
+            return {"preexec_fn": _raise_stack}
+        return {"preexec_fn": _bound_data(DATA_LIMIT_FACTOR * self.heap_mb * 2**20)}
+
+    def _env(self) -> dict:
+        env = super()._env()
+        return {**env, **BOT_ENV} if getattr(self, "_bot", False) else env
 
     def _init_fields(self) -> dict:
         return {"bootstrap": BOOTSTRAP, **({"coverage": True} if self.coverage else {}),
                 "limits": {"answer": MAX_ANSWER_CHARS, "text": MAX_TEXT_CHARS, "name": MAX_NAME_CHARS}}
+
+    def _globals_script(self) -> str:
+        return worker_globals.script(node=True)[0]
+
+    def _request(self, data: bytes, timeout_ms: float, answer_key: str | None) -> Outcome:
+        """The base request, with ``queued_ms``: how long the child's main thread (the bot's) waited,
+        runnable, for a CPU meanwhile (Linux's schedstat), so that a decision's time can leave out the
+        machine's load (ruling R33) while still counting a bot that waits (Atomics.wait) or computes."""
+        before = self._run_delay_ns()
+        out = super()._request(data, timeout_ms, answer_key)
+        after = self._run_delay_ns() if before is not None else None
+        if after is None:
+            return out
+        return dataclasses.replace(out, queued_ms=(after - before) / 1e6)
+
+    def _run_delay_ns(self) -> int | None:
+        """The child's main thread's time spent waiting on a run queue, in ns (None: not readable).
+        The file stays open for the child's life (re-read from offset 0: a decision reads it twice)."""
+        if self._proc is None:
+            return None
+        fd = getattr(self, "_schedstat", None)
+        try:
+            if fd is None or fd[0] != self._proc.pid:
+                if fd is not None:
+                    os.close(fd[1])
+                fd = self._schedstat = (self._proc.pid, os.open(f"/proc/{self._proc.pid}/schedstat", os.O_RDONLY))
+            return int(os.pread(fd[1], 128, 0).split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def _release(self) -> None:
+        fd = getattr(self, "_schedstat", None)
+        if fd is not None:
+            self._schedstat = None
+            try:
+                os.close(fd[1])
+            except OSError:
+                pass
+        super()._release()
 
     def _crashed(self, t0: float, when: str = "", wall_ms: float | None = None) -> Outcome:
         """A child that aborted at V8's heap limit ran out of memory; any other end is a crash.
@@ -153,7 +215,7 @@ class NodeWorker(Worker):
         head = self._stderr.read(STDERR_HEAD)
         out = super()._crashed(t0, when, wall_ms)
         if _OUT_OF_MEMORY.search(head):
-            message = f"out of memory (V8's heap limit, {HEAP_MB} MB)"
+            message = f"out of memory (V8's heap limit, {self.heap_mb} MB)"
             self.dead_reason = f"memory: {message}"
             return Outcome("memory", wall_ms=wall_ms,
                            error={"category": "memory", "message": message,

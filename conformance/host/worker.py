@@ -51,6 +51,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -65,6 +66,7 @@ import orjson
 
 from reference.actions import js_text
 
+from . import worker_globals
 from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
 from reference.rng import JSBigInt
@@ -149,6 +151,23 @@ def encode(value: Any) -> Any:
     return value
 
 
+# A global a browser's worker has and this host cannot give (ruling R39): its ReferenceError is named.
+_NOT_DEFINED = re.compile(r"'?(\w+)'? is not defined")
+UNAVAILABLE = {"quickjs": ("Intl",)}
+
+
+def unavailable_note(error: dict, host: str) -> str:
+    """What to add to a thrown error's message when the bot used a global of a browser's worker that
+    ``host`` lacks (R39: QuickJS has no Intl), else ""."""
+    if error.get("name") != "ReferenceError" or not isinstance(error.get("message"), str):
+        return ""
+    m = _NOT_DEFINED.fullmatch(error["message"])
+    if m is None or m[1] not in UNAVAILABLE.get(host, ()):
+        return ""
+    return (f" ({m[1]} is not available on the {host} host: ruling R39, docs/rulings.md; "
+            f"certify with --host node)")
+
+
 def thrown_text(error: dict) -> str:
     """What a ``throw`` outcome's error says: "TypeError: not a function (at decide, bot line 12)"."""
     name = error.get("name")
@@ -175,6 +194,9 @@ class Outcome:
     cpu_ms: float | None = None
     violations: tuple = ()
     error: dict | None = None
+    # On the V8 host, the part of wall_ms the child's main thread waited, runnable, for a CPU
+    # (the machine's load, not the bot's time); None where it is not measured.
+    queued_ms: float | None = None
 
     @property
     def ok(self) -> bool:
@@ -187,6 +209,8 @@ class Worker:
     Not for concurrent use from several threads (calls are serialised by a lock);
     use one Worker per seat, each its own process.
     """
+
+    host_name = "quickjs"  # the host that runs the JavaScript, as reports record it
 
     def __init__(self, *, memory_limit: int | None = None, stack_limit: int | None = None,
                  cpu_limit_ms: int = 10_000, spawn_timeout_ms: int = 10_000,
@@ -252,6 +276,8 @@ class Worker:
                 return ready
             req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
                    "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
+            if mode == "bot":  # a classic Web Worker's members (ruling R39)
+                req["globals"] = self._globals_script()
             if self.memory_limit is not None:
                 req["memoryLimit"] = self.memory_limit
             if self.stack_limit is not None:
@@ -361,10 +387,19 @@ class Worker:
         """More fields of the init request."""
         return {}
 
-    def _spawn(self) -> Outcome | None:
-        """Start the child and wait for its ready line; an Outcome if that failed."""
+    def _globals_script(self) -> str:
+        """The Web-Worker members' script of a bot's realm (conformance.host.worker_globals)."""
+        return worker_globals.script(node=False)[0]
+
+    def _env(self) -> dict:
+        """The child's environment."""
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(self._python_path())
+        return env
+
+    def _spawn(self) -> Outcome | None:
+        """Start the child and wait for its ready line; an Outcome if that failed."""
+        env = self._env()
         self._stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
         self._proc = subprocess.Popen(
@@ -434,6 +469,9 @@ class Worker:
             error["value"] = decode(error["value"])
         if isinstance(error.get("at"), dict):
             error["at"] = {**error["at"], "file": self.source_names[error["at"]["source"]]}
+        note = unavailable_note(error, self.host_name)
+        if note:
+            error["message"] += note
         answer = decode(resp["answer"]) if "answer" in resp else None
         if category in _FATAL:
             self._die(f"{category}: {error['message']}")

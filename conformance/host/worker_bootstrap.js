@@ -1,5 +1,9 @@
-// The worker's bootstrap: conformance/host/worker_process.py evaluates it before the bot's script.
-(function (botSeed, scriptLines, MAX_ANSWER_CHARS, MAX_TEXT_CHARS, MAX_NAME_CHARS) {
+// The worker's bootstrap: conformance/host/worker_process.py evaluates it before the bot's script
+// (conformance/host/node_engine.js on the V8 host). `workerScope`: a bot's worker, whose global is a
+// browser's classic worker's (R39), not an engine's; `hostName` ("quickjs" or "node") names the host
+// in the errors of what it cannot give (R39); `evaluate`, when given, evaluates a script's text at
+// global scope in this realm (the V8 host, where code generation from strings is off for the bot).
+(function (botSeed, scriptLines, MAX_ANSWER_CHARS, MAX_TEXT_CHARS, MAX_NAME_CHARS, workerScope, hostName, evaluate) {
   'use strict';
   var G = globalThis;
   // Intrinsics captured before untrusted code runs: later patches of the
@@ -9,7 +13,7 @@
       jsonParse = JSON.parse, jsonQuote = JSON.stringify, imul = Math.imul,
       split = String.prototype.split, join = Array.prototype.join, regexpExec = RegExp.prototype.exec,
       ErrorCtor = Error, InternalErrorCtor = InternalError, SyntaxErrorCtor = SyntaxError,
-      StringCtor = String, BigIntCtor = BigInt, evalIntrinsic = G.eval,
+      StringCtor = String, BigIntCtor = BigInt, evalIntrinsic = typeof evaluate === 'function' ? evaluate : G.eval,
       symbolDescription = Object.getOwnPropertyDescriptor(Symbol.prototype, 'description').get,
       bigintToString = BigInt.prototype.toString, stringSlice = String.prototype.slice,
       toWellFormed = String.prototype.toWellFormed, ownDescriptor = Object.getOwnPropertyDescriptor,
@@ -117,7 +121,64 @@
   DateGuard.prototype = Date.prototype;
   setHidden(Date.prototype, 'constructor', DateGuard);
   setHidden(G, 'Date', DateGuard);
-  delete G.performance;            // quickjs-ng's clock: absent, as in the contract's environment
+  if (workerScope) workerMembers(); else delete G.performance;   // quickjs-ng's clock: absent for an engine
+
+  // ---- what a browser's worker has and the contract forbids (R39) ---------------
+  // Present, as in browsers, so that a bot's feature tests see it; a call is a recorded violation that
+  // throws, never a real clock, timer, message or entropy.
+  function forbidden(holder, name, kind, detail) {
+    var f = ({[name]() { throw violation(kind, detail); }})[name];
+    setHidden(holder, name, f);
+    return f;
+  }
+  function workerMembers() {
+    forbidden(G, 'clearTimeout', 'timer', 'clearTimeout (no timers in the worker)');
+    forbidden(G, 'clearInterval', 'timer', 'clearInterval (no timers in the worker)');
+    forbidden(G, 'importScripts', 'network', 'importScripts (a bot loads nothing)');
+    forbidden(G, 'fetch', 'network', 'fetch (no networking)');
+    var performance = {};            // quickjs-ng's own clock is replaced
+    forbidden(performance, 'now', 'clock', 'performance.now()');
+    forbidden(performance, 'mark', 'clock', 'performance.mark()');
+    forbidden(performance, 'measure', 'clock', 'performance.measure()');
+    defineProperty(performance, 'timeOrigin', {get: function timeOrigin() { throw violation('clock', 'performance.timeOrigin'); },
+                                               enumerable: true, configurable: true});
+    setHidden(G, 'performance', performance);
+    var crypto = {};
+    forbidden(crypto, 'getRandomValues', 'entropy', 'crypto.getRandomValues() (unseeded entropy)');
+    forbidden(crypto, 'randomUUID', 'entropy', 'crypto.randomUUID() (unseeded entropy)');
+    setHidden(G, 'crypto', crypto);
+    // Intl: on the V8 host with the locale and time zone the host pins (en-US, UTC); formatting a date
+    // without one is the clock. QuickJS has no Intl: it stays absent (a feature test sees the truth), and
+    // the host names Intl, itself and R39 in the error of a bot that uses it (worker.py, unavailable_note).
+    if (typeof Intl === 'object' && Intl !== null) {
+      var dtf = Intl.DateTimeFormat.prototype, formatGetter = ownDescriptor(dtf, 'format').get;
+      defineProperty(dtf, 'format', {get: function format() {
+        var bound = apply(formatGetter, this, []);
+        return function (date) {
+          if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat format() without a date (the current time)');
+          return bound(date);
+        };
+      }, enumerable: false, configurable: true});
+      var formatToParts = dtf.formatToParts;
+      setHidden(dtf, 'formatToParts', function formatToParts(date) {
+        if (date === undefined) throw violation('clock', 'Intl.DateTimeFormat formatToParts() without a date (the current time)');
+        return apply(formatToParts, this, [date]);
+      });
+    }
+    // The Web-Worker members (worker_globals.py) where the host could not load them.
+    var members = ['structuredClone', 'atob', 'btoa', 'DOMException', 'TextEncoder', 'TextDecoder'];
+    for (var w = 0; w < members.length; w++) {
+      if (typeof G[members[w]] === 'undefined') {
+        forbiddenMissing(members[w]);
+      }
+    }
+  }
+  function forbiddenMissing(name) {
+    setHidden(G, name, ({[name]() {
+      throw new ErrorCtor(name + ' is not available on the ' + hostName + ' host here: core-js could not be ' +
+                          'installed (ruling R39; docs/bot-certification.md)');
+    }})[name]);
+  }
 
   // ---- the contract's worker environment, in the contract's order ----------
   setHidden(G, 'window', G);
@@ -422,7 +483,8 @@
   // The first frame of QuickJS's stack that lies in a script: "at decide (<input>:12:5)". The
   // binding names every script <input>, so worker.py loads the engine below the script's last line
   // (scriptLines): the line number tells them apart. Native frames (a builtin that threw) are skipped.
-  var FRAME = /^ *at (.+) \(<input>:(\d+):(\d+)\)$/m, MAX_STACK = 20000;
+  // On the V8 host the scripts are named "bot" and "engine" and an anonymous frame has no parentheses.
+  var FRAME = /^ *at (?:(.+) \((<input>|bot|engine):(\d+):(\d+)\)|(bot|engine):(\d+):(\d+))$/m, MAX_STACK = 20000;
   function stackOf(e) {
     try { return e.stack; } catch (x) { return undefined; }
   }
@@ -430,10 +492,12 @@
     if (typeof stack !== 'string') return 'null';
     var m = apply(regexpExec, FRAME, [apply(stringSlice, stack, [0, MAX_STACK])]);
     if (m === null) return 'null';
-    var line = +m[2], engine = line > scriptLines, name = m[1];
-    var unnamed = name === '<eval>' || name === '<anonymous>';   // top-level code, an anonymous function
+    var file = m[2] || m[5], line = +(m[3] || m[6]), column = +(m[4] || m[7]), name = m[1];
+    var engine = file === '<input>' ? line > scriptLines : file === 'engine';
+    if (file === '<input>' && engine) line -= scriptLines;
+    var unnamed = name === undefined || name === '<eval>' || name === '<anonymous>';   // top-level code, an anonymous function
     return '{"function":' + (unnamed ? 'null' : bounded(name, MAX_TEXT_CHARS)) + ',"source":"' + (engine ? 'engine' : 'script') +
-           '","line":' + (engine ? line - scriptLines : line) + ',"column":' + +m[3] + '}';
+           '","line":' + line + ',"column":' + column + '}';
   }
 
   // An act answer: a string as is; of an object only `then`, `type` and `amount`
@@ -695,7 +759,7 @@
   function evalFn(text) {
     var req = jsonParse(text), fn, result;
     try { fn = evalIntrinsic('(' + req.source + '\n)'); } catch (e) {
-      if (e instanceof SyntaxErrorCtor) {
+      if (e instanceof SyntaxErrorCtor || (evaluate !== undefined && readString(e, 'name') === '"SyntaxError"')) {
         return '{"ok":false,"error":{"category":"syntax","message":' + jsonQuote(StringCtor(e.message)) + '}' + drainViolations() + '}';
       }
       return failure(e, 'source');

@@ -13,8 +13,9 @@ the stream.
 
 On start the worker writes ``{"ok":true,"ready":true}``. Requests (``op``):
 
-``init``   ``{engine, script, botSeed, mode, memoryLimit?, stackLimit?, cpuLimitMs?}``
-           once: builds the environment, runs ``engine`` (may be null) then
+``init``   ``{engine, script, botSeed, mode, globals?, memoryLimit?, stackLimit?, cpuLimitMs?}``
+           once: builds the environment (``globals``: the Web-Worker members' script,
+           conformance/host/worker_globals.py, run first), runs ``engine`` (may be null) then
            ``script`` as two classic scripts, checks the export shape in mode
            ``"bot"``. -> ``{ok:true, name, shape}`` or ``{ok:false, error}``.
 ``act``    ``{state}`` (or ``{historyHands, newHistory, state}``: the history sent a
@@ -188,9 +189,13 @@ class _Session:
         ctx.set_max_stack_size(req.get("stackLimit", DEFAULT_STACK_LIMIT))
         ctx.set_time_limit(req.get("cpuLimitMs", DEFAULT_CPU_LIMIT_MS) / 1000)
         script_lines = _script_lines(req["script"]) if req["engine"] is not None else 0
+        if req.get("globals") is not None:  # the Web-Worker members (worker_globals.py, R39), before the bootstrap
+            exc = _run_script(ctx, req["globals"])
+            if exc is not None:
+                return {"ok": False, "error": _error("internal", f"the worker's globals failed: {str(exc)[:300]}")}
         try:
             host = ctx.eval(BOOTSTRAP)(req["botSeed"], script_lines or float("inf"), MAX_ANSWER_CHARS,
-                                      MAX_TEXT_CHARS, MAX_NAME_CHARS)
+                                      MAX_TEXT_CHARS, MAX_NAME_CHARS, req["mode"] == "bot", "quickjs")
         except Exception as exc:  # noqa: BLE001 - e.g. a memory limit too small for the bootstrap
             return {"ok": False, "error": _escaped_error(exc)}
         self.host = host
@@ -260,6 +265,8 @@ def _check_init(req: dict) -> str | None:
         return "init.script must be a string"
     if req.get("engine") is not None and not isinstance(req.get("engine"), str):
         return "init.engine must be a string or null"
+    if req.get("globals") is not None and not isinstance(req.get("globals"), str):
+        return "init.globals must be a string or null"
     for key in ("engine", "script"):
         surrogate = _LONE_SURROGATE.search(req[key] or "")
         if surrogate:

@@ -10,12 +10,16 @@ answer, ``profiles``); one that declares nothing implements ``helpers`` and ``to
 ``sng3v4`` when asked for), as before profiles existed. A profile asked for but not implemented is
 "not implemented": nothing of it runs, and it is neither a crash nor a failure. Each profile that
 runs gets its own verdict: "certified" (no failure, no required family skipped entirely),
-"not certified", or "not implemented" when the engine skipped every one of its vectors.
+"not certified", "incomplete" (nothing failed, but the suite itself erred on some vector: a suite
+error, never the engine's failure), or "not implemented" when the engine skipped every one of its
+vectors.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+
+from .verdicts import STATUSES, SUITE_ERROR
 
 PROFILES: dict[str, tuple[str, ...]] = {
     "helpers": ("rng", "deck", "evaluate", "equity", "pots"),
@@ -31,10 +35,12 @@ RULESET_PROFILES = {"contract-v1": ("helpers", "tournament"), "holdem-sng-3-v4":
 # The engine functions each profile calls (the rest of PokerEngine may be missing).
 FUNCTIONS = {"helpers": ("rng", "dealHand", "evaluate", "equity", "buildPots"), "hand": ("createHand",),
              "tournament": ("create",), "sng3v4": ("create",)}
-# The report's extra row of fuzz games belongs to the tournament profile (they are hands games).
-FUZZ_PROFILE = "tournament"
+# The report's extra rows of fuzz games, by profile: the tournament's hands games (conformance/judge/fuzz.py)
+# and the hand profile's random hands (conformance/judge/hand_fuzz.py).
+FUZZ_GROUPS = {"tournament": "fuzz", "hand": "hand-fuzz"}
 CERTIFIED, NOT_CERTIFIED, NOT_IMPLEMENTED = "certified", "not certified", "not implemented"
-STATUSES = ("passed", "failed", "divergent", "skipped")
+# "incomplete": no failure, but some vector was not judged because the suite itself erred on it.
+INCOMPLETE = "incomplete"
 
 
 def profile_of(family: str) -> str | None:
@@ -93,7 +99,7 @@ def _counts(counts: dict[str, dict[str, int]], groups: Iterable[str]) -> dict[st
 
 
 def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemented: Sequence[str], *,
-           smoke_failed: bool, problems: dict[str, list[str]], fuzz_group: str) -> dict[str, dict]:
+           smoke_failed: bool, problems: dict[str, list[str]]) -> dict[str, dict]:
     """Per profile asked for: its verdict, passed/failed/divergent/skipped over its families, the
     families' own counts and, when not certified, why. ``problems``: family -> reasons (failures,
     families skipped entirely, a ruleset refused for some games only)."""
@@ -105,7 +111,7 @@ def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemente
             continue
         if p not in run:
             continue
-        groups = [f for f in PROFILES[p] if f in counts] + ([fuzz_group] if p == FUZZ_PROFILE and fuzz_group in counts else [])
+        groups = [f for f in PROFILES[p] if f in counts] + ([FUZZ_GROUPS[p]] if FUZZ_GROUPS.get(p) in counts else [])
         total = _counts(counts, groups)
         reasons = [r for g in groups for r in problems.get(g, [])]
         ran = sum(total.values())
@@ -117,6 +123,8 @@ def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemente
             verdict = NOT_CERTIFIED
             if not ran or any(f not in counts for f in PROFILES[p]):
                 reasons = reasons + ["not every family was run"]
+        elif total[SUITE_ERROR]:  # nothing failed, but not everything was judged: the suite's fault
+            verdict, reasons = INCOMPLETE, [suite_errors_text(total[SUITE_ERROR])]
         else:
             verdict = CERTIFIED
         out[p] = {"verdict": verdict, **total, "families": {g: counts[g] for g in groups},
@@ -124,14 +132,23 @@ def matrix(counts: dict[str, dict[str, int]], run: Sequence[str], not_implemente
     return out
 
 
+def suite_errors_text(n: int, where: str = "") -> str:
+    """Why a run with suite errors is not certified, in words that never blame the engine."""
+    return (f"{n} suite error{'s' if n != 1 else ''}{' in ' + where if where else ''} (the suite's own driver or "
+            "strategies crashed: not judged, not the engine's failure; please report it)")
+
+
 def headline(profiles: dict[str, dict]) -> str:
     """``certified for helpers, hand; not certified for tournament; not implemented: sng3v4``."""
-    by = {v: [p for p, row in profiles.items() if row["verdict"] == v] for v in (CERTIFIED, NOT_CERTIFIED, NOT_IMPLEMENTED)}
+    by = {v: [p for p, row in profiles.items() if row["verdict"] == v]
+          for v in (CERTIFIED, NOT_CERTIFIED, INCOMPLETE, NOT_IMPLEMENTED)}
     parts = []
     if by[CERTIFIED]:
         parts.append(f"certified for {', '.join(by[CERTIFIED])}")
     if by[NOT_CERTIFIED]:
         parts.append(f"not certified for {', '.join(by[NOT_CERTIFIED])}")
+    if by[INCOMPLETE]:
+        parts.append(f"incomplete for {', '.join(by[INCOMPLETE])}")
     if by[NOT_IMPLEMENTED]:
         parts.append(f"not implemented: {', '.join(by[NOT_IMPLEMENTED])}")
     return "; ".join(parts)

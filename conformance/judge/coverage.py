@@ -36,19 +36,21 @@ SEPARATOR = "\n;\n"  # between the preludes and the engine in the one script (en
 SOURCES = ("load", "smoke", "golden", "fresh", "fuzz")  # the parts of a run, in their order
 TAKE_SECONDS = 1.0  # the longest run of vectors whose counts a killed engine can lose (besides its own)
 FUZZ_GROUP = "fuzz"  # the report's row of the fuzz games (fuzz.FUZZ_GROUP; not imported: fuzz is heavier)
+HAND_FUZZ_GROUP = "hand-fuzz"  # the hand profile's random hands (hand_fuzz.GROUP)
 
 
 def part_of(family: str, test: dict) -> tuple[str, str]:
     """(source, family) of a vector: ``smoke`` (ids ``smoke.*``), ``fresh`` (``F.fresh.K``),
-    ``fuzz`` (``hands.fuzz.S.K`` and a shrunk ``hands.fuzz-S-K``) or ``golden``."""
+    ``fuzz`` (``hands.fuzz.S.K`` and a shrunk ``hands.fuzz-S-K``; ``hand.fuzz...``: the hand
+    profile's random hands, their own row) or ``golden``."""
     ident = str(test.get("id", ""))
     second = ident.split(".")[1:2]
     if ident.startswith("smoke."):
         return "smoke", family
     if second == ["fresh"]:
         return "fresh", family
-    if second and second[0].startswith("fuzz"):
-        return "fuzz", FUZZ_GROUP
+    if second and second[0].startswith("fuzz"):  # the hand profile's random hands have a row of their own
+        return "fuzz", HAND_FUZZ_GROUP if family == "hand" else FUZZ_GROUP
     return "golden", family
 
 

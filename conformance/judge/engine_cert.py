@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from conformance.vectors import fresh_vectors, library as vectors
-from . import cert_profiles, fuzz, fuzz_guided
+from . import cert_profiles, fuzz, fuzz_guided, hand_fuzz
 from .engine_drivers import EngineLoadError, Run
 from .families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED, RULESETS
 from .family_judges import judge
@@ -17,7 +17,7 @@ from .judged import failed
 from .smoke import BREAKS, smoke_problem, smoke_tests
 from .proof import EngineChoices
 from .trajectory import failing_game
-from .verdicts import Case, Report
+from .verdicts import SUITE_ERROR, Case, Report
 
 # Fatal errors (hangs, crashes, garbage: each costs a timeout or a restart) before vectors are not
 # run: in a row in one family, in all in one family, in the whole run. An engine that hangs on every
@@ -30,6 +30,7 @@ ABANDON_RUN_AFTER = 10
 # answers then is reported as slow, with its time, and judged on its answer. Once a retry too
 # gets no answer (a hang), no vector is retried again: a hanging engine costs one long wait.
 RETRY_SCALE = 16
+FUZZ_KINDS = (fuzz.GAMES, hand_fuzz.HANDS)  # the fuzz rows: the tournament profile's games, the hand profile's hands
 JUDGE_AHEAD = 2  # runs waiting for the judging thread at most (a tournament's answer is megabytes)
 MESSAGE_LIMIT = 2000  # characters of a verdict's message (it may quote what the engine returned)
 
@@ -152,7 +153,7 @@ class Runner:
             if j.status == "failed" else []
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
-                    breaks=first["clause"] if first else None, first=first, later=j.later, answers=j.answers,
+                    breaks=first["clause"] if first else j.breaks if j.status == "failed" else None, first=first, later=j.later, answers=j.answers,
                     alternative=j.alternative, failures=failures, diagnosis=j.diagnosis, slow_ms=slow_ms,
                     trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 
@@ -197,8 +198,7 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
         if 0 < refused[g] < sum(c.values()):
             problems.setdefault(g, []).append(f"{g}: the engine refused the ruleset for {refused[g]} of "
                                               f"{sum(c.values())} games (it must play all of them or none)")
-    report.profiles = cert_profiles.matrix(counts, run, absent, smoke_failed=bool(failed_smoke), problems=problems,
-                                           fuzz_group=fuzz.FUZZ_GROUP)
+    report.profiles = cert_profiles.matrix(counts, run, absent, smoke_failed=bool(failed_smoke), problems=problems)
     headline = cert_profiles.headline(report.profiles)
     if failed_smoke:
         report.certified = False
@@ -210,23 +210,27 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
     for c in counts.values():
         totals.update(c)
     tally = ", ".join(f"{totals[s]} {s}" for s in ("passed", "divergent", "failed", "skipped"))
+    if totals[SUITE_ERROR]:  # the suite's own errors: said apart, never counted as the engine's failures
+        tally += f", {totals[SUITE_ERROR]} suite error{'s' if totals[SUITE_ERROR] != 1 else ''}"
+    suite_errors = [cert_profiles.suite_errors_text(c[SUITE_ERROR], g) for g, c in counts.items() if c[SUITE_ERROR]]
     follows = sorted({(r, o) for c in report.cases if c.alternative for r, o in c.alternative.items()},
                      key=lambda item: int(item[0][1:]))
     if follows:  # which documented alternatives the engine was proven to follow
         tally += "; follows " + ", ".join(f"{r} = {o}" for r, o in follows)
-    report.partial = set(report.groups) - {fuzz.FUZZ_GROUP} != set(cert_profiles.families_of(run))
+    report.partial = set(report.groups) - set(cert_profiles.FUZZ_GROUPS.values()) != set(cert_profiles.families_of(run))
     # A profile the engine skipped entirely is "not implemented": a problem only when it was asked for.
     unimplemented = {f for p, row in report.profiles.items() if row["verdict"] == cert_profiles.NOT_IMPLEMENTED
                      for f in cert_profiles.PROFILES[p]}
     reasons = [r for g, rs in problems.items() for r in rs
                if asked or g not in unimplemented or not r.startswith("required family")]
-    report.ok = not reasons
+    report.ok = not reasons and not suite_errors
     if report.partial:  # what it ran, never CERTIFIED; the matrix shows only the profiles it touched
         report.profiles = {p: row for p, row in report.profiles.items()
                            if row["families"] or row["verdict"] == cert_profiles.NOT_IMPLEMENTED}
         ran = f"a run of the families {', '.join(report.groups) or '(none)'} only{scope}, not a certification"
         report.verdict = (f"NO FAILURES in {ran}: {tally}" if report.ok
-                          else f"FAILURES in {ran}: {'; '.join(reasons)} ({tally})")
+                          else f"INCOMPLETE {ran}: {'; '.join(suite_errors)} ({tally})" if not reasons
+                          else f"FAILURES in {ran}: {'; '.join(reasons + suite_errors)} ({tally})")
         return
     verdicts = [row["verdict"] for row in report.profiles.values()]
     report.certified = (report.ok and cert_profiles.CERTIFIED in verdicts and cert_profiles.NOT_CERTIFIED not in verdicts
@@ -237,25 +241,32 @@ def conclude(report: Report, run: "Sequence[str] | None" = None, absent: Sequenc
         report.verdict = (f"CERTIFIED{scope} for {', '.join(certified)}"
                           + (f" (not implemented: {', '.join(rest)})" if rest else "") + f": {tally}")
         return
-    why = reasons + [f"{p}: {'; '.join(row.get('reasons', []))}" for p, row in report.profiles.items()
-                     if row["verdict"] == cert_profiles.NOT_IMPLEMENTED]
-    report.verdict = f"NOT CERTIFIED{scope} ({headline}): {'; '.join(why)} ({tally})"
+    why = reasons + suite_errors + [f"{p}: {'; '.join(row.get('reasons', []))}" for p, row in report.profiles.items()
+                                    if row["verdict"] == cert_profiles.NOT_IMPLEMENTED]
+    word = "INCOMPLETE" if suite_errors and not reasons else "NOT CERTIFIED"  # the suite erred, the engine did not fail
+    report.verdict = f"{word}{scope} ({headline}): {'; '.join(why)} ({tally})"
 
 
-def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case, run: "Sequence[str]") -> None:
-    """Differential fuzzing after the vectors: its games are the report's ``fuzz`` row. Guided
-    (plan.guided, --coverage): holdem-sng-3-v4 games too when the run certifies that ruleset."""
-    report.groups.append(fuzz.FUZZ_GROUP)
+def _fuzz(runner: Runner, plan: "fuzz.FuzzPlan", report: Report, on_case, run: "Sequence[str]",
+          kind: "fuzz.FuzzKind") -> None:
+    """Differential fuzzing after the vectors: ``kind``'s games are the report's row ``kind.group``
+    (the tournament profile's ``fuzz``, the hand profile's ``hand-fuzz``). Guided (plan.guided,
+    --coverage): for the tournament, holdem-sng-3-v4 games too when the run certifies that ruleset."""
+    report.groups.append(kind.group)
     guide = None
-    if plan.guided:
+    if plan.guided and kind is hand_fuzz.HANDS:
+        guide = hand_fuzz.guide_for(runner.driver, plan.seed)
+    elif plan.guided:
         rulesets = (DEFAULT_RULESET,) + ((FAMILY_RULESET["sng3v4"],) if "sng3v4" in run else ())
         guide = fuzz_guided.guide_for(runner.driver, plan.seed, rulesets)
-    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)), guide)
+    done = fuzz.run_plan(runner, plan, lambda case: (report.cases.append(case), on_case(case)), guide, kind)
     # budgetSeconds: the time budget that decided the count (None: a count was asked for, the default).
-    report.subject["fuzz"] = {"seed": plan.seed, "games": done.games,
-                              "budgetSeconds": plan.seconds if plan.games is None else None,
-                              **({"shrinkRuns": done.shrink_runs} if done.vector else {}),
-                              **(guide.summary() if guide is not None else {})}
+    # The hand profile's row says whether its hands were coverage-guided or blind (mode).
+    report.subject[kind.key] = {"seed": plan.seed, "games": done.games,
+                                "budgetSeconds": plan.seconds if plan.games is None else None,
+                                **({"mode": "blind"} if kind is hand_fuzz.HANDS and guide is None else {}),
+                                **({"shrinkRuns": done.shrink_runs} if done.vector else {}),
+                                **(guide.summary() if guide is not None else {})}
 
 
 def load_failed(exc: EngineLoadError) -> Case:
@@ -326,8 +337,9 @@ def certify(driver, tests: dict[str, list[dict]], subject: dict, *, ruleset: str
                                        overlap):
                 report.cases.append(case)
                 on_case(case)
-            if fuzz_plan is not None and cert_profiles.FUZZ_PROFILE in run and fuzz.FUZZ_FAMILY in tests:
-                _fuzz(runner, fuzz_plan, report, on_case, run)
+            for kind in FUZZ_KINDS if fuzz_plan is not None else ():
+                if kind.profile in run and kind.family in tests:
+                    _fuzz(runner, fuzz_plan, report, on_case, run, kind)
     finally:
         driver.close()
     conclude(report, run, absent, asked=bool(profiles))

@@ -97,7 +97,7 @@
     for (const [key, game] of [['seeded', i.game], ['pinned', { seats: i.game.seats, options: Object.assign({}, options, { decks }) }]]) {
       let g;
       try { g = create(game); } catch (x) { if (x instanceof Missing) throw x; out[key] = { error: failure('create', x) }; continue; }
-      out[key] = playOut(g, i.strategies, {});
+      out[key] = playOut(g, i.strategies, {}, i.game.seats);
     }
     return out;
   }
@@ -280,7 +280,7 @@
   // Play the strategies to the end, then record log() and standings() into `out`. With `out.decisions`
   // (tournaments), every decision state is recorded before the runner's edits (its history in
   // `histories`, once per change), each action the engine records, then history() and over.
-  function playOut(g, strategies, out) {
+  function playOut(g, strategies, out, seats) {
     let lastHistory = null, lastHand = null;
     // `n` indexes this list of decisions; messages number them as the judge and reproductions do,
     // after the game's steps (sng3v4's come first).
@@ -324,6 +324,16 @@
         }
         out.decisions.push(recorded);
       }
+      // A seat of the vector's own game that the vector gives no strategy is the suite's error (a
+      // suite error, never the engine's failure: issue #38); a seat the game does not have, or a
+      // state the strategy cannot read, is the engine's.
+      const seat = isObject(seen) && isObject(seen.you) ? seen.you.seat : undefined;
+      if (Number.isInteger(seat) && seat >= 0 && Array.isArray(seats) && seat < seats.length
+          && !(Array.isArray(strategies) && typeof STRATEGIES[strategies[seat]] === 'function')) {
+        out.suiteError = { at: 'decision ' + (base + n), message: 'the vector gives no strategy for seat ' + seat
+          + ' of the ' + seats.length + ' seats of its game (strategies ' + show(strategies) + ')' };
+        break;
+      }
       try { answer = STRATEGIES[strategies[seen.you.seat]](seen); } catch (x) {
         out.error = failure('decision ' + (base + n) + ': the strategy of the seat to act could not read the state', x);
         break;
@@ -342,7 +352,7 @@
     const out = { decisions: [], histories: [], fresh: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
-    return playOut(g, i.strategies, out);
+    return playOut(g, i.strategies, out, i.game.seats);
   }
 
   // holdem-sng-3-v4 (INTERPRETING.md, sng3v4): the steps with virtual time, then the strategies.
@@ -387,7 +397,7 @@
       if (o.error !== undefined && !('state' in o)) { out.error = o.error; return out; }
       out.steps.push(o);
     }
-    return playOut(g, i.strategies, out);
+    return playOut(g, i.strategies, out, i.game.seats);
   }
 
   // The hand-level API (INTERPRETING.md, hand): the state before each answer, the runner's edits

@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from conformance.host import jsvalue
+from conformance.host import jsvalue, node_runtime
 from conformance.host.linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_group, signal_name
 from conformance.host.node_worker import NodeWorker, find_node
 from conformance.host.worker import Worker, decode as decode_wire
@@ -53,8 +53,10 @@ class EngineLoadError(Exception):
 @dataclass(frozen=True)
 class Run:
     """What happened to one vector: ``kind`` is ``result`` (``value`` is the outcome data),
-    ``skipped`` (``value`` is the reason) or ``errored`` (``value`` says what went wrong;
-    ``fatal`` when the engine was killed or died and will be restarted)."""
+    ``skipped`` (``value`` is the reason), ``errored`` (``value`` says what went wrong;
+    ``fatal`` when the engine was killed or died and will be restarted) or ``suite-error`` (the
+    suite's own JavaScript driver could not go on: ``value`` says why; only the QuickJS/node
+    driver reports one, never an engine over --cmd, whose answers are the engine's own)."""
 
     kind: str
     value: Any = None
@@ -156,7 +158,7 @@ class QuickJSDriver:
             raise ValueError(f"host: unknown {host!r} (known: {', '.join(HOSTS)})")
         self.node = find_node() if host == "node" else None
         if host == "node" and self.node is None:
-            raise ValueError("host: node (version 20 or later) is not installed; use the quickjs host")
+            raise ValueError(f"host: no node to run the engine on ({node_runtime.describe()}); use the quickjs host")
         if coverage and host != "node":
             raise ValueError(f"coverage: V8's block coverage needs the node host, not {host}")
         # --coverage: V8's counts of the engine's script, one snapshot per part of the run (coverage.py).
@@ -236,6 +238,9 @@ class QuickJSDriver:
                 return Run("skipped", value["skipped"])
             if isinstance(value, dict) and set(value) == {"tooLarge"}:
                 return Run("errored", _too_large(f"{value['tooLarge']} characters"))
+            if isinstance(value, dict) and isinstance(value.get("suiteError"), dict):  # engine_driver.js: ours
+                error = value["suiteError"]
+                return Run("suite-error", f"at {error.get('at')}: {error.get('message')}")
             return Run("result", value)
         if out.kind == "throw":  # only an exhausted stack escapes the driver (see exhausted() there)
             self.close()

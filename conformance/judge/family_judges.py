@@ -9,11 +9,11 @@ from .diffs import is_finite, is_number, pots_differences, readable_diff
 from .engine_drivers import Run
 from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
 from .hand_judge import judge_hand
-from .judged import (NO_DECISIONS, Judged, chips_lost, failure_text, game_judged, must_throw, thrown_text, failed,
-                     judge_outcome, passed)
+from .judged import (NO_DECISIONS, Judged, failure_text, game_judged, must_throw, thrown_text, failed, judge_outcome,
+                     passed, suite_error)
 from .refusals import code_of, is_refusal, refusal_note
 from .sng3v4_judge import judge_sng3v4
-from . import dealing
+from . import dealing, invariants
 from .comparison import Comparison, same
 from .step_judge import describe, judge_views
 from .trajectory import Plan, legality_views
@@ -165,10 +165,21 @@ def _pots_shape(pots: object) -> str | None:
     return None
 
 
+def _taken_pots_shape(pots: object) -> str | None:
+    """Whether pots made from contributions buildPots should have refused (R38) are well formed,
+    by one rule for every malformed input: a list of {amount, eligible} with finite amounts. An
+    amount need not be an integer, nor the pots hold a sum, when the input's amounts were neither
+    integers nor non-negative (50.5 contributed is 50.5 chips in some pot; -50 is no chips at all)."""
+    if not isinstance(pots, list) or not all(
+            isinstance(p, dict) and is_finite(p.get("amount")) and isinstance(p.get("eligible"), list) for p in pots):
+        return "expected a list of {amount, eligible} with finite amounts"
+    return None
+
+
 def _pots(test: dict, r: dict) -> Judged:
     pots = r.get("pots")
     if "error" in test["expected"]:  # malformed contributions: refused (R38, so acceptable)
-        return must_throw(r, "buildPots(contributions)", test, _pots_shape, returned=pots)
+        return must_throw(r, "buildPots(contributions)", test, _taken_pots_shape, returned=pots)
     if is_refusal(r):
         return failed(f"buildPots threw {thrown_text(r['threw'])}")
     contributions = test["input"]["contributions"]
@@ -221,7 +232,7 @@ def _hands(test: dict, r: dict) -> Judged:
     i = test["input"]
     return game_judged(dealing.judge_game(i["game"], r, Plan.of(i), family="hands", required=len(i["script"]),
                                    v4_steps=i.get("steps"),
-                                   broken=lambda: chips_lost(i["game"], r)))
+                                   broken=lambda: invariants.chips_lost(i["game"], r)))
 
 
 def _tournaments(test: dict, r: dict) -> Judged:
@@ -229,7 +240,7 @@ def _tournaments(test: dict, r: dict) -> Judged:
     engine may, docs/engine-protocol.md); else on log() and standings() alone, with a note."""
     i = test["input"]
     j = game_judged(dealing.judge_game(i["game"], r, Plan.of(i), family="tournaments", with_log=True,
-                                broken=lambda: chips_lost(i["game"], r)))
+                                broken=lambda: invariants.chips_lost(i["game"], r)))
     if "decisions" not in r:
         j.notes.append(NO_DECISIONS)
     return j
@@ -252,23 +263,34 @@ JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, 
 
 
 # The call that must refuse a game or hand vector of invalid input (R38), by family.
-CREATES = {"tournaments": "create", "hand": "createHand"}
+CREATES = {"tournaments": "create", "hand": "createHand", "sng3v4": "create"}
 
 
 def _create_refused(family: str, test: dict, r: dict) -> Judged:
-    """Invalid seats, options or hand spec (R38): the engine's create call must throw; any refusal
-    passes, the field it names only a note (refusals.py). A game or hand played instead is
-    divergent on R38 (the vector is acceptable); any other failure fails."""
-    call, error = CREATES[family], r.get("error")
+    """Invalid seats, options or hand spec: the engine's create call must throw; any refusal
+    passes, the field it names only a note (refusals.py). Taking input that R38 rules on is
+    divergent on R38 for the taking alone: the game the engine then plays is judged by the rules
+    every game keeps, whatever its spec (invariants.py: no card dealt twice, chips conserved), and
+    fails on each it breaks. Taking input the ruleset's own text rules out (the vector is not
+    acceptable and names the clause it ``breaks``: v4's "Exactly three distinct identities") fails
+    with that clause."""
+    call, error, expected = CREATES[family], r.get("error"), test["expected"]
     if isinstance(error, dict) and error.get("at") == call:
-        note = refusal_note(call, code_of(error, "field"), test["expected"]["error"], "a field")
+        note = refusal_note(call, code_of(error, "field"), expected["error"], "a field")
         return passed([note] if note else [])
+    accepted = f"{call} accepted the invalid input (the reference refuses it naming {expected['error']})"
+    if test["result"] != "acceptable":
+        clause = expected.get("breaks")
+        return failed(accepted + (f": the text rules it out ({clause})" if clause else ""), breaks=clause)
+    broken = invariants.broken(r)
+    if broken:  # taking it is R38's divergence; what the game then did is not
+        more = f" (and {len(broken) - 1} more: {'; '.join(b.message for b in broken[1:])})" if len(broken) > 1 else ""
+        return failed(f"{accepted}, which alone is divergent on R38; the game it then played breaks {broken[0].clause}: "
+                      f"{broken[0].message}{more}", breaks=broken[0].clause)
     if error is not None:
         return failed(f"{call} accepted the invalid input, then failed {failure_text(error)}")
-    accepted = f"{call} accepted the invalid input (the reference refuses it naming {test['expected']['error']})"
-    if test["result"] == "acceptable":
-        return Judged("divergent", accepted, rulings=test["rulings"])
-    return failed(accepted)
+    return Judged("divergent", accepted + "; the game it played keeps every rule that needs no valid spec "
+                  "(no card dealt twice, chips conserved)", rulings=test["rulings"])
 
 
 def _ruleset_refused(r: dict) -> str | None:
@@ -289,6 +311,8 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         return Judged("skipped", run.value)
     if run.kind == "errored":
         return failed(run.value)
+    if run.kind == "suite-error":  # the suite's own driver or strategies could not go on (engine_driver.js)
+        return suite_error(run.value)
     r = run.value
     if not isinstance(r, dict):
         return failed(f"the driver's result is not an object: {js_text(r)}"[:600])
@@ -296,10 +320,10 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         if family in OPTIONAL:
             return Judged("skipped", f"{r['missing']} is not provided (an optional extension)")
         return failed(f"{r['missing']} is not a function: the engine lacks it")
+    if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):  # before a refusal a vector expects
+        return Judged("skipped", reason)
     if family in CREATES and "error" in test["expected"]:
         return _create_refused(family, test, r)
     if family not in GAME_FAMILIES and family != "hand" and "error" in r:  # a lone hand: hand_judge
         return failed(f"the call failed {failure_text(r['error'])}")
-    if family in FAMILY_RULESET and (reason := _ruleset_refused(r)):
-        return Judged("skipped", reason)
     return JUDGES[family](test, r)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from reference.cards import CANONICAL_DECK
@@ -198,23 +199,28 @@ class ShrinkStopped(Exception):
     """Raised by a shrinker's judge that cannot run the engine any more: keep the best so far."""
 
 
-def shrink(test: dict, judge_test, cause: object, first: dict | None, max_runs: int = MAX_SHRINK_RUNS) -> tuple[dict, int]:
+def shrink(test: dict, judge_test, cause: object, first: dict | None, max_runs: int = MAX_SHRINK_RUNS, *,
+           variants=None, make=None, measure=None) -> tuple[dict, int]:
     """A smaller game that still shows ``cause`` (deterministic delta debugging: accept the first
     smaller variant that still does, until none does or ``max_runs`` engine runs are spent): the
     cause shrunk is kept, not merely a failure (issue #38, item 3). ``judge_test(test)`` -> every
-    cause the game shows, ``{cause: its failure}`` (``failure_causes``). Returns the game and the runs."""
+    cause the game shows, ``{cause: its failure}`` (``failure_causes``). Returns the game and the runs.
+    ``variants(test, first)``, ``make(spec, answers, id)`` and ``measure(test)`` shrink another kind
+    of game (hand_fuzz.py's lone hands); by default a fuzz game's."""
+    variants, measure = variants or _variants, measure or size
+    make = make or (lambda spec, steps, test_id: fuzz_test(spec, [_decoded(s) for s in steps], test_id))
     runs = 0
     improved = True
     while improved and runs < max_runs:
         improved = False
-        for spec, steps in _variants(test, first):
+        for spec, steps in variants(test, first):
             if runs >= max_runs:
                 break
             try:
-                candidate = fuzz_test(spec, [_decoded(s) for s in steps], test["id"])
+                candidate = make(spec, steps, test["id"])
             except HoldemError:
                 continue
-            if size(candidate) >= size(test):
+            if measure(candidate) >= measure(test):
                 continue
             runs += 1
             try:
@@ -251,6 +257,26 @@ def size(test: dict) -> tuple:
 # ---- running ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class FuzzKind:
+    """What one fuzz row plays: the tournament profile's ``hands`` games (GAMES) or the hand
+    profile's lone hands (conformance/judge/hand_fuzz.py, HANDS). ``key`` is the report's entry
+    (``engine.fuzz``, ``engine.handFuzz``); ``shrunk(test)`` says what the shrunk game is."""
+
+    profile: str
+    family: str
+    group: str
+    key: str
+    generate: Callable[[int, int], dict]  # game k of a seed
+    shrink: Callable  # (test, judge_test, clause, first) -> (a smaller test, engine runs)
+    shrunk: Callable[[dict], str]
+
+
+GAMES = FuzzKind("tournament", FUZZ_FAMILY, FUZZ_GROUP, "fuzz", generate, shrink, lambda test: (
+    f"{len(test['input']['game']['seats'])} seats, {test['input']['game']['options']['maxHands']} hands, "
+    f"{len(test['input']['steps'])} steps (the report's vector: a hands vector that can join the golden set)"))
+
+
+@dataclass(frozen=True)
 class FuzzPlan:
     """What to fuzz: the seed, and an exact number of games or (games None) a time budget; ``guided``:
     the games come from a coverage-guided corpus (conformance/judge/fuzz_guided.py; needs --coverage)."""
@@ -271,31 +297,32 @@ class FuzzRun:
     shrink_runs: int = 0
 
 
-def run_plan(runner, plan: FuzzPlan, on_case=lambda case: None, guide=None) -> FuzzRun:
-    return run(runner, plan.seed, seconds=plan.seconds, games=plan.games, on_case=on_case, guide=guide)
+def run_plan(runner, plan: FuzzPlan, on_case=lambda case: None, guide=None, kind: FuzzKind = GAMES) -> FuzzRun:
+    return run(runner, plan.seed, seconds=plan.seconds, games=plan.games, on_case=on_case, guide=guide, kind=kind)
 
 
 def run(runner, seed: int, *, seconds: float | None = None, games: int | None = None,
-        clock=time.monotonic, on_case=lambda case: None, guide=None) -> FuzzRun:
+        clock=time.monotonic, on_case=lambda case: None, guide=None, kind: FuzzKind = GAMES) -> FuzzRun:
     """Play fuzz games ``0, 1, ...`` of ``seed`` through ``runner`` (engine_cert.Runner) until
     ``games`` have run or, with ``games`` None, ``seconds`` have passed (checked between games;
     neither given: DEFAULT_GAMES), stopping at the first failure, which is shrunk. One report Case
     per game, in the ``fuzz`` group. ``guide`` (fuzz_guided.Guide) gives the games instead of
-    :func:`generate` and hears after each."""
+    :func:`generate` and hears after each. ``kind``: what the games are (the hand profile's: HANDS
+    of hand_fuzz.py, its own group and shrinker)."""
     if games is None and seconds is None:
         games = DEFAULT_GAMES
     out = FuzzRun(seed)
     start = clock()
     while (games is None or out.games < games) and (games is not None or clock() - start < seconds):
-        test = generate(seed, out.games) if guide is None else guide.game(out.games)
+        test = kind.generate(seed, out.games) if guide is None else guide.game(out.games)
         kept = copy.deepcopy(test)  # the game as generated, for the shrinker
-        case = runner.vector(FUZZ_FAMILY, test)
-        case.group = FUZZ_GROUP
+        case = runner.vector(kind.family, test)
+        case.group = kind.group
         out.games += 1
         out.cases.append(case)
         on_case(case)
         if case.status == "failed":
-            _shrink_failure(runner, case, kept, out)
+            _shrink_failure(runner, case, kept, out, kind)
         if case.status in ("failed", "skipped"):  # skipped: the runner gave up on a hanging engine
             break
         if guide is not None:
@@ -304,13 +331,13 @@ def run(runner, seed: int, *, seconds: float | None = None, games: int | None = 
     return out
 
 
-def _shrink_failure(runner, case, test: dict, out: FuzzRun) -> None:
+def _shrink_failure(runner, case, test: dict, out: FuzzRun, kind: FuzzKind = GAMES) -> None:
     def judge_test(candidate: dict):
-        if runner.abandoned(FUZZ_FAMILY):  # the engine hangs or dies: no more runs
+        if runner.abandoned(kind.family):  # the engine hangs or dies: no more runs
             raise ShrinkStopped
-        return failure_causes(runner.vector(FUZZ_FAMILY, candidate))
+        return failure_causes(runner.vector(kind.family, candidate))
 
-    test["id"] = f"hands.fuzz-{out.seed}-{out.games - 1}"
+    test["id"] = f"{kind.family}.fuzz-{out.seed}-{out.games - 1}"
     out.vector = case.vector = test
     if case.breaks is None:  # no divergence to keep (the engine hung, died or answered garbage)
         case.message += "; the game is the report's vector (not shrunk: no step diverged)"
@@ -319,8 +346,11 @@ def _shrink_failure(runner, case, test: dict, out: FuzzRun) -> None:
     causes = failure_causes(case)
     cause, first = next(((k, f) for k, f in causes.items() if f.get("kind") != DEALT_OTHER_CARDS),
                         next(iter(causes.items())))
-    test, out.shrink_runs = shrink(test, judge_test, cause, first)
+    test, out.shrink_runs = kind.shrink(test, judge_test, cause, first)
     out.vector = case.vector = test
-    case.message += (f"; shrunk in {out.shrink_runs} engine runs to {len(test['input']['game']['seats'])} seats, "
-                     f"{test['input']['game']['options']['maxHands']} hands, {len(test['input']['steps'])} steps "
-                     "(the report's vector: a hands vector that can join the golden set)")
+    try:  # the shrunk game's own first divergence, where its reproduction points (one more engine run)
+        # the shrunk game's failure of the cause shrunk (its reproduction shows that cause)
+        case.vector_first = judge_test(test).get(cause, case.first) if out.shrink_runs else first
+    except ShrinkStopped:
+        case.vector_first = None
+    case.message += f"; shrunk in {out.shrink_runs} engine runs to {kind.shrunk(test)}"

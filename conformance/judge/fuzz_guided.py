@@ -103,24 +103,28 @@ def _resize(rnd, spec: dict, n: int) -> None:
     o["stacks"] = stacks[:n]
 
 
-def _m_stacks(rnd, spec, rulesets):
-    o = _options(spec)
-    n = len(o["stacks"])
-    big = o["blindSchedule"][0][1]
+def mutated_stacks(rnd, stacks: list[int], big: int) -> list[int]:
+    """Other stacks for the same seats (a tournament's, hand_fuzz's lone hand's) around the big blind."""
+    n = len(stacks)
     kind = rnd.randrange(6)
     if kind == 0:  # equal: ties at elimination (R17, R27)
-        o["stacks"] = [rnd.choice([1, 2, big, big + 1, rnd.randrange(1, 5000)])] * n
-    elif kind == 1:  # about one blind each: all-ins on the blinds
-        o["stacks"] = [max(1, big + rnd.randrange(-2, 3)) for _ in range(n)]
-    elif kind == 2:  # huge against tiny
-        o["stacks"] = [rnd.choice([1, 3, 10 ** rnd.randrange(5, 10)]) for _ in range(n)]
-    elif kind == 3:  # odd, uneven: odd chips in split pots
-        o["stacks"] = [2 * rnd.randrange(1, 800) + 1 for _ in range(n)]
-    elif kind == 4:  # one seat changed
-        i = rnd.randrange(n)
-        o["stacks"][i] = rnd.choice([1, 2, max(1, o["stacks"][i] // 2), o["stacks"][i] * 3 + 1, big - 1 or 1])
-    else:  # all short
-        o["stacks"] = [rnd.randrange(1, 6) for _ in range(n)]
+        return [rnd.choice([1, 2, big, big + 1, rnd.randrange(1, 5000)])] * n
+    if kind == 1:  # about one blind each: all-ins on the blinds
+        return [max(1, big + rnd.randrange(-2, 3)) for _ in range(n)]
+    if kind == 2:  # huge against tiny
+        return [rnd.choice([1, 3, 10 ** rnd.randrange(5, 10)]) for _ in range(n)]
+    if kind == 3:  # odd, uneven: odd chips in split pots
+        return [2 * rnd.randrange(1, 800) + 1 for _ in range(n)]
+    if kind == 4:  # one seat changed
+        stacks, i = list(stacks), rnd.randrange(n)
+        stacks[i] = rnd.choice([1, 2, max(1, stacks[i] // 2), stacks[i] * 3 + 1, big - 1 or 1])
+        return stacks
+    return [rnd.randrange(1, 6) for _ in range(n)]  # all short
+
+
+def _m_stacks(rnd, spec, rulesets):
+    o = _options(spec)
+    o["stacks"] = mutated_stacks(rnd, o["stacks"], o["blindSchedule"][0][1])
 
 
 def _m_seats(rnd, spec, rulesets):
@@ -239,8 +243,9 @@ class Guide:
     once the engine has played it, asks ``blocks()`` which engine blocks it reached and keeps the
     game in the corpus when one of them is new (AFL's rule: the corpus grows only on new blocks)."""
 
-    def __init__(self, seed: int, blocks, rulesets: tuple = ("contract-v1",)) -> None:
+    def __init__(self, seed: int, blocks, rulesets: tuple = ("contract-v1",), blind=fuzz.generate) -> None:
         self.seed = seed
+        self.blind = blind  # (seed, k) -> a blind game (hand_fuzz.HandGuide: a random hand)
         self.blocks = blocks  # () -> the blocks run since the last call (Feedback.blocks)
         self.rulesets = tuple(rulesets)
         self.corpus: list[tuple[dict, int]] = []  # (game, how many blocks it reached first)
@@ -252,7 +257,7 @@ class Guide:
         rnd = random.Random(f"holdem-conformance guided fuzz {self.seed} {k}")
         test = self._mutant(rnd, k) if self.corpus and rnd.random() >= FRESH else None
         self.mutated += test is not None
-        self._last = test if test is not None else fuzz.generate(self.seed, k)
+        self._last = test if test is not None else self.blind(self.seed, k)
         return self._last
 
     def _mutant(self, rnd: random.Random, k: int) -> dict | None:

@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterable
 
 from conformance.vectors import schemas
 from .diffs import compare, readable_diff
-from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
 from .js_values import js_text
 from .refusals import is_refusal
 from .comparison import ORDER_FREE
 from .step_judge import GameVerdict
+from .verdicts import SUITE_ERROR
 
 # ---- verdicts -----------------------------------------------------------------------------------
 
@@ -27,14 +27,23 @@ class Judged:
         self.alternative = None  # a proven divergence: the ruling options the engine follows
         self.diagnosis = None  # a failure reproduced under options the text rules out (proof.search)
         self.failures = []  # every failure of a game (step_judge.GameVerdict.failures)
+        self.breaks = None  # the clause a failure with no game divergence (``first``) breaks
 
 
 def passed(notes: Iterable[str] = ()) -> Judged:
     return Judged("passed", notes=notes)
 
 
-def failed(message: str, diff: str = "", notes: Iterable[str] = ()) -> Judged:
-    return Judged("failed", message, diff, notes=notes)
+def failed(message: str, diff: str = "", notes: Iterable[str] = (), breaks: str | None = None) -> Judged:
+    j = Judged("failed", message, diff, notes=notes)
+    j.breaks = breaks
+    return j
+
+
+def suite_error(message: str) -> Judged:
+    """The suite's own driver or strategies crashed on the vector (issue #38, item 4): not judged,
+    and never the engine's failure (verdicts.SUITE_ERROR)."""
+    return Judged(SUITE_ERROR, f"suite error (the suite's own, not the engine's): {message}")
 
 
 def thrown_text(threw: object) -> str:
@@ -83,44 +92,12 @@ def state_problem(state: object, what: str) -> str | None:
     return f"{what}: {problems[0]}" if problems else None
 
 
-def _starting_chips(game: dict) -> int:
-    options = game.get("options", {})
-    if "stacks" in options:
-        return sum(options["stacks"])
-    default = DEFAULT_STARTING_STACK[options.get("ruleset", DEFAULT_RULESET)]
-    return options.get("startingStack", default) * len(game["seats"])
-
-
-def standings_chips(standings: object) -> object:
-    if isinstance(standings, list) and all(isinstance(s, dict) for s in standings):
-        return [s.get("chips") for s in standings]
-    return standings
-
-
-def conserved(game: dict, chips: object) -> str | None:
-    if not (isinstance(chips, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in chips)):
-        return f"standings chips {js_text(chips)} are not integers"
-    total = _starting_chips(game)
-    return None if sum(chips) == total else f"the standings hold {sum(chips)} chips, the game started with {total}"
-
-
 def game_judged(v: GameVerdict) -> Judged:
     j = Judged(v.status, v.message, v.details, v.rulings, v.notes)
     j.first, j.later, j.answers, j.alternative = v.first, v.later, v.answers, v.alternative
     j.diagnosis = v.diagnosis
     j.failures = list(v.failures)
     return j
-
-
-def chips_lost(game: dict, r: dict) -> str | None:
-    """A chip created or lost in the standings or after some hand of the log: no ruling does that."""
-    if problem := conserved(game, standings_chips(r.get("standings"))):
-        return problem
-    for entry in r.get("log") if isinstance(r.get("log"), list) else []:
-        if problem := conserved(game, entry.get("chips") if isinstance(entry, dict) else entry):
-            return f"log() hand {entry.get('handNumber') if isinstance(entry, dict) else '?'}: " + \
-                problem.replace("standings", "chips after the hand")
-    return None
 
 
 NO_DECISIONS = "the engine reported no decisions (an optional extension): judged on its end (log, standings) only"

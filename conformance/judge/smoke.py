@@ -11,7 +11,8 @@ from conformance.vectors.gamespec import GAME_FAMILIES
 from .js_values import js_text
 from .diffs import show
 from .engine_drivers import Run
-from .judged import standings_chips, conserved, failure_text, state_problem, thrown_text
+from .invariants import conserved, standings_chips
+from .judged import failure_text, state_problem, thrown_text
 from .comparison import edited_path
 
 # ---- the smoke tier -----------------------------------------------------------------------------

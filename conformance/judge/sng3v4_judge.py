@@ -8,7 +8,8 @@ from .js_values import js_text
 from . import sng3v4_text
 from .diffs import is_number, show
 from .families import FAMILY_RULESET
-from .judged import NO_DECISIONS, Judged, standings_chips, conserved, game_judged, state_problem
+from .invariants import conserved, standings_chips
+from .judged import NO_DECISIONS, Judged, game_judged, state_problem
 from .refusals import code_of, refusal_note
 from . import dealing
 from .comparison import same

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STATUSES = ("passed", "failed", "divergent", "skipped")
+# "error": a suite error (issue #38, item 4): the suite's own driver or strategies crashed on the
+# vector, so it was not judged; never the engine's failure, and never certified over.
+STATUSES = ("passed", "failed", "divergent", "skipped", "error")
+SUITE_ERROR = "error"
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Case:
     # the retry's milliseconds. A slow engine is reported as slow, never failed for it.
     slow_ms: float | None = None
     vector: dict | None = None  # a failed fuzz game shrunk: a hands vector that reproduces it (conformance.judge.fuzz)
+    vector_first: dict | None = None  # the shrunk game's own first divergence (its reproduction points there)
     # A failed vector's input in readable form and its reproduction (conformance.report.repro).
     input: dict | None = None
     repro: dict | None = None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from conformance.judge import causes as root_causes, coverage
-from conformance.judge.verdicts import STATUSES, Report
+from conformance.judge.verdicts import STATUSES, SUITE_ERROR, Report
 from conformance.outfiles import write_text
 
 
@@ -50,6 +50,8 @@ def to_json(report: Report) -> dict:
                          **({"alternative": c.alternative} if c.alternative else {})}
                         for c in report.with_status("divergent")],
         "skipped": [{"id": c.id, "family": c.group, "reason": c.message} for c in report.with_status("skipped")],
+        # The suite's own errors (issue #38, item 4): not judged, never the engine's failures.
+        "suiteErrors": [{"id": c.id, "family": c.group, "message": c.message} for c in report.with_status(SUITE_ERROR)],
         "notes": [{"id": c.id, "family": c.group, "note": n} for c in report.smoke + report.cases for n in c.notes],
         # late under the time limit, judged on the answer a larger limit got (engine_cert.RETRY_SCALE)
         **({"slow": slow} if (slow := [{"id": c.id, "family": c.group, "ms": round(c.slow_ms)}
@@ -111,13 +113,14 @@ def to_junit(report: Report) -> ET.Element:
     root = ET.Element("testsuites", name=report.title)
     suites = ([("smoke", report.smoke)] if report.smoke else []) + [
         (g, [c for c in report.cases if c.group == g]) for g in report.groups]
-    totals = dict.fromkeys(("tests", "failures", "skipped", "time"), 0.0)
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped", "time"), 0.0)
     for name, cases in suites:
         failures = sum(c.status == "failed" for c in cases)
+        errors = sum(c.status == SUITE_ERROR for c in cases)  # JUnit's own word for a test that could not run
         skipped = sum(c.status == "skipped" for c in cases)
         seconds = sum(c.seconds for c in cases)
         suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(cases)), failures=str(failures),
-                              errors="0", skipped=str(skipped), time=f"{seconds:.3f}")
+                              errors=str(errors), skipped=str(skipped), time=f"{seconds:.3f}")
         profile = _profile_of(report, name)
         if profile is not None:  # the profile x family matrix (conformance.judge.cert_profiles)
             props = ET.SubElement(suite, "properties")
@@ -129,6 +132,9 @@ def to_junit(report: Report) -> ET.Element:
                 failure = ET.SubElement(case, "failure", message=xml_text(c.message), type="failed")
                 clauses = f"clauses: {', '.join(c.clauses)}" if c.clauses else ""
                 failure.text = xml_text("\n".join(filter(None, [clauses, c.message, c.diff])))
+            elif c.status == SUITE_ERROR:
+                error = ET.SubElement(case, "error", message=xml_text(c.message), type="suite-error")
+                error.text = xml_text(c.message)
             elif c.status == "skipped":
                 ET.SubElement(case, "skipped", message=xml_text(c.message))
             elif c.status == "divergent":
@@ -139,11 +145,11 @@ def to_junit(report: Report) -> ET.Element:
             if c.notes:
                 err = ET.SubElement(case, "system-err")
                 err.text = xml_text("\n".join(c.notes))
-        for key, value in (("tests", len(cases)), ("failures", failures), ("skipped", skipped), ("time", seconds)):
+        for key, value in (("tests", len(cases)), ("failures", failures), ("errors", errors), ("skipped", skipped),
+                           ("time", seconds)):
             totals[key] += value
-    for key in ("tests", "failures", "skipped"):
+    for key in ("tests", "failures", "errors", "skipped"):
         root.set(key, str(int(totals[key])))
-    root.set("errors", "0")
     root.set("time", f"{totals['time']:.3f}")
     return root
 
@@ -202,6 +208,9 @@ def print_summary(report: Report, out: TextIO, *, describe_subject: Callable[[di
         p(_indent(c.message))
         if c.diff:
             p(_indent(c.diff, "      "))
+    for c in report.with_status(SUITE_ERROR):
+        p(f"\nSUITE ERROR {c.id}  (the suite's own error, not the engine's)")
+        p(_indent(c.message))
     for status, heading in (("divergent", "divergent (not failures; see docs/rulings.md)"), ("skipped", "skipped")):
         alike: dict[tuple, list[str]] = {}  # one line for the vectors of a group with the same verdict
         for c in report.with_status(status):
@@ -230,15 +239,23 @@ def coverage_line(section: dict) -> str:
 
 
 @contextlib.contextmanager
-def progress(total: int, enabled: bool) -> Iterator[Callable[[str], None]]:
-    """A rich progress bar on stderr; yields ``advance(description)``. A no-op when not enabled."""
+def progress(total: int | None, enabled: bool, description: str = "") -> Iterator[Callable[..., None]]:
+    """A rich progress bar on stderr, saying ``description`` until the first step; yields
+    ``advance(description, total=None)``: one step, or with ``total`` (when it becomes known: ``total``
+    None here) a fresh count to that total. A no-op when not enabled."""
     if not enabled:
-        yield lambda description: None
+        yield lambda description, total=None: None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("", total=total)
-        yield lambda description: bar.update(task, advance=1, description=description)
+        task = bar.add_task(description, total=total)
+
+        def advance(description: str, total: int | None = None) -> None:
+            if total is None:
+                bar.update(task, advance=1, description=description)
+            else:
+                bar.update(task, total=total, completed=0, description=description)
+        yield advance

@@ -26,7 +26,8 @@ from .formats import plural
 PALETTE = ["#2dd4bf", "#f97316", "#a78bfa", "#facc15", "#f43f5e", "#38bdf8", "#84cc16", "#e879f9", "#94a3b8"]
 SHOWN = 50  # failures and divergences shown; summary.json has them all
 OPEN = 10  # of those, shown opened (the rest one line each until opened)
-STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted"}
+REPRO_SHOWN = 20_000  # characters of a --cmd reproduction shown (the file in repro/ is whole)
+STATUS_CLASS = {"passed": "ok", "failed": "bad", "divergent": "warn", "skipped": "muted", "error": "bad"}  # error: a suite error
 CSS = """
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,sans-serif;margin:0;background:#0f172a;color:#e2e8f0}
@@ -55,7 +56,8 @@ svg text{fill:#94a3b8;font-size:11px}
 
 
 def _badge(verdict: str, kind: str | None = None) -> str:
-    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok"}.get(verdict, "bad")
+    kind = kind or {"certified": "ok", "certified with warnings": "warn", "clean": "ok",
+                    "inconclusive": "warn"}.get(verdict, "bad")
     return f'<span class="badge {kind}">{escape(verdict)}</span>'
 
 
@@ -103,7 +105,7 @@ def _first(first: dict) -> str:
 
 
 def _repro(repro: dict) -> str:
-    """How to rerun the failure, and the script or JSON lines themselves."""
+    """How to rerun the failure, and the script or the --cmd reproduction file itself."""
     runs = "".join(f"<pre class='run'>{escape(c)}</pre>" for c in repro.get("run", []))
     where = (f"<p>Written to <a href='{escape(repro['file'])}'><code>{escape(repro['file'])}</code></a>; "
              "run it from the report's directory:</p>" if repro.get("file") else "")
@@ -111,7 +113,9 @@ def _repro(repro: dict) -> str:
         what, text = ("the script (it loads the engine by path and replays the game with the suite's driver)",
                       repro.get("script", ""))
     else:
-        what, text = (f"the JSON lines piped into <code>{escape(str(repro.get('command')))}</code>", repro.get("lines", ""))
+        what, text = (f"the file without the reference's expected trajectory, which it adds (the vector; it failed "
+                      f"with --cmd <code>{escape(str(repro.get('command')))}</code>)",
+                      json.dumps(repro.get("data"), indent=1, ensure_ascii=False)[:REPRO_SHOWN])
     return (f"<details class='repro'><summary>reproduction</summary>{where}{runs}"
             f"<details><summary>{what}</summary><pre>{escape(text)}</pre></details></details>")
 
@@ -195,16 +199,21 @@ def _engine(engine: dict) -> str:
     rows = []
     totals = dict.fromkeys(STATUS_CLASS, 0)
     fuzz = engine.get("engine", {}).get("fuzz")
+    hands = engine.get("engine", {}).get("handFuzz")  # the hand profile's random hands: blind or guided
     for name, counts in engine.get("families", {}).items():
         label = f"{name} ({fuzz['games']} games, seed {fuzz['seed']})" if name == "fuzz" and fuzz else name
+        if name == "hand-fuzz" and hands:
+            label = f"{name} ({hands['games']} random hands, {hands.get('mode', 'blind')}, seed {hands['seed']})"
         rows.append(f"<tr><td>{escape(label)}</td>" + "".join(_count(k, counts.get(k, 0)) for k in STATUS_CLASS) + "</tr>")
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     rows.append("<tr><th>all</th>" + "".join(_count(k, v) for k, v in totals.items()) + "</tr>")
-    verdict = "certified" if engine.get("certified") else "not certified"
+    verdict = ("certified" if engine.get("certified")
+               else "incomplete" if str(engine.get("verdict", "")).startswith("INCOMPLETE") else "not certified")
     subject = engine.get("engine", {})
     name = subject.get("source") or subject.get("command") or subject.get("name") or ""
     failures, divergences = engine.get("failures", []), engine.get("divergences", [])
+    suite_errors = engine.get("suiteErrors", [])  # the suite's own errors: never the engine's failures
     smoke = "".join(f"<li>{escape(str(s.get('id')))}: <span class='{'ok' if s.get('passed') else 'bad'}'>"
                     f"{'ok' if s.get('passed') else 'failed'}</span> <span class='muted'>{escape(str(s.get('message', '')))}"
                     "</span></li>" for s in engine.get("smoke", []))
@@ -217,6 +226,10 @@ def _engine(engine: dict) -> str:
         + "<div class='scroll'><table><tr><th>family</th>"
         + "".join(f"<th class='n'>{k}</th>" for k in STATUS_CLASS) + "</tr>" + "".join(rows) + "</table></div>"
         + _causes(engine.get("causes") or [])
+        + (f"<h3>Suite errors ({len(suite_errors)})</h3><p class='sub'>The suite's own driver or strategies could not "
+           "judge these vectors: not the engine's failures (please report them).</p><ul>"
+           + "".join(f"<li>{escape(str(e.get('id')))}: <span class='muted'>{escape(str(e.get('message', '')))}</span></li>"
+                     for e in suite_errors) + "</ul>" if suite_errors else "")
         + (f"<h3>Failures ({len(failures)})</h3>" + "".join(_case(f, "failed", i < OPEN) for i, f in enumerate(failures[:SHOWN]))
            + _more(SHOWN, len(failures)) if failures else "")
         + (f"<h3>Divergences ({len(divergences)})</h3><p class='sub'>Not failures: the contract allows more than "
@@ -378,16 +391,19 @@ def _totals(summary: dict) -> str:
         for k in totals:
             totals[k] += int(counts.get(k, 0))
     bots = summary.get("bots", [])
-    rejected = sum(b.get("verdict") == "rejected" for b in bots)
+    uncertified = sum(b.get("verdict") not in ("certified", "certified with warnings") for b in bots)
     errors = sum(p.get("severity") == "error" for p in summary.get("roster", {}).get("problems", []))
     parts = [f"<span class='{STATUS_CLASS[k] if v else 'muted'}'>{v} {k}</span>" for k, v in totals.items()]
     parts.append(f"<span class='{'bad' if errors else 'ok'}'>roster: {plural(errors, 'error')}</span>")
-    parts.append(f"<span class='{'bad' if rejected else 'ok'}'>bots: {len(bots) - rejected} of {len(bots)} certified</span>")
+    parts.append(f"<span class='{'bad' if uncertified else 'ok'}'>bots: {len(bots) - uncertified} of {len(bots)} "
+                 "certified</span>")
     return "<p>" + " · ".join(parts) + "</p>"
 
 
 def render(summary: dict) -> str:
-    verdict = "certified" if summary.get("certified") else "not certified"
+    # inconclusive: nothing failed, a bot was not judged whole (docs/bot-certification.md, Bounds)
+    verdict = "certified" if summary.get("certified") else summary.get("status") or "not certified"
+    verdict = verdict if verdict in ("certified", "inconclusive") else "not certified"
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width,initial-scale=1'>"

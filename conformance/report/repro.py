@@ -5,19 +5,28 @@ suite's own vector driver (engine_drivers.DRIVER_JS, so the game is driven exact
 certified), the vector's input and the first divergence. It runs under node (``node FILE.js``)
 and under the suite's QuickJS (``holdem-cert repro FILE.js``), prints the expected and the
 actual value at the divergent step and exits 1 while the engine still diverges there.
-A ``--cmd`` engine's reproduction is the JSON lines the runner sent it (docs/engine-protocol.md).
+A ``--cmd`` engine's reproduction (any language, issue #36 item 2) is a JSON file holding the
+vector (its input and expected outcome), the reference's expected trajectory, the first divergence
+and the command that failed: ``holdem-cert repro FILE.json --cmd "COMMAND"`` replays it against
+COMMAND (:func:`replay_command`), prints the expected and actual value at the first divergence
+and exits 1 while they differ. It never runs a command by itself: people share these files.
 """
 from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from importlib import resources
 from pathlib import Path
 
+from reference import adapter
+
 from conformance.bots.bot_cert import state_file, state_file_name
 from conformance.harness.runner import ENGINE_PATH
-from conformance.judge.engine_drivers import DRIVER_JS, PROTOCOL_VERSION
+from conformance.judge.engine_cert import FUZZ_KINDS
+from conformance.judge.engine_drivers import DRIVER_JS, CommandDriver, EngineLoadError
+from conformance.judge.family_judges import judge
 from conformance.judge.trajectory import divergence_offset
 from conformance.judge.verdicts import Report
 from conformance.outfiles import write_text
@@ -105,13 +114,69 @@ const OFFSET = {divergence_offset(family, test['input'])};
 """ + REPRO_LOAD_JS + f"{DRIVER_JS.strip()}();\n" + REPRO_CHECK_JS
 
 
-def cmd_repro(command: str, family: str, test: dict) -> dict:
-    """The JSON lines the runner sends a --cmd engine for this vector, and how to pipe them."""
-    vector = {"family": family, "test": {k: v for k, v in test.items() if k != "expected"}}
-    lines = [{"cmd": "start", "version": PROTOCOL_VERSION}, {"cmd": "run", "seq": 1, "vector": vector},
-             {"cmd": "stop"}]
-    return {"kind": "command", "lines": "".join(json.dumps(x, separators=(",", ":")) + "\n" for x in lines),
-            "command": command}
+REPRODUCTION = "holdem-cert --cmd reproduction"  # a --cmd reproduction file's "format"
+
+
+def expected_trajectory(family: str, test: dict) -> object:
+    """What the reference answers for a game vector (reference.adapter, over the protocol's shapes:
+    every decision state, action and record); a hand vector's expected outcome is its trajectory,
+    another family's its whole outcome (``test["expected"]``)."""
+    if family not in GAME_FAMILIES:
+        return test.get("expected")
+    return adapter.encode(adapter.FAMILIES[family](adapter.decode(test["input"])))
+
+
+def cmd_repro(command: str, family: str, test: dict, first: dict | None, message: str) -> dict:
+    """A --cmd failure's reproduction (see the module's text) and how to replay it: the report carries
+    its ``data``; the file adds the expected trajectory (command_file_text), which for a whole
+    tournament is megabytes, so the JSON report and the HTML page do not repeat it."""
+    data = {"format": REPRODUCTION, "version": 1, "id": test["id"], "family": family, "failedCommand": command,
+            "run": None, "message": message, "first": first, "test": test}
+    return {"kind": "command", "command": command, "data": data}
+
+
+def command_file_text(data: dict) -> str:
+    """A --cmd reproduction file: its ``data`` and the reference's expected trajectory."""
+    full = {**data, "expectedTrajectory": expected_trajectory(data["family"], data["test"])}
+    return printable(json.dumps(full, indent=1, ensure_ascii=False)) + "\n"
+
+
+def replay_command(data: dict, command: str, timeout_ms: float = 10_000) -> tuple[list[str], bool]:
+    """Replay a --cmd reproduction's vector against ``command`` and judge it as the certifier does:
+    (the lines to print, whether the engine still diverges). The first divergence's expected and
+    actual values (a game's step, or a helper's whole outcome) are printed."""
+    family, test = data["family"], data["test"]
+    driver = CommandDriver(command, timeout_ms=timeout_ms)  # ValueError: a command shlex cannot split, or none
+    try:
+        driver.start()
+        run = driver.run(family, test)
+    except EngineLoadError as exc:
+        return [f"the engine could not be started: {exc}"], True
+    finally:
+        driver.close()
+    lines = [f"replaying {data['id']} ({family}) against --cmd {command!r}"
+             + (f" (it failed with --cmd {data['failedCommand']!r})" if data.get("failedCommand") != command else "")]
+    if run.kind != "result":
+        return lines + [f"DIVERGES: the engine {'skipped' if run.kind == 'skipped' else 'errored on'} the vector: "
+                        f"{printable(str(run.value))[:2000]}"], True
+    try:
+        verdict = judge(family, test, run)
+    except Exception as exc:  # noqa: BLE001 - the engine's answer may have any shape (engine_cert judges so too)
+        return lines + [f"DIVERGES: the result is malformed and could not be judged ({type(exc).__name__}: {exc})"[:2000]], True
+    first = verdict.first.as_json() if verdict.first is not None else None
+    show = lambda value: printable(json.dumps(value, ensure_ascii=False))[:4000]  # noqa: E731
+    if verdict.status != "failed":
+        where = f" at {first['path']}" if first else ""
+        return lines + [f"the same now{where}: the engine agrees with the reference ({verdict.status}"
+                        + (f" on {', '.join(verdict.rulings)}" if verdict.rulings else "") + ")"], False
+    if first is None:  # not a game: the whole outcome (the message says how it differs)
+        return lines + [f"  expected (reference): {show(test.get('expected'))}", f"  actual (this engine): {show(run.value)}",
+                        f"DIVERGES: {printable(verdict.message)[:2000]}"], True
+    at = ", ".join(x for x in (f"hand {first['hand']}" if first["hand"] is not None else "",
+                               f"decision {first['decision']}" if first["decision"] is not None else "") if x)
+    return lines + [f"first divergence at {at or 'the end of the game'}: {first['path']} (breaks {first['clause']})",
+                    f"  expected (reference): {show(first['expected'])}", f"  actual (this engine): {show(first['actual'])}",
+                    "DIVERGES: the engine still leaves the rules here"], True
 
 
 def attach(report: Report, subject: dict, tests: dict[str, list[dict]]) -> None:
@@ -121,32 +186,36 @@ def attach(report: Report, subject: dict, tests: dict[str, list[dict]]) -> None:
     source = str(ENGINE_PATH) if source == BUNDLED_NAME else source
     files = [str(Path(f).resolve()) for f in (*(subject.get("preludes") or ()), source, subject.get("adapter")) if f]
     for case in report.with_status("failed"):
+        first = case.first
         if case.id in by_id:
             family, test = by_id[case.id]
-        elif case.vector is not None:  # a fuzz game, shrunk: a hands vector of its own (conformance.judge.fuzz)
-            family, test = "hands", case.vector
+        elif case.vector is not None:  # a fuzz game, shrunk: a vector of its row's family (conformance.judge.fuzz)
+            family, test = next(k.family for k in FUZZ_KINDS if k.group == case.group), case.vector
+            first = case.vector_first
         else:
             continue
         case.input = readable_input(family, test["input"])
         if subject.get("driver") == "command":
-            case.repro = cmd_repro(subject["command"], family, test)
+            case.repro = cmd_repro(subject["command"], family, test, first, case.message)
         elif subject.get("driver") == "quickjs":
             case.repro = {"kind": "javascript",
-                          "script": js_script(files, bool(subject.get("adapter")), family, test, case.first, case.message)}
+                          "script": js_script(files, bool(subject.get("adapter")), family, test, first, case.message)}
         if case.repro:
             case.repro["file"] = file_name(case.id, case.repro["kind"])
             case.repro["run"] = _how_to_run(case.repro)
+            if case.repro["kind"] == "command":
+                case.repro["data"]["run"] = case.repro["run"][0]
 
 
 def file_name(case_id: str, kind: str) -> str:
-    return f"{REPRO_DIR}/{re.sub(r'[^A-Za-z0-9._-]', '_', case_id)}.{'js' if kind == 'javascript' else 'jsonl'}"
+    return f"{REPRO_DIR}/{re.sub(r'[^A-Za-z0-9._-]', '_', case_id)}.{'js' if kind == 'javascript' else 'json'}"
 
 
 def _how_to_run(repro: dict) -> list[str]:
     """The commands that rerun a reproduction, from the report's directory."""
     if repro["kind"] == "javascript":
         return [f"node {repro['file']}", f"holdem-cert repro {repro['file']}"]
-    return [f"{repro['command']} < {repro['file']}"]
+    return [f"holdem-cert repro {repro['file']} --cmd {shlex.quote(repro['command'])}"]
 
 
 def write_files(failures: list[dict], directory: Path) -> None:
@@ -156,7 +225,19 @@ def write_files(failures: list[dict], directory: Path) -> None:
         if repro and ("script" in repro or "lines" in repro):
             path = directory / repro["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_text(path, repro["script"] if repro["kind"] == "javascript" else repro["lines"])
+            write_text(path, repro["script"] if repro["kind"] == "javascript" else command_file_text(repro["data"]))
+
+
+def written_line(failures: list[dict], directory: Path | None) -> str | None:
+    """The terminal's line naming the folder the reproductions of ``failures`` went to (``directory``,
+    the report's: beside the --json file), or saying that none were written (no report file)."""
+    files = [f["repro"]["file"] for f in failures if f.get("repro")]
+    if not files:
+        return None
+    if directory is None:
+        return f"reproductions: {len(files)} not written (--json OUT writes them to repro/ beside OUT)"
+    return (f"reproductions: {len(files)} written to {directory / REPRO_DIR}/, beside the report (e.g. "
+            f"{directory / files[0]}; run each from {directory} as its report's repro.run says)")
 
 
 def bot_repro(bot_file: Path, errors: dict, report_dir: Path) -> list[dict]:

@@ -45,7 +45,9 @@ const same = (a, b) => show(a) === show(b);
 function outcomeDiffers(o, e) {
   if (o === null || typeof o !== 'object') return 'no outcome';
   if (o.skipped) return 'skipped: ' + o.skipped;
-  if ('error' in e) return o.threw ? null : 'returned where a refusal (throw) is due';  // any refusal passes
+  // any refusal passes: a helper's throw, or a game or hand whose create call threw (R38)
+  const created = o.error !== null && typeof o.error === 'object' && (o.error.at === 'create' || o.error.at === 'createHand');
+  if ('error' in e) return o.threw || created ? null : 'returned where a refusal (throw) is due';
   if (o.threw) return 'threw ' + show(o.threw);
   if (FAMILY === 'equity') {
     if (typeof o.equity !== 'number' || !isFinite(o.equity)) return 'not a finite number';

@@ -1,4 +1,5 @@
-"""Stable ids for the normative clauses of bot-contract-v1 (cited by vectors, tests and reports).
+"""Stable ids for the normative clauses of bot-contract-v1 (cited by vectors, tests and reports), and
+of holdem-sng-3-v4 where its text states a rule v1 has not (the section says so).
 
 An id is ``<section>.<topic>``; ids are never renamed or reused. ``vectors coverage``
 prints how many vectors exercise each clause; every clause here is normative and
@@ -20,6 +21,16 @@ CLAUSES: dict[str, tuple[str, str, str]] = {
     "rules.cards": ("Rules", "a card is a rank 23456789TJQKA plus a suit cdhs", "engine"),
     "rules.deal-order": ("Rules", "hole cards one at a time clockwise from left of the button, two rounds", "engine"),
     "rules.burn": ("Rules", "a card is burned before each board street", "engine"),
+    # A hand is dealt from one deck of the 52 cards ("Returns a fresh 52-card shuffled order";
+    # holdem-sng-3-v4: "one 52-card deck per hand"): no card is dealt twice in a hand, to two seats or
+    # to a seat and the board. Judged on every game an engine plays, a game it should have refused
+    # (R38) included (conformance/judge/invariants.py).
+    "rules.deck-distinct": ("Rules", "one 52-card deck per hand: no card is dealt twice", "engine"),
+    # The table's chips never change: a stack is "uncommitted chips", `total` "chips committed during
+    # this whole hand", and a hand moves them only into pots, back as refunds and out as awards
+    # (holdem-sng-3-v4: "the table total is 1,500 chips"). Judged with rules.deck-distinct.
+    "rules.chips-conserved": ("Rules", "chips move only by commitments, refunds and awards: the table total never changes",
+                              "engine"),
     "rules.starting-stack": ("Rules", "default starting stack 10,000", "engine"),
     "rules.blind-schedule": ("Rules", "the default blind schedule", "engine"),
     "rules.levels": ("Rules", "advance one level every twelve hands, stopping at the final level", "engine"),
@@ -48,6 +59,10 @@ CLAUSES: dict[str, tuple[str, str, str]] = {
     "rules.elimination": ("Rules", "zero-chip seats are eliminated", "engine"),
     "rules.simultaneous": ("Rules", "simultaneous eliminations: larger start stack, then button order", "engine"),
     "rules.end": ("Rules", "end at one survivor or after maxHands hands", "engine"),
+    # holdem-sng-3-v4's own text, Format: "Exactly three distinct identities start the game." A game
+    # of repeated identities is one the ruleset says cannot start: taking it fails (not R38's reading).
+    "rules.distinct-identities": ("Rules (holdem-sng-3-v4, Format)", "exactly three distinct identities start the game",
+                                  "engine"),
     "rules.cap-places": ("Rules", "at the cap survivors rank by chips with competition places", "engine"),
     # Decision state
     "state.fields": ("Decision state", "exactly the documented fields with their meanings", "engine"),

@@ -20,13 +20,14 @@ from reference.cards import CANONICAL_DECK
 from reference.equity import equity, exact_equity
 from reference.evaluator import evaluate
 from reference.pots import build_pots
-from reference.rng import deal_hand, mulberry32, rng
+from reference.rng import deal_hand, mulberry32
 
 from conformance.host.jsvalue import encode
 from .gamespec import GAME_FAMILIES, STRATEGIES, game, pin_cards, tournament
 from .generators import deck as deck_family
 from .generators import equity as equity_family
 from .generators import evaluate as evaluate_family
+from .generators import hand as hand_family
 from .generators import legality as legality_family
 from .generators import pots as pots_family
 from .generators import rng as rng_family
@@ -35,7 +36,7 @@ from .vectorfile import make_test
 
 # Tests per family and run: enough that echoing memorised answers cannot pass, few enough to
 # add only seconds to a certification.
-COUNTS = {"rng": 6, "deck": 6, "evaluate": 24, "equity": 4, "pots": 8, "legality": 16, "tournaments": 3}
+COUNTS = {"rng": 6, "deck": 6, "evaluate": 24, "equity": 4, "pots": 8, "legality": 16, "tournaments": 3, "hand": 24}
 FAMILIES = tuple(COUNTS)
 
 
@@ -81,24 +82,19 @@ def _set_id(test: dict, test_id: str, seed: int) -> dict:
 
 
 def _rng(rnd: random.Random, count: int) -> list[dict]:
-    tests = []
+    seeds = []
     for k in range(count):
         kind = k % 3
         if kind == 0:
-            seed = rnd.randrange(-2**40, 2**40)
-            flag = "Numeric" if 0 <= seed < 2**32 else "Negative" if seed < 0 else "Huge"
+            seeds.append(rnd.randrange(-2**40, 2**40))
         elif kind == 1:
-            seed, flag = rnd.uniform(-1e6, 1e6), "Fractional"
+            seeds.append(rnd.uniform(-1e6, 1e6))
         else:  # code points from ASCII to the astral planes (no lone surrogates: some hosts cannot pass them)
             points = [rnd.choice((rnd.randrange(32, 127), rnd.randrange(0xA0, 0xD800), rnd.randrange(0x10000, 0x110000)))
                       for _ in range(rnd.randrange(1, 9))]
-            seed = "".join(map(chr, points))
-            flag = "Astral" if max(points) >= 0x10000 else "String"
-        stream = rng(seed)
-        tests.append(make_test(rng_family.NOTES, "", f"rng({seed!r})", ["helper.rng"],
-                               {"seed": encode(seed), "count": rng_family.OUTPUTS},
-                               {"values": [stream() for _ in range(rng_family.OUTPUTS)]}, [flag]))
-    return tests
+            seeds.append("".join(map(chr, points)))
+    # Flagged by the seed as the golden vectors are (a string such as "9" is numeric: it rests on R1).
+    return [rng_family.seed_test("", seed) for seed in seeds]
 
 
 def _deck(rnd: random.Random, count: int) -> list[dict]:
@@ -262,5 +258,12 @@ def _tournaments(rnd: random.Random, count: int) -> list[dict]:
     return tests
 
 
+def _hand(rnd: random.Random, count: int) -> list[dict]:
+    """Lone hands (the hand profile): 2-9 seats, uneven, one-chip and short stacks, short blinds,
+    seats out, pinned decks of any length, scripts of legal answers in every form and refused ones
+    (generators/hand.py, random_test)."""
+    return [hand_family.random_test(rnd, "", "a random hand") for _ in range(count)]
+
+
 _MAKERS = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots, "legality": _legality,
-           "tournaments": _tournaments}
+           "tournaments": _tournaments, "hand": _hand}

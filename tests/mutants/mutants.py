@@ -432,3 +432,20 @@ FUZZ_MUTANTS = [
         "replace": "this.commit(sbSeat, this.stacks[sbSeat] === 1 ? 0 : Math.min(this.sb, this.stacks[sbSeat]));",
     },
 ]
+
+# Engines that take input the engine API refuses (R38: docs/rulings.md), each in one way; what they
+# then play is judged by the rules every game keeps (conformance/judge/invariants.py), or fails
+# outright where the ruleset's own text rules the input out (tests/test_taken_input.py).
+TAKEN_MUTANTS = {
+    # A deck with a duplicate card is taken: ["Ah", "Kd", "Ah"] deals the ace of hearts to two seats.
+    "deck-duplicate-taken": ("if (used[codes[i]]) throw optionError(`${field}[${i}]`, `duplicate card ${show(cards[i])}`);",
+                             "/* a duplicate card is taken */"),
+    # A ten-seat game is taken and played to its end.
+    "ten-seats-taken": ("maxSeats: 9,", "maxSeats: 10,"),
+    # holdem-sng-3-v4 with a repeated identity is taken ("Exactly three distinct identities start the game").
+    "v4-repeated-identity-taken": ("distinctNames: true,", "distinctNames: false,"),
+    # buildPots takes any committed value (fractional, negative, a string, a boolean) as given.
+    "pots-committed-unchecked": ("if (!Number.isSafeInteger(amount) || amount < 0) {\n"
+                                 "        throw fail(`${where}.committed`, `expected a non-negative integer, got ${show(amount)}`);\n"
+                                 "      }", "/* any committed value is taken */"),
+}

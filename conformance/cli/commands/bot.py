@@ -1,10 +1,12 @@
 """``holdem-cert bot FILE.js``: certify one bot against bot contract v1.
 
-Static lint, loading in the QuickJS worker, a battery of decision states judged by
+Static lint, loading in the bot's worker (``--host``: node's V8 by default where node is installed,
+as the arena's browsers run it, else QuickJS; said on stderr), a battery of decision states judged by
 the reference's return-value rules, contract violations, determinism, smoke
 tournaments against the house samples and the bot's play-style profile
 (:mod:`conformance.bots.bot_cert`). Exit 0 when certified (warnings included), 1 when
-rejected, 2 on a usage or I/O error.
+rejected, 3 when inconclusive (a part was cut before it was judged whole: docs/bot-certification.md,
+Bounds), 2 on a usage or I/O error.
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from pathlib import Path
 from reference.errors import OptionError
 
 from conformance.bots import bounds
-from conformance.bots.bot_cert import (SMOKE_DECK_SEEDS, TIMING_NOTE, CertOptions, CertReport, certify_file, find_state,
+from conformance.bots.bot_cert import (SMOKE_DECK_SEEDS, CertOptions, CertReport, certify_file, find_state,
                         rerun_state, state_file, state_file_name)
+from conformance.cli.bot_host_option import add_bot_host_option, chosen_bot_host
 from conformance.cli.argtypes import (add_quiet_option, at_least_one, count, milliseconds, seconds, show_progress,
                                      uint32, write_json_report)
 from conformance.errors import UsageError
@@ -28,7 +31,7 @@ from conformance.report.formats import plural
 from conformance.vectors import schemas
 
 NAME = "bot"
-HELP = "certify a bot script: lint, QuickJS battery, determinism, smoke tournaments, profile"
+HELP = "certify a bot script: lint, battery (in V8 or QuickJS), determinism, smoke tournaments, profile"
 
 
 def _tables(text: str) -> tuple[int, ...]:
@@ -68,9 +71,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save-failed", type=Path, metavar="DIR",
                         help="write the first failing state of each battery error category to DIR/<id>.json "
                         "(state, answer, numbers), for --state FILE")
+    add_bot_host_option(parser, "--host")
     parser.add_argument("--no-node", dest="node", action="store_false",
-                        help="do not time the bot in node (V8) even when node is installed: timing verdicts then "
-                        "rest on QuickJS alone (docs/bot-certification.md, Timing verdicts)")
+                        help="deprecated: --host quickjs, without timing the bot in node (V8) even when node is "
+                        "installed: timing verdicts then rest on QuickJS alone (docs/bot-certification.md, "
+                        "Timing verdicts)")
     parser.add_argument("--hands", type=at_least_one, default=60, metavar="N",
                         help="hand cap of each smoke tournament (default 60)")
     parser.add_argument("--tables", type=_tables, default=(2, 6, 9), metavar="2,6,9",
@@ -85,9 +90,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-budget", type=seconds, default=bounds.TIME_BUDGET_S, metavar="S",
                         help=f"budget in CPU seconds, the bot's and the judge's together (default "
                              f"{bounds.TIME_BUDGET_S:g}): past their share of it, the stages start no more decisions "
-                             f"(warning bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x each share "
-                             "cuts only on a machine too loaded to judge (warning bound/load: the machine, not the "
-                             "bot); a cut names what was not run and is never a rejection (conformance/bots/bounds.py)")
+                             f"(bound/time); a wall-clock backstop of {bounds.BACKSTOP_FACTOR:g}x each share "
+                             "cuts only on a machine too loaded to judge (bound/load: the machine, not the "
+                             "bot); a cut makes the verdict inconclusive (exit 3), naming what was not run and the "
+                             "budget estimated to finish it; never certified, never rejected for it "
+                             "(docs/bot-certification.md, Bounds)")
     add_quiet_option(parser)
 
 
@@ -103,8 +110,9 @@ def summary_lines(report: CertReport) -> list[str]:
     """The report in a few plain lines (the JSON report has everything)."""
     o = report.options
     lines = []
-    errors = sum(1 for s in report.static if s["severity"] == "error")
-    lines.append(f"static: {plural(errors, 'error')}, {plural(len(report.static) - errors, 'warning')}")
+    count = Counter(s["severity"] for s in report.static)
+    lines.append(f"static: {plural(count['error'], 'error')}, {plural(count['warning'], 'warning')}"
+                 + (f", {count['info']} info (allowed Web-Worker members used, R30)" if count["info"] else ""))
     if report.load is not None:
         load = report.load
         if load["outcome"] == "ok":
@@ -118,7 +126,7 @@ def summary_lines(report: CertReport) -> list[str]:
         errs = ", ".join(f"{k} {e['count']}" for k, e in b["errors"].items()) or "none"
         lines.append(f"battery: {b['states']} states ({sources}), {b['answered']} answered; errors: {errs}")
         t = b["timing"]
-        lines.append(f"  decision time in QuickJS: p50 {_ms(t['wallP50'])}, p95 {_ms(t['wallP95'])}, "
+        lines.append(f"  decision time in {o.host_label}: p50 {_ms(t['wallP50'])}, p95 {_ms(t['wallP95'])}, "
                      f"max {_ms(t['wallMax'])} (deadline {o.decision_ms:g} ms)")
         missing = [f for f, n in b["coverage"].items() if n == 0]
         ran = "" if not b["notRun"] else f" (of the {b['answered']} states that ran)"
@@ -133,7 +141,9 @@ def summary_lines(report: CertReport) -> list[str]:
     if report.timing is not None:
         tm = report.timing
         node = tm["nodeBattery"]
-        if node is None:
+        if tm.get("host") == "node":
+            lines.append("  timed in V8 directly (the host): wall time less run-queue wait (R33)")
+        elif node is None:
             lines.append("  node (V8): not used (not installed or --no-node); timing verdicts rest on QuickJS alone")
         else:
             t = node["timing"]
@@ -169,6 +179,11 @@ def summary_lines(report: CertReport) -> list[str]:
         lines.append(f"profile: VPIP {_pct(p['vpip'])}, PFR {_pct(p['pfr'])}, AF {af}, "
                      f"all-in {_pct(p['allInRate'])} over {p['hands']} hands")
     lines += [f"skipped: {s}" for s in report.skipped]
+    cuts = report.to_json()["cuts"]
+    if cuts is not None:  # what was not judged (the reasons say why)
+        budget = cuts["timeBudgetS"]
+        lines.append("not run: " + "; ".join(n["notRun"] for n in cuts["notRun"])
+                     + (f" (about --time-budget {budget:g} would finish it)" if budget is not None else ""))
     return lines
 
 
@@ -183,7 +198,7 @@ def _print_plain(report: CertReport) -> None:
         print(f"  {line}")
     for r in report.reasons:
         print(_reason_line(r))
-    print(f"note: {TIMING_NOTE}")
+    print(f"note: {report.timing_note}")
 
 
 def _print_rich(report: CertReport) -> None:
@@ -192,7 +207,8 @@ def _print_rich(report: CertReport) -> None:
     from rich.text import Text
 
     console = Console()
-    style = {"certified": "green bold", "certified with warnings": "yellow bold", "rejected": "red bold"}
+    style = {"certified": "green bold", "certified with warnings": "yellow bold", "rejected": "red bold",
+             "inconclusive": "magenta bold"}
     console.print(Text(f"{report.file}: {report.verdict}", style=style[report.verdict]))
     for line in summary_lines(report):
         console.print(Text(f"  {line}"))
@@ -201,10 +217,11 @@ def _print_rich(report: CertReport) -> None:
         for column in ("severity", "reason", "message", "where"):  # ids whole; long messages may fold
             table.add_column(column, **({"no_wrap": True} if column in ("severity", "reason") else {"overflow": "fold"}))
         for r in report.reasons:
-            table.add_row(Text(r.severity, style="red" if r.severity == "error" else "yellow"),
+            colour = {"error": "red", "inconclusive": "magenta"}.get(r.severity, "yellow")
+            table.add_row(Text(r.severity, style=colour),
                           Text(f"{r.category}/{r.code}"), Text(r.message), Text(r.example or ""))
         console.print(table)
-    console.print(Text(f"note: {TIMING_NOTE}", style="dim"))
+    console.print(Text(f"note: {report.timing_note}", style="dim"))
 
 
 class _RichProgress:
@@ -269,11 +286,24 @@ def _save_failed(report: CertReport, folder: Path) -> None:
         print(f"saved: {path} (rerun: holdem-cert bot {report.file} --state {path})")
 
 
+def chosen_host(args: argparse.Namespace) -> str:
+    """``--host`` (``--no-node``: the deprecated ``--host quickjs``), or the default, said on stderr."""
+    if not args.node:
+        if args.bot_host == "node":
+            raise UsageError("--no-node contradicts --host node (--no-node is the deprecated --host quickjs)")
+        print("note: --no-node is deprecated: it means --host quickjs (without node's re-timing)", file=sys.stderr)
+        args.bot_host = "quickjs"
+    return chosen_bot_host(args, "--host").name
+
+
 def run(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise UsageError(f"cannot read {args.file}: not a file")
     options = CertOptions(bot_seed=args.seed, init_ms=args.init_ms, decision_ms=args.decision_ms,
                           generated_states=args.states, kind_states=args.kinds, smoke_seats=args.tables,
                           smoke_max_hands=args.hands, node=args.node, full_table_hands=args.full_hands,
-                          full_table_decisions=args.full_decisions, time_budget_s=args.time_budget)
+                          full_table_decisions=args.full_decisions, time_budget_s=args.time_budget,
+                          host=chosen_host(args))
     if not args.file.is_file():
         raise UsageError(f"cannot read {args.file}: not a file")
     if args.state is not None:
@@ -293,4 +323,4 @@ def run(args: argparse.Namespace) -> int:
             _save_failed(report, args.save_failed)
     if args.json_out is not None:
         write_json_report(args.json_out, report.to_json())
-    return 1 if report.verdict == "rejected" else 0
+    return report.exit_code

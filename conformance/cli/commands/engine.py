@@ -20,7 +20,7 @@ from conformance.judge.engine_cert import certify
 from conformance.outfiles import is_stdout, text_stream, write_text
 from conformance.report import coverage_page
 from conformance.report.formats import print_summary, printable, progress, to_json, write_json, write_junit
-from conformance.report.repro import attach as attach_repro, write_files as write_repro_files
+from conformance.report.repro import attach as attach_repro, write_files as write_repro_files, written_line as repro_line
 
 NAME = "engine"
 HELP = "certify a poker engine (JavaScript, or any language via --cmd) against the golden vectors"
@@ -58,6 +58,11 @@ def _fresh_text(subject: dict) -> str:
         guided = fuzz.get("mode") == "guided"  # coverage-guided: the rerun needs --coverage too
         text += (f"; {fuzz['games']} {'coverage-guided ' if guided else ''}fuzz games, seed {fuzz['seed']} "
                  f"(--fuzz-seed {fuzz['seed']} --fuzz-games {fuzz['games']}{' --coverage' if guided else ''})")
+    hands = subject.get("handFuzz")
+    if hands:  # the hand profile's random hands (conformance/judge/hand_fuzz.py), blind or coverage-guided
+        guided = hands.get("mode") == "guided"
+        text += (f"; {hands['games']} random hands ({'coverage-guided' if guided else 'blind'}), seed {hands['seed']} "
+                 f"(--fuzz-seed {hands['seed']} --fuzz-games {hands['games']}{' --coverage' if guided else ''})")
     return text
 
 
@@ -77,11 +82,15 @@ def run(args: argparse.Namespace) -> int:
     print_summary(report, text_stream(args.json_out, args.junit_out), describe_subject=describe)
     if section is not None and page_dir is not None:
         write_text(page_dir / coverage_page.PAGE, printable(coverage_page.render(section, chosen.coverage_files)))
+    payload = to_json(report)
+    failures = payload["failures"]
+    if args.json_out is not None and not is_stdout(args.json_out):  # the reproductions go next to the report
+        # the failed vectors' reproductions and the causes' own examples'
+        write_repro_files(failures + [c["example"] for c in payload["causes"] if c.get("example")], args.json_out.parent)
+    line = repro_line(failures, args.json_out.parent if page_dir is not None else None)
+    if line is not None:
+        print(printable(line), file=text_stream(args.json_out, args.junit_out))
     if args.json_out is not None:
-        if not is_stdout(args.json_out):  # the reproductions go next to the report
-            payload = to_json(report)  # the failed vectors' reproductions and the causes' own
-            write_repro_files(payload["failures"] + [c["example"] for c in payload["causes"] if c.get("example")],
-                              args.json_out.parent)
         write_json(args.json_out, report)
     if args.junit_out is not None:
         write_junit(args.junit_out, report)

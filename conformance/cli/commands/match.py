@@ -22,6 +22,7 @@ from conformance.harness.runner import CATEGORIES, RunnerOptions
 from conformance.outfiles import text_stream
 from conformance.report.formats import progress
 from conformance.resources import default_roster
+from conformance.cli.bot_host_option import add_bot_host_option, chosen_bot_host
 from .play import add_seed_arguments, bot_ids, drawn_seeds
 
 NAME = "match"
@@ -30,16 +31,18 @@ SETS = 4  # default number of sets (tournaments = SETS x the number of bots)
 
 
 def add_tournament_options(parser: argparse.ArgumentParser) -> None:
-    """--hands, --decision-ms and --init-ms: what every tournament of a series plays under."""
+    """--hands, --decision-ms, --init-ms and --bot-host: what every tournament of a series plays under."""
     parser.add_argument("--hands", type=at_least_one, default=300, metavar="H",
                         help="hand cap of each tournament (default 300)")
     parser.add_argument("--decision-ms", type=milliseconds, metavar="N", help="decision deadline (default 1000)")
     parser.add_argument("--init-ms", type=milliseconds, default=5000, metavar="N",
                         help="initialisation deadline (default 5000)")
+    add_bot_host_option(parser)
 
 
 def tournament_options(args: argparse.Namespace) -> RunnerOptions:
-    return RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms, tournament={"max_hands": args.hands})
+    return RunnerOptions(init_ms=args.init_ms, decision_ms=args.decision_ms, tournament={"max_hands": args.hands},
+                         bot_host=chosen_bot_host(args).name)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,7 @@
 """``holdem-cert play``: one tournament of roster bots, run as the arena runs it.
 
-Each seat gets its own QuickJS worker (even the same bot twice, with its own R21 seed);
+Each seat gets its own worker (even the same bot twice, with its own R21 seed), on node (V8) by
+default where it is installed, else QuickJS (``--bot-host``);
 the reference deals and settles; contract v1's Timing rules apply (or holdem-sng-3-v4's
 clock, timeouts and auto-fold with ``--ruleset holdem-sng-3-v4``). Seeds not given are
 drawn at random, independently, and printed. Exit 0 when the tournament was played,
@@ -19,6 +20,7 @@ from reference.ruleset import RULESETS, get_ruleset
 from reference.tournament import Tournament
 
 from conformance.arena.play import play, select_bots, standings_json
+from conformance.cli.bot_host_option import add_bot_host_option, chosen_bot_host
 from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, show_progress, uint32, write_json_report
 from conformance.harness.runner import CATEGORIES, RunnerOptions
 from conformance.outfiles import text_stream
@@ -70,13 +72,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write the standings to OUT ('-': standard output)")
     parser.add_argument("--transcript", type=Path, metavar="OUT.jsonl",
                         help="record seeds, hashes, options and every decision (see 'holdem-cert replay')")
+    add_bot_host_option(parser)
     add_quiet_option(parser)
 
 
 def runner_options(args: argparse.Namespace) -> RunnerOptions:
     rules = get_ruleset(args.ruleset)
     return RunnerOptions(init_ms=args.init_ms or rules.init_time_limit_ms, decision_ms=args.decision_ms,
-                         tournament={} if args.hands is None else {"max_hands": args.hands}, ruleset=args.ruleset)
+                         tournament={} if args.hands is None else {"max_hands": args.hands}, ruleset=args.ruleset,
+                         bot_host=chosen_bot_host(args).name)
 
 
 def _errors(row: dict) -> str:

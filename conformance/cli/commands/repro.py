@@ -1,35 +1,51 @@
-"""``holdem-cert repro FILE.js``: run a failure's reproduction script (conformance.report.repro) under the
-suite's QuickJS, as ``node FILE.js`` runs it under node: the engine files it names are loaded in a
-worker process, the script replays the vector and prints the expected and actual value at the first
-divergence. Exit 1 while the engine still diverges there, 0 when it no longer does, 2 on a usage
-or I/O error.
+"""``holdem-cert repro FILE``: rerun a failure's reproduction (conformance.report.repro).
+
+- ``FILE.js`` (a JavaScript engine's): run under the suite's QuickJS, as ``node FILE.js`` runs it
+  under node: the engine files it names are loaded in a worker process, the script replays the
+  vector and prints the expected and actual value at the first divergence.
+- ``FILE.json`` (a ``--cmd`` engine's, any language): ``--cmd "COMMAND"`` is required: the vector is
+  replayed against COMMAND over docs/engine-protocol.md and judged as the certifier judges it. The
+  file names the command that failed, but is never run by itself (people share these files):
+  without ``--cmd`` it says which command to pass.
+
+Exit 1 while the engine still diverges there, 0 when it no longer does, 2 on a usage or I/O error.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 
 from conformance.errors import UsageError
 from conformance.host.worker import Worker, thrown_text
 from conformance.judge.engine_drivers import read_source
-from conformance.report.repro import ADAPTER_LINE, FILES_LINE
+from conformance.judge.families import FAMILIES
+from conformance.report.repro import ADAPTER_LINE, FILES_LINE, REPRODUCTION, replay_command
 
 NAME = "repro"
-HELP = "run a failure's reproduction script (report/repro/ID.js) under the suite's QuickJS"
+HELP = "rerun a failure's reproduction: report/repro/ID.js under the suite's QuickJS, ID.json with --cmd COMMAND"
 TIMEOUT_MS = 180_000  # the longest vector budget (a tournament game, engine_drivers.budget_ms)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("script", type=Path, metavar="FILE.js", help="a reproduction script written next to a report")
+    parser.add_argument("script", type=Path, metavar="FILE",
+                        help="a reproduction written next to a report (repro/ID.js, or repro/ID.json for a --cmd engine)")
+    parser.add_argument("--cmd", metavar="COMMAND",
+                        help="the engine to replay a --cmd reproduction (ID.json) against (never run from the file)")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        script = read_source(args.script, "reproduction script")
+        script = read_source(args.script, "reproduction")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    data = _command_reproduction(script)
+    if data is not None:
+        return _replay(args, data)
+    if args.cmd is not None:
+        raise UsageError(f"{args.script}: --cmd replays a --cmd engine's reproduction (repro/ID.json); this is not one")
     named = FILES_LINE.search(script)
     if named is None:
         raise UsageError(f"{args.script}: not a reproduction script (no 'const ENGINE_FILES = [...];' line)")
@@ -53,3 +69,31 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print("\n".join(out.answer["lines"]))
     return 1 if out.answer["diverges"] else 0
+
+
+def _command_reproduction(text: str) -> dict | None:
+    """The --cmd reproduction ``text`` holds, or None when it is not one (a JavaScript script)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and data.get("format") == REPRODUCTION else None
+
+
+def _replay(args: argparse.Namespace, data: dict) -> int:
+    for field, kind in (("id", str), ("family", str), ("test", dict)):
+        if not isinstance(data.get(field), kind):
+            raise UsageError(f"{args.script}: a --cmd reproduction without its {field!r} ({kind.__name__})")
+    if data["family"] not in FAMILIES or not isinstance(data["test"].get("input"), dict):
+        raise UsageError(f"{args.script}: family {data['family']!r} or test.input is not a vector's")
+    if args.cmd is None:
+        failed = data.get("failedCommand")
+        raise UsageError(f"{args.script}: a --cmd engine's reproduction: pass the engine to replay it against, "
+                         f"--cmd \"COMMAND\" (it was written for --cmd {shlex.quote(str(failed))}; a reproduction "
+                         "never runs a command by itself)")
+    try:
+        lines, diverges = replay_command(data, args.cmd)
+    except ValueError as exc:  # an empty --cmd, or unbalanced quotes
+        raise UsageError(f"--cmd: {exc}") from None
+    print("\n".join(lines))
+    return 1 if diverges else 0

@@ -15,8 +15,10 @@ import random
 from collections import defaultdict
 
 from reference.adapter import run_hand
-from reference.errors import IllegalAction
+from reference.cards import CANONICAL_DECK
+from reference.errors import HoldemError, IllegalAction
 from reference.hand_api import create_hand
+from reference.state import hand_state
 
 from conformance.host.jsvalue import encode
 
@@ -56,7 +58,9 @@ NOTES = {
     "AfterTheEnd": {"description": "the script goes on after the hand ends: state() is null (docs/engine-api.md) and the "
                                    "answers left are not given", "clauses": ["rules.end"], "ruling": None},
     "BadSpec": {"description": "an invalid spec (docs/engine-api.md, createHand): createHand throws; error names the field "
-                "the reference names (a note only)", "clauses": ["rules.seats"], "ruling": "R38"},
+                "the reference names (a note only). An engine taking it is divergent on R38 for that alone: the hand it "
+                "then plays (the script: three calls of the big blind) must deal no card twice and keep its chips",
+                "clauses": ["rules.seats", "rules.deck-distinct", "rules.chips-conserved"], "ruling": "R38"},
 }
 
 _SPEC = {"ids": ["s1", "s2", "s3"], "stacks": [1000, 1000, 1000], "button": 0, "smallBlindSeat": 1, "bigBlindSeat": 2,
@@ -85,6 +89,13 @@ BAD_SPECS = [
     ("deck-duplicate-card", _with(deck=["Ah", "Ah"])), ("deck-bad-card", _with(deck=["Ah", "Kx"])),
     ("deck-empty", _with(deck=[])),
 ]
+
+
+# What an engine that takes an invalid spec is asked to play (R38: judged by the rules every hand
+# keeps): the preflop round of three seats calling the big blind, each state showing the hole cards
+# of the seat to act, and the flop dealt. (Not to the showdown: poker-ts, given a fractional stack,
+# never ends the turn's betting, and a hang costs a long wait.)
+TAKEN_SCRIPT = ["call", "call", "check"]
 
 
 def refused_field(vector_input: dict) -> str:
@@ -256,8 +267,113 @@ def generate() -> list[dict]:
     tests.append(make_test(NOTES, "hand.answers-after-the-end", "2 seats in the hand, 2 answers, the hand ends at the first",
                            ["rules.end"], vector_input, expected, _flags(vector_input, expected) + ["AfterTheEnd"]))
     for slug, spec in BAD_SPECS:
-        vector_input = {"hand": spec, "script": []}
+        vector_input = {"hand": spec, "script": TAKEN_SCRIPT}
         field = refused_field(vector_input)
         tests.append(make_test(NOTES, f"hand.error.{slug}", f"createHand throws ({field})", ["rules.seats"],
                                vector_input, {"error": field}, ["BadSpec"]))
     return tests
+
+
+# ---- random hands: the fresh hand tests and the hand profile's fuzz games (issue #36, item 1) ----
+
+MAX_ANSWERS = 60  # answers in a random hand's script (a nine-seat raise war stays well within it)
+# Answers no decision accepts (wrong types, non-numbers, unknown words; docs/engine-api.md's codes).
+ODD_ANSWERS = [None, float("nan"), "", "RAISE", 7, True, [], {}, {"type": "raise"}, {"type": "raise", "amount": "100"},
+               {"type": "raise", "amount": 1.5}, {"type": "raise", "amount": float("inf")}, {"type": "bet", "amount": 2},
+               {"type": "allin", "amount": 0}, " fold", {"type": "shove"}]
+
+
+def _stack(rnd: random.Random, big: int) -> int:
+    """One chip, two, about a blind, a few dozen blinds, hundreds of blinds: uneven on purpose."""
+    return rnd.choice([1, 2, rnd.randrange(1, 3 * big + 2), rnd.randrange(big, 40 * big + 1),
+                       rnd.randrange(40 * big, 400 * big + 1)])
+
+
+def random_spec(rnd: random.Random) -> dict:
+    """A valid hand spec (docs/engine-api.md, createHand): 2-9 seats, uneven and one-chip stacks,
+    sometimes seats out (R15), the blinds after a live button as a game would put them (heads-up
+    the button posts the small blind), often a short blind (R8), a pinned deck of any length (R3)."""
+    n = rnd.randrange(2, 10)
+    small = rnd.choice([1, 1, 2, 5, 10, 25, 50])
+    big = rnd.choice([small, small * 2, small * 2, small * 3, small * 2 + 1])
+    stacks = [_stack(rnd, big) for _ in range(n)]
+    if rnd.random() < 0.25:  # seats out of the hand, at least two keep chips
+        for i in rnd.sample(range(n), rnd.randrange(0, n - 1)):
+            stacks[i] = 0
+    button = rnd.choice([i for i, c in enumerate(stacks) if c > 0])
+    sb, bb = blind_seats(stacks, button)
+    if big > 1 and rnd.random() < 0.4:  # a short big blind (R8)
+        stacks[bb] = rnd.randrange(1, big)
+    if small > 1 and rnd.random() < 0.25:  # a short small blind
+        stacks[sb] = rnd.randrange(1, small)
+    deck = rnd.sample(CANONICAL_DECK, 52)
+    deck = deck[:rnd.choice([52, min(52, 2 * sum(c > 0 for c in stacks) + 8), rnd.randrange(1, 53)])]
+    spec = {"ids": [f"s{i + 1}" for i in range(n)], "stacks": stacks, "button": button, "smallBlindSeat": sb,
+            "bigBlindSeat": bb, "blinds": [small, big], "deck": deck}
+    if rnd.random() < 0.3:
+        spec["handNumber"] = rnd.randrange(1, 500)
+    return spec
+
+
+def blind_seats(stacks: list[int], button: int) -> tuple[int, int]:
+    """The blinds after ``button`` as a game puts them: the next two seats with chips clockwise;
+    heads-up the button posts the small blind."""
+    live = [i for i, c in enumerate(stacks) if c > 0]
+    after = live[live.index(button) + 1:] + live[:live.index(button) + 1]  # clockwise from left of the button
+    return (button, after[0]) if len(live) == 2 else (after[0], after[1])
+
+
+def _illegal(rnd: random.Random, state: dict) -> object:
+    """An answer at or next to the state's limits (often one chip off, or a raise when closed), or one
+    of the odd answers; the reference decides whether it is legal."""
+    if rnd.random() < 0.5:
+        return rnd.choice(ODD_ANSWERS)
+    low = state["minRaiseTo"] if state["minRaiseTo"] is not None else state["currentBet"] + 1
+    amount = rnd.choice([low - 1, state["maxRaiseTo"] + 1, state["currentBet"], 0, -1, low])
+    return rnd.choice([{"type": "raise", "amount": amount}, "check", "call", "allin", "raise"])
+
+
+def blind_answer(rnd: random.Random, state: dict, illegal: float = 0.06) -> object:
+    """A legal answer in any form, or with probability ``illegal`` one that may be refused."""
+    return _illegal(rnd, state) if rnd.random() < illegal else _any_legal(rnd, state)
+
+
+def random_script(rnd: random.Random, spec: dict, prefix: list = (), policy=blind_answer) -> list:
+    """Answers drawn while the reference plays ``spec``: ``prefix`` (encoded answers, as far as the
+    hand goes), then ``policy(rnd, state)``'s (blind_answer: legal ones in every form, sometimes one
+    that may be refused). A refused answer ends the script, as act's refusal ends a hand vector;
+    sometimes the script stops early or goes on after the end."""
+    hand = create_hand(spec)
+    script: list = []
+    given = iter(decode_answer(a) for a in prefix)
+    while not hand.done and len(script) < MAX_ANSWERS:
+        raw = next(given, STOP)
+        raw = policy(rnd, hand_state(hand)) if raw is STOP else raw
+        script.append(encode(raw))
+        try:
+            hand.act(raw)
+        except HoldemError:
+            return script
+        if rnd.random() < 0.02:
+            return script  # unfinished: the hand is not over when the script ends
+    if hand.done and rnd.random() < 0.1:
+        script.append("check")  # after the end: never asked for
+    return script
+
+
+def random_test(rnd: random.Random, test_id: str, what: str) -> dict:
+    """A random hand vector (random_spec, random_script) with the reference's trajectory as expected."""
+    spec = random_spec(rnd)
+    vector_input = {"hand": spec, "script": random_script(rnd, spec)}
+    return hand_test(vector_input, test_id, what)
+
+
+def hand_test(vector_input: dict, test_id: str, what: str) -> dict:
+    """The hand vector of ``vector_input``: the reference's trajectory expected, its flags."""
+    expected = play_hand(vector_input)
+    flags = _flags(vector_input, expected)
+    if expected["over"] and len(expected["actions"]) < len(vector_input["script"]) and "Refused" not in flags:
+        flags.append("AfterTheEnd")
+    n = sum(1 for c in vector_input["hand"]["stacks"] if c > 0)
+    return make_test(NOTES, test_id, f"{n} seats in the hand, {len(vector_input['script'])} answers ({what})",
+                     ["return.forms"], vector_input, expected, flags)

@@ -1,6 +1,7 @@
 """Family ``sng3v4``: holdem-sng-3-v4 games with virtual-time events (late answers, timeouts,
 recovery), then played to the end with seat strategies: every step's outcome, the log and the
 standings (rulings R22-R27)."""
+from reference.adapter import run_sng3v4
 from reference.errors import OptionError
 from reference.scenario import pinned_deck
 
@@ -20,6 +21,9 @@ NOTES = {
     "UncontestedPot": {"description": "a pot with one eligible seat is awarded without a showdown: it reveals nothing", "clauses": ["rules.showdown-public"], "ruling": "R31"},
     "AutoFold": {"description": "auto-folded seats post blinds, never act and win nothing; recovery at the next hand", "clauses": ["rules.elimination"], "ruling": "R26"},
     "Places": {"description": "simultaneous eliminations: the lower seat (equal final stacks)", "clauses": ["rules.simultaneous"], "ruling": "R27"},
+    "RepeatedIdentities": {"description": "a repeated identity: v4's text says \"Exactly three distinct identities start the "
+                           "game\", so create throws (the field is a note) and taking it fails (expected.breaks)",
+                           "clauses": ["rules.distinct-identities"], "ruling": None},
     "NoSuchSeat": {"description": "a recovery asked for a seat the game does not have: refused (docs/engine-api.md)",
                    "clauses": ["rules.seats"], "ruling": "R38"},
 }
@@ -189,4 +193,12 @@ def generate() -> list[dict]:
             flags.append("NoSuchSeat")
         tests.append(make_test(NOTES, f"sng3v4.{slug}", f"holdem-sng-3-v4: {slug.replace('-', ' ')}", ["rules.end"],
                                {"game": spec, "steps": steps, "strategies": strategies}, expected, flags))
+    # The ruleset's text rules the game out: create must throw (any refusal passes; R38 is not asked).
+    vector_input = {"game": game(["alice", "alice", "bob"], ruleset=V4, seed=1), "steps": [], "strategies": ["caller"] * 3}
+    refused = run_sng3v4(vector_input).get("error") or {}
+    if refused.get("at") != "create":
+        raise AssertionError("sng3v4.error.repeated-identity: the reference takes a repeated identity")
+    tests.append(make_test(NOTES, "sng3v4.error.repeated-identity", f"create throws ({refused['field']}): v4's text",
+                           ["rules.seats"], vector_input, {"error": refused["field"], "breaks": "rules.distinct-identities"},
+                           ["RepeatedIdentities"], result="invalid"))
     return tests

@@ -20,7 +20,12 @@ NOTES = {
     "ShortBlind": {"description": "some blind is short (all-in): currentBet is the largest blind posted", "clauses": ["state.to-call"], "ruling": "R8"},
     "MergedOddChips": {"description": "some split moves odd chips per merged pot, not per raw layer", "clauses": ["rules.odd-chips"], "ruling": "R13"},
     "BadOptions": {"description": "invalid seats or options (docs/engine-api.md): create throws; error names the field the "
-                   "reference names (a note only)", "clauses": ["rules.seats"], "ruling": "R38"},
+                   "reference names (a note only). An engine taking them is divergent on R38 for that alone: the game "
+                   "it then plays must deal no card twice and keep the table's chips",
+                   "clauses": ["rules.seats", "rules.deck-distinct", "rules.chips-conserved"], "ruling": "R38"},
+    "RepeatedIdentities": {"description": "holdem-sng-3-v4 with a repeated identity: its text says \"Exactly three distinct "
+                           "identities start the game\", so create throws and taking it fails (expected.breaks)",
+                           "clauses": ["rules.distinct-identities"], "ruling": None},
 }
 
 
@@ -108,8 +113,9 @@ BAD = [
     ("deck-card-not-a-string", SEATS, {"decks": {"1": ["Ah", 7]}}),
     ("deck-duplicate-card", SEATS, {"decks": {"1": ["Ah", "Kd", "Ah"]}}), ("deck-empty", SEATS, {"decks": {"1": []}}),
     ("stacks-wrong-length", SEATS, {"stacks": [100, 100]}), ("zero-stack", SEATS, {"stacks": [100, 0, 100]}),
-    ("v4-repeated-identity", ["A", "A", "B"], {"ruleset": "holdem-sng-3-v4"}),
 ]
+# slug, seats, options: input the ruleset's own text rules out (not R38's to rule on): taking it fails.
+RULED_OUT = [("v4-repeated-identity", ["A", "A", "B"], {"ruleset": "holdem-sng-3-v4"})]
 
 
 def refused_field(vector_input: dict) -> str:
@@ -130,9 +136,16 @@ def generate() -> list[dict]:
         expected, flags = play(spec, strategies)
         tests.append(make_test(NOTES, f"tournaments.{slug}", f"{n} seats, strategies {', '.join(strategies)}",
                                ["rules.end"], {"game": spec, "strategies": strategies}, expected, flags))
-    for slug, seats, options in BAD:
-        vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["caller"] * 3}
+    for slug, seats, options in BAD + RULED_OUT:
+        # A strategy for every seat the engine may play if it takes the game (ten seats too: R38);
+        # shovers, so that a game taken ends within a few hands and every showdown shows its cards.
+        vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["shover"] * max(3, len(seats))}
         field = refused_field(vector_input)
-        tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field})", ["rules.seats"],
-                               vector_input, {"error": field}, ["BadOptions"]))
+        if (slug, seats, options) in RULED_OUT:
+            tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field}): the ruleset's text",
+                                   ["rules.seats"], vector_input, {"error": field, "breaks": "rules.distinct-identities"},
+                                   ["RepeatedIdentities"], result="invalid"))
+        else:
+            tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field})", ["rules.seats"],
+                                   vector_input, {"error": field}, ["BadOptions"]))
     return tests
