@@ -143,9 +143,9 @@ def test_the_shrinker_keeps_a_hand_that_still_fails_at_the_clause():
                 if _live(t["input"]["hand"]) >= 8 and _short_small_blind(t["input"]["hand"])
                 and len(t["input"]["script"]) > 3)
 
-    def judge_test(candidate):
+    def judge_test(candidate):  # every cause the hand shows, with its failure (fuzz.failure_causes)
         spec = candidate["input"]["hand"]
-        return ("state.seats" if _live(spec) >= 7 and _short_small_blind(spec) else None), {"decision": 0}
+        return {"state.seats": {"decision": 0}} if _live(spec) >= 7 and _short_small_blind(spec) else {}
 
     small, runs = hand_fuzz.shrink(test, judge_test, "state.seats", {"decision": 0})
     spec = small["input"]["hand"]

@@ -222,7 +222,7 @@ def write_files(failures: list[dict], directory: Path) -> None:
     """Write the reproductions of a JSON report's ``failures`` under ``directory`` (their ``file``)."""
     for failure in failures:
         repro = failure.get("repro")
-        if repro and ("script" in repro or "lines" in repro):
+        if repro and ("script" in repro or "data" in repro):  # a cause's example may have none
             path = directory / repro["file"]
             path.parent.mkdir(parents=True, exist_ok=True)
             write_text(path, repro["script"] if repro["kind"] == "javascript" else command_file_text(repro["data"]))
