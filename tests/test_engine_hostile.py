@@ -456,7 +456,8 @@ def _workers(pid: int) -> list[int]:
     found = []
     for p in _descendants(pid):
         try:
-            if b"conformance.host.worker_process" in Path(f"/proc/{p}/cmdline").read_bytes():
+            command = Path(f"/proc/{p}/cmdline").read_bytes()  # a bot's worker on either host (issue #35)
+            if b"conformance.host.worker_process" in command or b"node_engine.js" in command:
                 found.append(p)
         except OSError:
             pass
