@@ -165,7 +165,8 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             if own is not None:
                 judge_state(out, ref, own["handNumber"], k, own, seen, resynchronised, root=f"steps[{k}].state")
                 judged = True
-        want = ref.step(step)
+        # the step on the engine's own clock once its state is judged (a clock that differs is that state's difference)
+        want = ref.step(step, seen.get("timeLimitMs") if judged else None)
         hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
         out.answers.append((hand, k, step))
         if got is None:
@@ -178,6 +179,8 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             if not out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"),
                                clause=_step_clause(step, {**want, "state": seen}, got)) \
                     and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
+                if want.get("error") == "late":  # the engine's own timeout handling: its auto-fold too
+                    ref.follow_timeout(seen, got["action"])
                 ref.follow_action(seen, got["action"])
         elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
             out.add(hand, k, f"steps[{k}]", want, got, "rules.elimination",  # R26: one difference, not one per key
