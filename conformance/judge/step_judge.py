@@ -99,7 +99,21 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                 if key == "standings" and (out.differed or _end_records_differ(out)) \
                         and standings_follow(actual_end[key], expected):
                     expected = actual_end[key]  # the records' differences' consequence, not one of its own
+                if key == "standings" and out.auto_folded_otherwise:
+                    expected = auto_fold_followed(expected, actual_end[key], out.auto_folded_otherwise)
                 out.compare(None, None, path, expected, actual_end[key])
+
+
+def auto_fold_followed(ours: object, standings: object, seats: set) -> object:
+    """The reference's final ``ours`` with the engine's own ``autoFolded`` for each of ``seats``
+    (ids): a seat whose auto-fold differed during the game (R26, one difference) ends in the
+    engine's own auto-fold, that difference's consequence (issue #38, item 3)."""
+    if not (isinstance(ours, list) and isinstance(standings, list)):
+        return ours
+    theirs = {x.get("id"): x for x in standings if isinstance(x, dict)}
+    return [{**x, "autoFolded": theirs[x["id"]]["autoFolded"]}
+            if isinstance(x, dict) and x.get("id") in seats and "autoFolded" in x and "autoFolded" in theirs.get(x["id"], {})
+            else x for x in ours]
 
 
 def _end_records_differ(out: Comparison) -> bool:

@@ -16,6 +16,7 @@ The answers are a :class:`Plan`: a vector's script, then seat strategies, each a
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass
 
 from reference.errors import HoldemError, IllegalAction, OptionError
@@ -199,12 +200,17 @@ class ReferenceGame:
     def follow_timeout(self, state: object, record: object) -> None:
         """Before the engine's timeout ``record`` from its ``state`` is followed: a fold where its state
         lets the seat check is the fold holdem-sng-3-v4 makes only on setting persistent auto-fold
-        (R22), so the seat's auto-fold follows the engine's (its later steps, a recovery among them,
-        judged from there: issue #38)."""
+        (R22), so the seat's auto-fold follows the engine's, and the engine's count that auto-folds
+        is taken as this one (the reference's count of the seat's consecutive timeouts): its later
+        timeouts and invalid answers, a recovery among them, judged from there (issue #38)."""
         try:
             seat = state["you"]["seat"]
-            if record["type"] == "fold" and state["canCheck"] is True and self.t.ruleset.timeouts_to_auto_fold \
+            limit = self.t.ruleset.timeouts_to_auto_fold
+            if record["type"] == "fold" and state["canCheck"] is True and limit \
                     and self._same_hand(state) and not self.t.auto_folded[seat]:
+                count = self.t.consecutive_timeouts[seat]
+                if 0 < count < limit:  # the engine's own timeout handling: it auto-folds sooner
+                    self.t.ruleset = dataclasses.replace(self.t.ruleset, timeouts_to_auto_fold=count)
                 self.t.auto_folded[seat] = True
                 self.t.consecutive_timeouts[seat] = self.t.ruleset.timeouts_to_auto_fold
         except (KeyError, TypeError, IndexError):
