@@ -113,3 +113,25 @@ def test_a_pots_difference_says_which_seat_is_eligible_and_which_amount_is_short
                               {"amount": 100, "eligible": ["b"]}])
     assert lines == ['pots[0]: "c" is eligible and should not be', "pots[1].amount is 300, expected 400: 100 short",
                      'pots[2] {"amount":100,"eligible":["b"]} should not be there']
+
+
+def test_a_v4_step_is_judged_on_the_engine_clock_and_a_timeout_fold_where_check_is_legal_follows_its_auto_fold():
+    """Issue #38, item 3: a holdem-sng-3-v4 step judged from the engine's own state is late by the
+    engine's clock (``timeLimitMs``), and its timeout fold where checking is legal puts the seat in
+    auto-fold at the reference's count of its consecutive timeouts (the engine's count, R22)."""
+    from conformance.judge.trajectory import ReferenceGame
+    spec = {"seats": ["a", "b", "c"], "options": {"ruleset": "holdem-sng-3-v4", "seed": 9}}
+    answer = {"answer": "call", "atMs": 10_000}
+    assert ReferenceGame(spec).state()["timeLimitMs"] == 15_000
+    assert ReferenceGame(spec).step(answer)["error"] is None  # timely on the reference's own clock
+    assert ReferenceGame(spec).step(answer, 5_000)["error"] == "late"  # late on the engine's
+    ref = ReferenceGame(spec)
+    ref.act("call"), ref.act("call")  # the button and the small blind call: the big blind may check
+    state = ref.state()
+    seat = state["you"]["seat"]
+    assert state["canCheck"] and ref.step({"timeout": True})["action"]["type"] == "check"
+    fold = {"id": state["you"]["id"], "street": "preflop", "type": "fold", "amount": 0}
+    ref.follow_timeout({**state, "canCheck": False}, fold)  # a fold where checking is not legal: no auto-fold
+    assert not ref.t.auto_folded[seat] and ref.t.ruleset.timeouts_to_auto_fold == 3
+    ref.follow_timeout(state, fold)
+    assert ref.t.auto_folded[seat] and ref.t.ruleset.timeouts_to_auto_fold == 1

@@ -194,6 +194,8 @@ class Comparison:
     seen: set = field(default_factory=set)  # the transitions that differ (transition()), however counted
     lost_at: int | None = None  # the first decision from which the reference could not follow the engine
     differed: bool = False  # a difference since the engine's hand started (the next one resynchronises)
+    # The ids of the seats whose holdem-sng-3-v4 auto-fold (R26) differed (following._auto_fold_difference).
+    auto_folded_otherwise: set = field(default_factory=set)
     # The reference's positions of each hand it played: number -> (button, seats in the hand).
     positions: dict = field(default_factory=dict)
 

@@ -26,7 +26,7 @@ from reference.errors import HoldemError, IllegalAction
 
 from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, same
 from .derived_fields import from_own_fields, is_base, is_derived, top_field
-from .field_clauses import _at, _auto_fold_differs, action_clause
+from .field_clauses import _at, _auto_fold_differs, action_clause, auto_folded
 from .refusals import code_of, is_refusal, refusal_note
 
 MUST_NOT_ACT = "a seat asked to act that must not act"
@@ -114,13 +114,27 @@ def _judge_derived(out: Comparison, hand, at: int, expected: dict, followed: dic
 def _auto_fold_difference(out: Comparison, hand, at: int, root: str, expected: dict, state: dict) -> None:
     """Seats auto-folded otherwise (R26): one difference; where the game's timeouts already differed
     (timing.fallback: the count that auto-folds), their consequence, counted under the first of them."""
+    out.auto_folded_otherwise.update(x.get("id") for k, x in enumerate(state["seats"])
+                                     if auto_folded(expected, k) != auto_folded(state, k) and isinstance(x, dict))
     timeouts = next((d for d in out.firsts if d.clause == "timing.fallback"), None)
     if timeouts is None:
         out.add(hand, at, f"{root}.seats", expected.get("seats"), state.get("seats"), "rules.elimination", kind=AUTO_FOLDED)
-    elif timeouts is out.first:
+    else:
+        _count_under(out, timeouts)
+
+
+def _count_under(out: Comparison, cause) -> None:
+    """One more difference of ``cause`` (a difference of ``out.firsts``), counted under it."""
+    if cause is out.first:
         out.later_count += 1
     else:
-        timeouts.counted += 1
+        cause.counted += 1
+
+
+def _auto_fold_cause(out: Comparison):
+    """The game's first R26 auto-fold difference (a seat auto-folded otherwise, or the timeouts that
+    auto-fold: timing.fallback), or None."""
+    return next((d for d in out.firsts if d.kind == AUTO_FOLDED or d.clause == "timing.fallback"), None)
 
 
 def hand_in_play(ref) -> "int | None":
@@ -137,12 +151,20 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
     next hand, then the reference is resynchronised to the engine's hand start, from which the rest
     is judged. True when resynchronised, None when there was no need, False when it cannot be."""
     before = None if lost else ref.state()
-    if not lost and (before is None or _identical(before, state)):
+    if not lost and before is None and isinstance(state, dict) and (cause := _auto_fold_cause(out)) is not None:
+        # the reference's game ended with seats sitting out in an auto-fold the engine's does not
+        # have (R26): that difference's consequence; the reference follows the engine's next hand
+        _count_under(out, cause)
+    elif not lost and (before is None or _identical(before, state)):
         return None
     if before is not None and isinstance(state, dict):
-        out.compare(before["handNumber"], at, root, before, state, STATE_ORDER,
-                    only=lambda where: top_field(where, root) in HAND_START)
-        if _auto_fold_differs(before, state):  # holdem-sng-3-v4 (R26): who is dealt in auto-folded
+        auto_fold = _auto_fold_differs(before, state)  # holdem-sng-3-v4 (R26): who is dealt in auto-folded
+        if not (auto_fold and before["handNumber"] != state.get("handNumber")):
+            # (else the reference played other hands than the engine's, some without a decision, as
+            # its seats sat out: their records, number and positions are the auto-fold's consequence)
+            out.compare(before["handNumber"], at, root, before, state, STATE_ORDER,
+                        only=lambda where: top_field(where, root) in HAND_START)
+        if auto_fold:
             _auto_fold_difference(out, before["handNumber"], at, root, before, state)
     if not ref.resync(state, standings):
         out.unfollowed(at)

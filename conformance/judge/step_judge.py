@@ -99,7 +99,21 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                 if key == "standings" and (out.differed or _end_records_differ(out)) \
                         and standings_follow(actual_end[key], expected):
                     expected = actual_end[key]  # the records' differences' consequence, not one of its own
+                if key == "standings" and out.auto_folded_otherwise:
+                    expected = auto_fold_followed(expected, actual_end[key], out.auto_folded_otherwise)
                 out.compare(None, None, path, expected, actual_end[key])
+
+
+def auto_fold_followed(ours: object, standings: object, seats: set) -> object:
+    """The reference's final ``ours`` with the engine's own ``autoFolded`` for each of ``seats``
+    (ids): a seat whose auto-fold differed during the game (R26, one difference) ends in the
+    engine's own auto-fold, that difference's consequence (issue #38, item 3)."""
+    if not (isinstance(ours, list) and isinstance(standings, list)):
+        return ours
+    theirs = {x.get("id"): x for x in standings if isinstance(x, dict)}
+    return [{**x, "autoFolded": theirs[x["id"]]["autoFolded"]}
+            if isinstance(x, dict) and x.get("id") in seats and "autoFolded" in x and "autoFolded" in theirs.get(x["id"], {})
+            else x for x in ours]
 
 
 def _end_records_differ(out: Comparison) -> bool:
@@ -165,7 +179,8 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             if own is not None:
                 judge_state(out, ref, own["handNumber"], k, own, seen, resynchronised, root=f"steps[{k}].state")
                 judged = True
-        want = ref.step(step)
+        # the step on the engine's own clock once its state is judged (a clock that differs is that state's difference)
+        want = ref.step(step, seen.get("timeLimitMs") if judged else None)
         hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
         out.answers.append((hand, k, step))
         if got is None:
@@ -178,6 +193,8 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             if not out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"),
                                clause=_step_clause(step, {**want, "state": seen}, got)) \
                     and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
+                if want.get("error") == "late":  # the engine's own timeout handling: its auto-fold too
+                    ref.follow_timeout(seen, got["action"])
                 ref.follow_action(seen, got["action"])
         elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
             out.add(hand, k, f"steps[{k}]", want, got, "rules.elimination",  # R26: one difference, not one per key

@@ -16,6 +16,7 @@ The answers are a :class:`Plan`: a vector's script, then seat strategies, each a
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass
 
 from reference.errors import HoldemError, IllegalAction, OptionError
@@ -196,9 +197,30 @@ class ReferenceGame:
             return False
         return True
 
-    def step(self, step: object) -> dict:
+    def follow_timeout(self, state: object, record: object) -> None:
+        """Before the engine's timeout ``record`` from its ``state`` is followed: a fold where its state
+        lets the seat check is the fold holdem-sng-3-v4 makes only on setting persistent auto-fold
+        (R22), so the seat's auto-fold follows the engine's, and the engine's count that auto-folds
+        is taken as this one (the reference's count of the seat's consecutive timeouts): its later
+        timeouts and invalid answers, a recovery among them, judged from there (issue #38)."""
+        try:
+            seat = state["you"]["seat"]
+            limit = self.t.ruleset.timeouts_to_auto_fold
+            if record["type"] == "fold" and state["canCheck"] is True and limit \
+                    and self._same_hand(state) and not self.t.auto_folded[seat]:
+                count = self.t.consecutive_timeouts[seat]
+                if 0 < count < limit:  # the engine's own timeout handling: it auto-folds sooner
+                    self.t.ruleset = dataclasses.replace(self.t.ruleset, timeouts_to_auto_fold=count)
+                self.t.auto_folded[seat] = True
+                self.t.consecutive_timeouts[seat] = self.t.ruleset.timeouts_to_auto_fold
+        except (KeyError, TypeError, IndexError):
+            return
+
+    def step(self, step: object, clock: object = None) -> dict:
         """One holdem-sng-3-v4 step (INTERPRETING.md, sng3v4) as the engine reports it: a recovery
-        request, a timeout (or an answer at or after the clock) or a timely answer."""
+        request, a timeout (or an answer at or after the clock) or a timely answer. ``clock``: the
+        engine's own ``timeLimitMs`` when its state is followed (a clock that differs is its
+        state's difference; the step is judged on that clock, issue #38), else the reference's."""
         if isinstance(step, dict) and "recover" in step:
             try:
                 self.t.request_recovery(step["recover"])
@@ -208,7 +230,9 @@ class ReferenceGame:
         state = self.state()
         if state is None:
             return {"error": "the game is over"}
-        if step == {"timeout": True} or (isinstance(step, dict) and "atMs" in step and step["atMs"] >= state["timeLimitMs"]):
+        if not (isinstance(clock, int) and not isinstance(clock, bool) and clock > 0):
+            clock = state["timeLimitMs"]
+        if step == {"timeout": True} or (isinstance(step, dict) and "atMs" in step and step["atMs"] >= clock):
             return {"state": state, "action": self.t.timeout(), "error": "late"}
         action, error = self.t.submit(decode_answer(step["answer"] if isinstance(step, dict) and "atMs" in step else step))
         return {"state": state, "action": action, "error": error}
