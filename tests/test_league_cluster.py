@@ -40,6 +40,7 @@ from conformance.arena.league.run import run_league  # noqa: E402
 from conformance.arena.league.schedule import schedule  # noqa: E402
 from conformance.arena.play import load_roster  # noqa: E402
 from conformance.harness.runner import RunnerOptions  # noqa: E402
+from conformance.host.bot_host import choose  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTER = ROOT / "bots.json"
@@ -53,7 +54,9 @@ def specs() -> dict:
     return {i: b.spec for i, b in load_roster(ROSTER, BOTS).bots.items()}
 
 
-OPTIONS = RunnerOptions(tournament={"max_hands": HANDS})
+# The bots' host the command chooses by default (node where the suite finds one, issue #35): the
+# local league below must play on it too to equal the cluster's.
+OPTIONS = RunnerOptions(tournament={"max_hands": HANDS}, bot_host=choose(None).name)
 #: (table, set, rotation) -> the tournament's number in a fresh store's run (what a task notes)
 NUMBER = {lt.coordinates: lt.task.number for lt in schedule(specs(), 2, TOURNAMENTS // 6, SEED, BOT_SEED, OPTIONS)}
 
