@@ -158,6 +158,18 @@ def decision_ms(out) -> float:
     return max(out.wall_ms - (out.queued_ms or 0.0), out.cpu_ms or 0.0)
 
 
+def _after_prefix(worker, engine: str, source: str, bot_seed: int, init_ms: float, prefix: Sequence[dict],
+                  kill_ms: float) -> bool:
+    """Load the bot in ``worker`` and answer the untimed ``prefix``: whether the worker is still alive."""
+    alive = worker.start(engine, source, bot_seed, init_timeout_ms=init_ms).ok
+    for earlier in prefix:
+        if not alive:
+            break
+        worker.act(earlier, timeout_ms=kill_ms)
+        alive = not worker.dead
+    return alive
+
+
 def _v8_samples(host: BotHost, source: str, engine: str, state: dict, prefix: Sequence[dict], bot_seed: int,
                 init_ms: float, deadline_ms: float, memory_limit: int | None) -> tuple[float, ...]:
     """REPEATS runs of ``state``, each in a fresh worker of ``host`` after the untimed ``prefix``: the
@@ -168,12 +180,7 @@ def _v8_samples(host: BotHost, source: str, engine: str, state: dict, prefix: Se
     samples = []
     for _ in range(REPEATS):
         with host.worker(memory_limit=memory_limit) as worker:
-            alive = worker.start(engine, source, bot_seed, init_timeout_ms=init_ms).ok
-            for earlier in prefix:
-                if not alive:
-                    break
-                worker.act(earlier, timeout_ms=kill_ms)
-                alive = not worker.dead
+            alive = _after_prefix(worker, engine, source, bot_seed, init_ms, prefix, kill_ms)
             out = worker.act(state, timeout_ms=kill_ms) if alive else None
             timed = out is not None and out.kind in ("ok", "throw")  # a throw is an answer here, timed
             samples.append(decision_ms(out) if timed else math.inf)
@@ -198,12 +205,7 @@ def _quickjs_samples(source: str, engine: str, state: dict, prefix: Sequence[dic
     # CPU backstop ends it there (with a margin) rather than at its default 10 s.
     cpu_limit_ms = max(1, math.ceil(CPU_LIMIT_FACTOR * deadline_ms))
     with Worker(memory_limit=memory_limit, cpu_limit_ms=cpu_limit_ms) as worker:
-        alive = worker.start(engine, source, bot_seed, init_timeout_ms=init_ms).ok
-        for earlier in prefix:
-            if not alive:
-                break
-            worker.act(earlier, timeout_ms=kill_ms)
-            alive = not worker.dead
+        alive = _after_prefix(worker, engine, source, bot_seed, init_ms, prefix, kill_ms)
         samples, threw = [], 0
         for _ in range(REPEATS):
             out = worker.act(state, timeout_ms=kill_ms) if alive else None
