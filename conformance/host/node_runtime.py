@@ -22,7 +22,6 @@ import subprocess
 import sys
 import threading
 from functools import lru_cache
-from pathlib import Path
 
 from . import npm_cache
 

@@ -18,7 +18,6 @@ QuickJS alone (:mod:`conformance.bots.bot_timing`).
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import tempfile
 import time

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 
 from conformance.cli.argtypes import add_quiet_option, at_least_one, milliseconds, show_progress, uint32
