@@ -12,7 +12,9 @@ node is installed); ``--host quickjs`` rows separate the V8 host from the other 
 ``--fuzz-games`` rows do the same work on both sides (main before #25 fuzzed for a 10 s time budget
 by default, so a faster tree played more games in it; since, the default is 100 games). Wall times on a shared machine vary: compare the ratios,
 measured in one run. ``--hand``: the hand profile alone (issue #36: its fresh tests and random hands
-must keep a hand engine's certification within 2x), the bundled engine and pokerkit over --cmd.
+must keep a hand engine's certification within 2x), the bundled engine and pokerkit over --cmd; and
+poker-ts (issue #38: an engine with hundreds of failures must take at most 2x a passing one, the
+bundled engine's hand row of the same run; poker-ts is installed into the cache on first use).
 """
 from __future__ import annotations
 
@@ -73,6 +75,14 @@ def timed(tree: Path, args: list[str]) -> tuple[float, str]:
 POKERKIT = f"{sys.executable} -m conformance.implementations.pokerkit_engine"
 
 
+def poker_ts_args() -> list[str]:
+    """poker-ts as ``holdem-cert engine`` takes it (conformance/implementations/poker_ts.py)."""
+    sys.path.insert(0, str(HERE))
+    from conformance.implementations import poker_ts
+
+    return poker_ts.engine_args()
+
+
 def runs(families: bool, hand: bool = False) -> list[tuple[str, list[str], list[str]]]:
     """(name, this tree's arguments, the other tree's)."""
     mutant = mutant_file()
@@ -100,6 +110,8 @@ def runs(families: bool, hand: bool = False) -> list[tuple[str, list[str], list[
             ("engine --profile hand: bundled (defaults)", *same(["engine", ENGINE, "--profile", "hand", "--json", "{json}"])),
             ("engine --profile hand: pokerkit --cmd (defaults)",
              *same(["engine", "--cmd", POKERKIT, "--profile", "hand", "--json", "{json}"])),
+            ("engine --profile hand: poker-ts (defaults)",
+             *same(["engine", *poker_ts_args(), "--profile", "hand", "--json", "{json}"])),
         ]
     return out
 
