@@ -179,6 +179,28 @@ def test_an_engine_that_does_not_load_is_a_clear_error(tmp_path, source, said):
     assert not (tmp_path / "out.json").exists()
 
 
+def test_lines_mutate_only_the_code_of_those_lines(tmp_path):
+    _stryker()
+    line = next(k for k, text in enumerate(ENGINE.read_text(encoding="utf-8").splitlines(), 1)
+                if "else if (b > second) second = b" in text)  # refundUncalled's second-largest bet
+    run = cli(str(ENGINE), "--lines", f"{line}-{line}", "--family", "hands", "--fuzz-games", "1", "--jobs", "1",
+              "--json", str(tmp_path / "out.json"), timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    places = {(m["location"]["start"]["line"], m["replacement"]): m["status"] for _, m in score.mutants(report)}
+    assert {at for at, _ in places} == {line}
+    assert places[(line, "b <= second")] == "Killed"
+    assert f"lines {line}-{line})" in run.stdout
+
+
+@pytest.mark.parametrize("lines, said", [("5-2", "expected 1 <= A <= B"), ("x", "expected lines as A-B"),
+                                         ("1-99999", "has 1")])
+def test_lines_outside_the_engine_are_a_clear_error(lines, said):
+    run = cli(str(ENGINE), "--lines", lines, timeout=120)
+    assert run.returncode == 2 and said in run.stderr and "--lines" in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
+
+
 def test_the_instrumented_engine_has_the_helpers_the_session_names(tmp_path):
     node, prefix = _stryker()
     instrumented = tmp_path / "engine.js"

@@ -50,6 +50,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="mutate only the code of N mutants chosen by --sample-seed (with any mutant of the same "
                              "or nested code): a quick look, and the tests' fixed sample")
     parser.add_argument("--sample-seed", type=uint32, default=0, metavar="S", help="the seed of --sample (default 0)")
+    parser.add_argument("--lines", type=line_span, action="append", metavar="A-B",
+                        help="mutate only the code of lines A to B of ENGINE.js (repeatable; with --sample, the "
+                             "sample's mutants are drawn from these lines): re-checking the code you changed")
     parser.add_argument("--family", action="append", choices=FAMILIES, metavar="F",
                         help="judge the mutants on this vector family's tests only (repeatable; default: every "
                              "family the engine's profiles certify, as holdem-cert engine)")
@@ -69,14 +72,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         node = stryker.stryker_node()
         plan = make_plan(args, node)  # bad input first: before anything is installed
+        _check_lines(args)
         prefix = stryker.install()
     except stryker.Unavailable as exc:
         raise UsageError(f"mutate: {exc}") from None
-    mutate = None
+    mutate = [f"{args.engine.name}:{a}-{b}" for a, b in args.lines] if args.lines else None
     if args.sample is not None:
         try:
-            mutate = stryker.sample_ranges(stryker.list_mutants(node, prefix, args.engine), args.engine.name,
-                                           args.sample, args.sample_seed)
+            listed = [m for m in stryker.list_mutants(node, prefix, args.engine)
+                      if not args.lines or any(a <= m["location"]["start"]["line"] + 1 <= b for a, b in args.lines)]
+            mutate = stryker.sample_ranges(listed, args.engine.name, args.sample, args.sample_seed)
         except stryker.Unavailable as exc:
             raise UsageError(f"mutate: {exc}") from None
     with progress(None, show_progress(args), "dry run") as advance:
@@ -88,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     report = score.normalized(outcome.report, str(args.engine.resolve().parent))
     out = text_stream(args.json_out)
     print(f"holdem-cert mutate: {args.engine} (StrykerJS {stryker.VERSION}, {args.jobs} jobs"
-          + (f", a sample of {args.sample} mutants, seed {args.sample_seed}" if args.sample else "") + ")", file=out)
+          + (f", a sample of {args.sample} mutants, seed {args.sample_seed}" if args.sample else "")
+          + (", lines " + ", ".join(f"{a}-{b}" for a, b in args.lines) if args.lines else "") + ")", file=out)
     if outcome.left:  # they cannot kill a mutant
         print(f"left out: {plural(len(outcome.left), 'test')} the original engine does not pass: " + "; ".join(outcome.left[:5])
               + (" ..." if len(outcome.left) > 5 else ""), file=out)
@@ -100,6 +106,25 @@ def run(args: argparse.Namespace) -> int:
         page = stryker.html_view(report, prefix)
         replace_directory(args.html_dir, lambda staging: write_text(staging / HTML_PAGE, page))
     return 0
+
+
+def _check_lines(args: argparse.Namespace) -> None:
+    total = len(args.engine.read_text(encoding="utf-8").splitlines())
+    for a, b in args.lines or ():
+        if b > total:
+            raise UsageError(f"--lines {a}-{b}: {args.engine} has {total} lines")
+
+
+def line_span(text: str) -> tuple[int, int]:
+    """``A-B``: lines A to B of the engine, 1-based and inclusive."""
+    a, sep, b = text.partition("-")
+    try:
+        span = (int(a), int(b) if sep else int(a))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected lines as A-B (e.g. 120-180), got {text!r}") from None
+    if not 1 <= span[0] <= span[1]:
+        raise argparse.ArgumentTypeError(f"expected 1 <= A <= B, got {text!r}")
+    return span
 
 
 def make_plan(args: argparse.Namespace, node: str) -> Plan:
