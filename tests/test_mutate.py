@@ -193,6 +193,25 @@ def test_lines_mutate_only_the_code_of_those_lines(tmp_path):
     assert f"lines {line}-{line})" in run.stdout
 
 
+def test_a_mutant_that_only_makes_a_vector_divergent_is_killed_naming_the_ruling(tmp_path):
+    """buildPots without its empty-id check returns pots for an id of "": R38 leaves such input open, so the
+    vector is divergent on R38, not failed; the certification still tells the mutant from the original."""
+    _stryker()
+    line = next(k for k, text in enumerate(ENGINE.read_text(encoding="utf-8").splitlines(), 1)
+                if "if (typeof id !== 'string' || id === '')" in text)
+    run = cli(str(ENGINE), "--lines", f"{line}-{line}", "--family", "pots", "--fuzz-games", "1", "--jobs", "1",
+              "--json", str(tmp_path / "out.json"), timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    accepting = [m for _, m in score.mutants(report) if m["mutatorName"] == "ConditionalExpression"
+                 and m["replacement"] == "false" and m["location"]["start"]["line"] == line]
+    assert accepting and all(m["status"] == "Killed" for m in accepting), accepting  # the check, or either half
+    for m in accepting:
+        assert m["statusReason"].startswith("pots.error.") and ": divergent on R38" in m["statusReason"], m
+    by_divergence = sum(1 for _, m in score.mutants(report) if ": divergent on " in m.get("statusReason", ""))
+    assert f"Killed ({by_divergence} of them only as a proven ruling divergence)" in run.stdout
+
+
 @pytest.mark.parametrize("lines, said", [("5-2", "expected 1 <= A <= B"), ("x", "expected lines as A-B"),
                                          ("1-99999", "has 1")])
 def test_lines_outside_the_engine_are_a_clear_error(lines, said):

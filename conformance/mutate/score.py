@@ -11,6 +11,7 @@ from collections import Counter
 STATUSES = ("Killed", "Survived", "NoCoverage", "Timeout", "RuntimeError", "CompileError", "Ignored")
 DETECTED = ("Killed", "Timeout")
 UNDETECTED = ("Survived", "NoCoverage")
+DIVERGED = "divergent on"  # a kill's reason (after its vector's id) when the mutant only made vectors divergent
 
 
 def normalized(report: dict, root: str) -> dict:
@@ -58,7 +59,11 @@ def summary_lines(report: dict) -> list[str]:
     """The terminal's account: counts, the score, each survivor with its line and replacement."""
     tally = counts(report)
     value = score(tally)
-    lines = [", ".join(f"{tally[s]} {s}" for s in STATUSES if tally[s]) or "no mutants",
+    by_divergence = sum(1 for _, m in mutants(report)
+                        if m["status"] == "Killed" and str(m.get("statusReason", "")).split(": ", 1)[-1].startswith(DIVERGED))
+    lines = [", ".join(f"{tally[s]} {s}" + (f" ({by_divergence} of them only as a proven ruling divergence)"
+                                             if s == "Killed" and by_divergence else "")
+                       for s in STATUSES if tally[s]) or "no mutants",
              "mutation score: " + ("n/a (no valid mutant)" if value is None else f"{value:.2f}% "
                                    f"({sum(tally[s] for s in DETECTED)} detected of "
                                    f"{sum(tally[s] for s in DETECTED + UNDETECTED)} valid)")]

@@ -41,6 +41,7 @@ from conformance.judge.coverage import SEPARATOR
 from conformance.judge.engine_cert import FUZZ_KINDS, Runner, load_tests
 from conformance.judge.engine_drivers import EngineLoadError, QuickJSDriver, Run, is_digest
 from conformance.judge.smoke import smoke_tests
+from conformance.mutate.score import DIVERGED
 
 PLAN_ENV = "HOLDEM_MUTATE_PLAN"  # the plan's JSON file, written by the command for every session
 # Beside the plan: what the command says of the dry run: the tests left out (the original does not pass
@@ -169,6 +170,8 @@ class Session:
     driver: MutantDriver | None = None
     tests: list[Test] = field(default_factory=list)
     kept: dict[str, Test] = field(default_factory=dict)  # the tests the original engine passes, by id
+    # the tests the original passes outright (not divergent): one a mutant makes divergent detects it
+    passed: set[str] = field(default_factory=set)
     original: str = ""  # the original engine's text
     declared: tuple = ()  # what the original declares that decides what is certified (_declared)
 
@@ -217,6 +220,8 @@ class Session:
                 left.append(f"{test.id} ({case.status}: {case.message[:200]})")
                 self.kept.pop(test.id, None)
                 continue
+            if case.status == "passed":
+                self.passed.add(test.id)
             results.append({"id": test.id, "name": test.id, "status": "passed", "ms": round(case.seconds * 1000, 3)})
             per_test[test.id] = self.driver.hits
         return {"tests": results, "coverage": {"static": static, "perTest": per_test}, "left": left}
@@ -236,6 +241,7 @@ class Session:
         chosen = set(tests) if tests is not None else None
         runner = self._runner()
         killed, failure, ran = [], "", 0
+        diverged, divergence = [], ""  # tests the original passes that the mutant makes divergent on a ruling
         for test in self.tests:
             if test.id not in self.kept or chosen is not None and test.id not in chosen:
                 continue
@@ -257,8 +263,15 @@ class Session:
                 failure = failure or f"{test.id}: {case.message}"[:1000]
                 if bail:
                     break
+            elif case.status == "divergent" and test.id in self.passed:
+                diverged.append(test.id)
+                divergence = divergence or f"{test.id}: {DIVERGED} {', '.join(case.rulings)}: {case.message}"[:1000]
         if killed:
             return {"status": "killed", "killedBy": killed, "failure": failure, "tests": ran}
+        if diverged:
+            # The certification tells it from the original: the report names it divergent on a ruling (the
+            # mutant takes another option the contract leaves open), so it is detected, not a survivor.
+            return {"status": "killed", "killedBy": diverged, "failure": divergence, "tests": ran}
         return {"status": "survived", "tests": ran}
 
     def _fresh_engine(self, mutant: str, location: dict | None, replacement: str | None) -> dict | None:
