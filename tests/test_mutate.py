@@ -27,6 +27,18 @@ ENGINE = ROOT / "reference" / "js" / "poker-engine.js"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def line_of(text: str) -> int:
+    """The engine's line holding ``text`` (1-based): lines move as comments are added, the code does not."""
+    found = [k for k, line in enumerate(ENGINE.read_text(encoding="utf-8").splitlines(), 1) if text in line]
+    assert len(found) == 1, (text, found)
+    return found[0]
+
+
+REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the second-largest bet
+TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
+SEAT_CHECK = line_of("spec[key] < 0 || spec[key] >= n")  # a hand spec's seat check
 SAMPLE = ["--sample", "12", "--sample-seed", "3", "--family", "legality", "--family", "hands", "--fuzz-games", "5",
           "--jobs", "2"]
 
@@ -65,15 +77,15 @@ def test_the_sample_mutants_statuses(sample):
     mutants = by_place(report)
     # refundUncalled (R12): `else if (b > second) second = b`. With `>=`, b == second assigns the value
     # second already holds: no input can tell them apart (an equivalent mutant), so it survives.
-    assert mutants[(990, 69, "b >= second")]["status"] == "Survived"
+    assert mutants[(REFUND, 69, "b >= second")]["status"] == "Survived"
     # ... while `<=` loses the second-largest bet: the uncalled part refunded is wrong at once.
-    assert mutants[(990, 69, "b <= second")]["status"] == "Killed"
+    assert mutants[(REFUND, 69, "b <= second")]["status"] == "Killed"
     # The evaluator's rank tables are filled while the engine loads (a static mutant: every test runs,
     # from a fresh load with it active); a wrong TOP2 misranks a showdown of the hands family.
-    static = mutants[(122, 34, "TOP2[rest] * 15")]
+    static = mutants[(TOP3, 34, "TOP2[rest] * 15")]
     assert static["status"] == "Killed" and static["static"] is True
     # A hand spec's seat check belongs to the hand profile, not run here: no test reaches it.
-    assert mutants[(1574, 64, "spec[key] > n")]["status"] == "NoCoverage"
+    assert mutants[(SEAT_CHECK, 64, "spec[key] > n")]["status"] == "NoCoverage"
     # Every Killed names the vectors that killed it, each a test of the run that reaches the mutant.
     tests = {t["id"] for f in report["testFiles"].values() for t in f["tests"]}
     assert "smoke.showdown" in tests and "legality.fold-object" in tests
@@ -88,8 +100,8 @@ def test_the_sample_mutants_statuses(sample):
     tally = score.counts(report)
     assert f"{tally['Killed']} Killed" in run.stdout and f"{tally['Survived']} Survived" in run.stdout
     assert f"mutation score: {score.score(tally):.2f}%" in run.stdout
-    assert "poker-engine.js:990:69 EqualityOperator -> b >= second" in run.stdout
-    assert "poker-engine.js:1574:64 EqualityOperator -> spec[key] > n  (no test reaches it)" in run.stdout
+    assert f"poker-engine.js:{REFUND}:69 EqualityOperator -> b >= second" in run.stdout
+    assert f"poker-engine.js:{SEAT_CHECK}:64 EqualityOperator -> spec[key] > n  (no test reaches it)" in run.stdout
 
 
 def test_the_report_validates_against_the_mutation_testing_report_schema(sample):
@@ -282,11 +294,11 @@ def test_a_static_mutant_runs_every_test_on_its_own_text_and_survives_when_equiv
 def test_a_mutant_run_is_deterministic_and_stops_at_the_first_failure(session):
     s, _ = session
     tests = [t.id for t in s.tests]
-    first = run_mutant(session, (990, 69, "b <= second"), tests=tests)
-    again = run_mutant(session, (990, 69, "b <= second"), tests=tests)
+    first = run_mutant(session, (REFUND, 69, "b <= second"), tests=tests)
+    again = run_mutant(session, (REFUND, 69, "b <= second"), tests=tests)
     assert first == again and first["status"] == "killed" and len(first["killedBy"]) == 1, first
     assert first["tests"] == tests.index(first["killedBy"][0]) + 1  # bail: nothing after the first failure
-    assert run_mutant(session, (990, 69, "b >= second"), tests=tests) == {"status": "survived", "tests": len(tests)}
+    assert run_mutant(session, (REFUND, 69, "b >= second"), tests=tests) == {"status": "survived", "tests": len(tests)}
 
 
 def test_spliced_puts_the_replacement_at_strykers_location():
@@ -302,7 +314,7 @@ def test_a_mutant_past_its_hit_limit_is_a_timeout(session):
     # Stryker's hit limit (a hundred times the dry run's hits) ends an endless loop; here a tiny one on a
     # mutant the betting round runs at every street.
     s, places = session
-    m = places[(990, 69, "b >= second")]
+    m = places[(REFUND, 69, "b >= second")]
     out = s.mutant_run(m["id"], [t.id for t in s.tests], False, 2, True, m["location"], m["replacement"])
     assert out["status"] == "timeout" and "hit limit 2 reached" in out["reason"], out
 
