@@ -39,8 +39,13 @@ def line_of(text: str) -> int:
 REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the second-largest bet
 TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
 SEAT_CHECK = line_of("spec[key] < 0 || spec[key] >= n")  # a hand spec's seat check
-SAMPLE = ["--sample", "12", "--sample-seed", "3", "--family", "legality", "--family", "hands", "--fuzz-games", "5",
-          "--jobs", "2"]
+PROFILES = line_of("profiles: Object.freeze(['helpers',")  # the profiles the engine declares
+NODE_BRANCH = line_of("if (self !== g && typeof module === 'object'")  # the module wrapper's CommonJS case
+UNKNOWN_TYPE = line_of("unknown action type ${show(kind)}")  # a refusal's message (disabled), its code next line
+# The sample: the code of these lines (Stryker selects by range) judged on two families and five fuzz games.
+SAMPLE = [*(a for a, b in ((REFUND, REFUND), (TOP3, TOP3), (SEAT_CHECK, SEAT_CHECK), (UNKNOWN_TYPE, UNKNOWN_TYPE + 1))
+            for a in ("--lines", f"{a}-{b}")),
+          "--family", "legality", "--family", "hands", "--fuzz-games", "5", "--jobs", "2"]
 
 
 def _stryker() -> tuple[str, Path]:
@@ -86,11 +91,17 @@ def test_the_sample_mutants_statuses(sample):
     assert static["status"] == "Killed" and static["static"] is True
     # A hand spec's seat check belongs to the hand profile, not run here: no test reaches it.
     assert mutants[(SEAT_CHECK, 64, "spec[key] > n")]["status"] == "NoCoverage"
+    # A refusal's message is never judged (any refusal passes): excluded in the engine's source with
+    # Stryker's disable comment and its reason (docs/mutation.md); the refusal's code, which submit()
+    # returns, is judged: on the next line, not excluded, and killed.
+    message = [m for (line, _, _), m in mutants.items() if line == UNKNOWN_TYPE and m["mutatorName"] == "StringLiteral"]
+    assert message and all(m["status"] == "Ignored" and "any refusal passes" in m["statusReason"] for m in message)
+    assert mutants[(UNKNOWN_TYPE + 1, 11, '""')]["status"] == "Killed"
     # Every Killed names the vectors that killed it, each a test of the run that reaches the mutant.
     tests = {t["id"] for f in report["testFiles"].values() for t in f["tests"]}
     assert "smoke.showdown" in tests and "legality.fold-object" in tests
     for _, m in score.mutants(report):
-        assert m["status"] in ("Killed", "Survived", "NoCoverage"), m
+        assert m["status"] in ("Killed", "Survived", "NoCoverage", "Ignored"), m
         if m["status"] == "Killed":
             assert m["killedBy"] and set(m["killedBy"]) <= tests, m
             assert m.get("static") or set(m["killedBy"]) <= set(m["coveredBy"]), m
@@ -278,7 +289,7 @@ def run_mutant(session, place, static=False, tests=None):
 def test_a_static_mutant_that_changes_the_declared_profiles_is_killed_at_load(session):
     # `profiles: Object.freeze([...])` emptied: the engine declares no profile, so certification would
     # certify nothing of what the original is certified for; the engine's load tells.
-    out = run_mutant(session, (1636, 29, "[]"), static=True)
+    out = run_mutant(session, (PROFILES, 29, "[]"), static=True)
     assert out["status"] == "killed" and out["killedBy"] == ["smoke.load"], out
     assert "declares profiles []" in out["failure"]
 
@@ -287,7 +298,7 @@ def test_a_static_mutant_runs_every_test_on_its_own_text_and_survives_when_equiv
     # The engine's CommonJS branch: in the host `module` is not the wrapper's, so `g.PokerEngine = api`
     # runs either way; every test runs (static) and none can tell.
     s, _ = session
-    out = run_mutant(session, (20, 7, "false"), static=True)
+    out = run_mutant(session, (NODE_BRANCH, 7, "false"), static=True)
     assert out == {"status": "survived", "tests": len(s.kept)}, out
 
 
@@ -415,7 +426,7 @@ def test_a_static_mutant_whose_text_does_not_parse_runs_on_the_instrumented_buil
     # Were Stryker's printed replacement not to fit the original's text, the mutant still runs: switched on
     # in the instrumented build from its first statement (here the CommonJS branch's equivalent mutant).
     s, places = session
-    m = places[(20, 7, "false")]
+    m = places[(NODE_BRANCH, 7, "false")]
     out = s.mutant_run(m["id"], None, True, None, True, m["location"], "((")
     assert out == {"status": "survived", "tests": len(s.kept)}, out
     assert "globalThis.__stryker__" in s.driver.engine_source  # the instrumented build, loaded active
