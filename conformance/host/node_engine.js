@@ -130,24 +130,34 @@ function init(req) {
     if (refused !== null) return protocol(refused);
   }
   const maxText = limits.text;
+  // V8's code cache of the suite's own scripts (node_code_cache.py): init.codeCache gives what an
+  // earlier child produced for the same texts and flags (V8 checks both and else compiles afresh);
+  // init.makeCodeCache asks for it, and such an init loads no bot (the cache holds only our code).
+  const cache = req.codeCache && typeof req.codeCache === 'object' ? req.codeCache : {};
+  const scripts = {};
+  function compiled(key, text, filename) {
+    const data = typeof cache[key] === 'string' ? Buffer.from(cache[key], 'base64') : undefined;
+    return (scripts[key] = new vm.Script(text, data === undefined ? { filename } : { filename, cachedData: data }));
+  }
   if (typeof req.globals === 'string') {
-    try { vm.runInContext(req.globals, ctx, { filename: 'worker_globals.js' }); } catch (e) {
+    try { compiled('globals', req.globals, 'worker_globals.js').runInContext(ctx); } catch (e) {
       return jsonQuote({ ok: false, error: error('internal', "the worker's globals failed: " + String(e && e.message)) });
     }
   }
   // With code generation off the bootstrap's own lookups (a global binding by name, evalFn's source:
   // the parent's text, never the bot's) are evaluated from here; the function stays in its closure.
   const evaluate = bot ? (text) => vm.runInContext(text, ctx, { filename: 'driver' }) : undefined;
-  host = vm.runInContext(req.bootstrap, ctx, { filename: 'worker_bootstrap.js' })(
+  host = compiled('bootstrap', req.bootstrap, 'worker_bootstrap.js').runInContext(ctx)(
     seed, Infinity, limits.answer, maxText, limits.name, bot, 'node', evaluate);
   // A bot's global is a browser's (R39): the bootstrap has captured QuickJS's InternalError, which V8's
   // browsers do not have, so a bot's "am I in QuickJS?" test answers as in Chrome.
   if (bot) vm.runInContext('delete globalThis.InternalError;', ctx);
   for (const [source, text, filename] of [['engine', req.engine, 'engine'], ['script', req.script, bot ? 'bot' : 'adapter']]) {
+    if (source === 'script' && req.makeCodeCache === true) return madeCodeCache(scripts);
     if (source === 'script') host('watch', '');
     if (text === null) continue;
     let script;
-    try { script = new vm.Script(text, { filename }); } catch (e) {
+    try { script = source === 'engine' ? compiled('engine', text, filename) : new vm.Script(text, { filename }); } catch (e) {
       host = null;
       return jsonQuote({ ok: false, error: loadError(e, source, true, maxText) });
     }
@@ -160,6 +170,15 @@ function init(req) {
   const response = host('finish', req.mode);
   if (jsonParse(response).ok === true) mode = req.mode; else host = null;
   return response;
+}
+
+// The code cache of the scripts init ran (after running: the functions they called are in it too);
+// the worker then refuses every request but stop.
+function madeCodeCache(scripts) {
+  host = null;
+  const value = {};
+  for (const key of Object.keys(scripts)) value[key] = scripts[key].createCachedData().toString('base64');
+  return jsonQuote({ ok: true, value });
 }
 
 function handle(op, req, line) {

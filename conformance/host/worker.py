@@ -274,15 +274,8 @@ class Worker:
             ready = self._spawn()
             if ready is not None:
                 return ready
-            req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
-                   "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
-            if mode == "bot":  # a classic Web Worker's members (ruling R39)
-                req["globals"] = self._globals_script()
-            if self.memory_limit is not None:
-                req["memoryLimit"] = self.memory_limit
-            if self.stack_limit is not None:
-                req["stackLimit"] = self.stack_limit
-            out = self._request(_line(req), init_timeout_ms, answer_key=None)
+            out = self._request(_line(self._init_request(engine_source, script_source, bot_seed, mode)),
+                                init_timeout_ms, answer_key=None)
             if out.kind == "ok":
                 self.state, self.mode = "ready", mode
                 self.name, self.shape = out.answer["name"], out.answer["shape"]
@@ -359,6 +352,17 @@ class Worker:
             self._release()
 
     # ---- plumbing -------------------------------------------------------------
+
+    def _init_request(self, engine_source: str | None, script_source: str, bot_seed: int, mode: str) -> dict:
+        req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
+               "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
+        if mode == "bot":  # a classic Web Worker's members (ruling R39)
+            req["globals"] = self._globals_script()
+        if self.memory_limit is not None:
+            req["memoryLimit"] = self.memory_limit
+        if self.stack_limit is not None:
+            req["stackLimit"] = self.stack_limit
+        return req
 
     def _call(self, data: bytes, timeout_ms: float, answer_key: str | None) -> Outcome:
         if self.state == "new":
