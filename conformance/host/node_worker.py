@@ -94,21 +94,23 @@ def coverage_sandbox(node: str) -> str:
             "the engine still runs in a vm realm with none of node's globals")
 
 
-def _raise_stack() -> None:  # in the child, before exec: room for V8's stack limit
-    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
-    want = CHILD_STACK if hard == resource.RLIM_INFINITY else min(CHILD_STACK, hard)
-    if soft != resource.RLIM_INFINITY and soft < want:
-        resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
-
-
-def _bound_data(limit: int):
-    """The child's preexec: room for V8's stack and its data segment bounded at ``limit`` bytes."""
-    def preexec() -> None:
-        _raise_stack()
-        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
-    return preexec
+def limit_child(pid: int, data_limit: int | None) -> None:
+    """Room for V8's stack (:data:`CHILD_STACK`) and, when ``data_limit`` is given, the child's data
+    segment bounded at that many bytes: set on the running child (``prlimit``) as soon as it is
+    spawned, before it is sent any script, not in a preexec function (forking this process to run
+    Python before exec cost the parent ~5 ms a worker, holding the GIL). The stack grows on demand up
+    to the limit in force at the time; node's own start-up needs neither bound."""
+    try:
+        soft, hard = resource.prlimit(pid, resource.RLIMIT_STACK)
+        want = CHILD_STACK if hard == resource.RLIM_INFINITY else min(CHILD_STACK, hard)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.prlimit(pid, resource.RLIMIT_STACK, (want, hard))
+        if data_limit is not None:
+            soft, hard = resource.prlimit(pid, resource.RLIMIT_DATA)
+            resource.prlimit(pid, resource.RLIMIT_DATA,
+                             (data_limit if hard == resource.RLIM_INFINITY else min(data_limit, hard), hard))
+    except ProcessLookupError:  # already gone: reading its ready line says why
+        pass
 
 
 class NodeWorker(Worker):
@@ -172,10 +174,8 @@ class NodeWorker(Worker):
             return flags
         return [*flags, "--allow-inspector"] if allows_inspector(self.node) else []
 
-    def _popen_extra(self) -> dict:
-        if not getattr(self, "_bot", False):
-            return {"preexec_fn": _raise_stack}
-        return {"preexec_fn": _bound_data(DATA_LIMIT_FACTOR * self.heap_mb * 2**20)}
+    def _limit_child(self, pid: int) -> None:
+        limit_child(pid, DATA_LIMIT_FACTOR * self.heap_mb * 2**20 if getattr(self, "_bot", False) else None)
 
     def _env(self) -> dict:
         env = super()._env()

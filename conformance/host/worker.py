@@ -383,9 +383,8 @@ class Worker:
         binding's directory (with ``-S`` there is no site-packages otherwise)."""
         return [str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")]), *filter(None, [binding_dir()])]
 
-    def _popen_extra(self) -> dict:
-        """More arguments of the child's Popen."""
-        return {}
+    def _limit_child(self, pid: int) -> None:
+        """Resource limits set on the child as soon as it is spawned (the QuickJS child sets its own)."""
 
     def _init_fields(self) -> dict:
         """More fields of the init request."""
@@ -408,8 +407,9 @@ class Worker:
         t0 = time.perf_counter()
         self._proc = subprocess.Popen(
             self._argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0, **self._popen_extra())
+            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
         self.pid = self._proc.pid
+        self._limit_child(self.pid)
         self._finalizer = weakref.finalize(self, kill_group, self._proc)
         self._pipe = LinePipe(self._proc)
         try:
