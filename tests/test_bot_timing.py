@@ -154,6 +154,8 @@ def test_without_node_the_timer_is_absent(monkeypatch, tmp_path):
 def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
     from conformance.bots.bot_cert import CertReport
     from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.battery_states import BatteryState
+    from conformance.bots.cert_cuts import Spent, report_cuts
     from conformance.bots.cert_determinism import report_determinism
     from conformance.host.worker import Outcome
 
@@ -163,12 +165,21 @@ def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
         return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
                                           for i, (o, a) in enumerate(answers)], restarts=restarts)
 
+    states = [BatteryState(f"s{i}", {}) for i in range(2)]
     report = CertReport(file="x", options=CertOptions())
-    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")))
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")),
+                       states)
     assert report.determinism["difference"]["state"] == "s1"
+    # Only the first pass's worker was replaced: the passes' later answers come from different pasts and
+    # are not compared, which is a cut (inconclusive), never a silent prefix (#35 item 4).
     report = CertReport(file="x", options=CertOptions())
-    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")))
-    assert report.determinism["compared"] == 0 and not report.reasons
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")),
+                       states)
+    report_cuts(report, Spent(battery_s=1.0, tables_s=1.0))
+    assert report.determinism["compared"] == 0 and report.verdict == "inconclusive"
+    [reason] = report.reasons
+    assert (reason.category, reason.code, reason.example) == ("bound", "deadline", "s0")
+    assert "2 states from s0 on were not compared" in reason.message
 
 
 @needs_node

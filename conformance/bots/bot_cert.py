@@ -176,10 +176,10 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
                                max_ms=1000 * clock.share_s("tables"))
         report_battery(report, states, run, on_late)
         report_environment(report, run)
-        report_determinism(report, run, second)
+        report_determinism(report, run, second, states)
         report_violations(report, run.violations, run.violations_dropped)
-        report_pass_cut(report, "battery", run, states)
-        report_pass_cut(report, "determinism", second, states)
+        report_pass_cut(report, "battery", run, states, bool(retimer.late()))
+        report_pass_cut(report, "determinism", second, states, bool(retimer.late()))
         report_tournaments(report, options, {n: tables[n].result() for n in options.smoke_seats}, retimer)
         if full is not None:
             report_full_table(report, options, *full.result(), retimer)
