@@ -231,3 +231,22 @@ def test_a_determinism_pass_whose_worker_was_replaced_after_a_kill_is_inconclusi
     state = battery(options)[39].id
     assert (reason.category, reason.code, reason.example) == ("bound", "deadline", state)
     assert f"{len(battery(options)) - 39} states from {state} on were not compared" in reason.message
+
+
+def test_a_determinism_pass_ended_by_proven_lateness_is_the_bot_s_failure_not_a_cut():
+    # Its worker killed at the deadline on s1, re-timing proved the bot late (R33): the pass ends
+    # there, as the first pass's would; the timing stage's error rejects the bot, no cut is noted.
+    from conformance.bots.battery_states import BatteryState
+    from conformance.bots.bot_cert import CertReport
+    from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.cert_cuts import report_pass_cut
+    from conformance.host.worker import Outcome
+
+    states = [BatteryState(f"s{i}", {}) for i in range(5)]
+    run = BatteryRun(Outcome("ok", {"name": None, "shape": "function"}),
+                     answers=[{"id": "s0", "outcome": "ok"}, {"id": "s1", "outcome": "late"}], cut="s1")
+    report = CertReport(file="x", options=CertOptions())
+    report_pass_cut(report, "determinism", run, states, late_proven=True)
+    assert report.not_run == []
+    report_pass_cut(report, "determinism", run, states, late_proven=False)
+    assert [n["reason"] for n in report.not_run] == ["unfinished"]
