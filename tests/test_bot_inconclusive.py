@@ -48,7 +48,7 @@ def test_a_rare_mistake_is_caught_though_the_battery_is_cut():
     # vector state and no generated state has one, 25 of the 190 stratified states do). Stratified
     # states used to come last: a budget that cuts the battery after a few hundred states certified it.
     # They now come right after the legality vectors, every kind as early as it can.
-    options = CertOptions(time_budget_s=10, smoke_seats=(), full_table_hands=0, node=False)
+    options = CertOptions(host="quickjs", time_budget_s=10, smoke_seats=(), full_table_hands=0, node=False)
     report = certify_file(TIMING / "slow-late-mistake.js", options)
     assert report.battery["stopped"] is not None and report.battery["stopped"]["reason"] == "time"
     assert report.verdict == "rejected", [r.to_json() for r in report.reasons]

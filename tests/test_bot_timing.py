@@ -25,7 +25,7 @@ DEADLINE = 200  # ms: modest, so that the over and in-band bots stay quick
 # in-band.js spends about 170 ms of QuickJS CPU time per decision (well inside 100..400 ms) and a
 # few ms in V8; far-under.js microseconds; far-over.js never answers; hangs-later.js never answers
 # its third call (in the battery and at the smoke table alike).
-OPTIONS = dict(decision_ms=DEADLINE, init_ms=3000, vector_states=4, generated_states=0, kind_states=0,
+OPTIONS = dict(host="quickjs", decision_ms=DEADLINE, init_ms=3000, vector_states=4, generated_states=0, kind_states=0,
                smoke_seats=(2,), smoke_max_hands=3, full_table_hands=0)
 EXPECTED = {"far-under": "certified", "in-band": "certified with warnings", "far-over": "rejected",
             "hangs-later": "rejected"}
