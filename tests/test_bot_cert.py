@@ -32,7 +32,7 @@ SLACK = 250  # ms allowed past a deadline for the kill and the reap
 # Small batteries and one short table: the deadline is the subject only for the loops. One worker at
 # a time in each certification: certify_all runs two side by side (both cores), and a deadline test
 # must not share them with four.
-QUICK = CertOptions(decision_ms=300, init_ms=1000, generated_states=10, vector_states=10, smoke_seats=(2,),
+QUICK = CertOptions(host="quickjs", decision_ms=300, init_ms=1000, generated_states=10, vector_states=10, smoke_seats=(2,),
                     smoke_max_hands=5, memory_limit=32 * 1024 * 1024, full_table_hands=0, parallel=1)
 GOOD_OPTIONS = CertOptions(generated_states=20, vector_states=20, smoke_seats=(2,), smoke_max_hands=8,
                            full_table_hands=0, parallel=1)

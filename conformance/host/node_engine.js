@@ -20,12 +20,17 @@
  * same guards, seeded Math.random and shims, and answers the same requests with the same texts.
  */
 const vm = require('vm');
+const fs = require('fs');
+const { StringDecoder } = require('string_decoder');
 
 // Captured before anything else runs: nothing the engine does can reach these.
-const write = process.stdout.write.bind(process.stdout);
+const readSync = fs.readSync, writeSync = fs.writeSync, bufferFrom = Buffer.from;
 const cpuUsage = process.cpuUsage.bind(process);
 const exit = process.exit.bind(process);
-const stdin = process.stdin;
+function write(text) {  // a blocking write of the whole text (node's stdout stream is not loaded)
+  const bytes = bufferFrom(text, 'utf8');
+  for (let done = 0; done < bytes.length;) done += writeSync(1, bytes, done, bytes.length - done);
+}
 const jsonParse = JSON.parse, jsonQuote = JSON.stringify;
 // Defence in depth: this realm keeps no network or timer entry points by name either.
 for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
@@ -75,8 +80,9 @@ function takeCoverage() {
 function textOf(get) {
   try { const v = get(); return typeof v === 'string' ? v : null; } catch (e) { return null; }
 }
-function cut(s, max) {
-  return s.length <= max ? s : s.slice(0, max) + '\u2026 (' + (s.length - max) + ' more characters)';
+function cut(s, max) {  // well-formed, as the bootstrap's texts: a lone surrogate becomes U+FFFD
+  const t = s.length <= max ? s : s.slice(0, max) + '\u2026 (' + (s.length - max) + ' more characters)';
+  return t.toWellFormed();
 }
 
 // A script that failed to load, in the words worker_process.py gives for QuickJS (the messages are V8's).
@@ -236,11 +242,24 @@ function serve(line) {
   send(out.slice(0, -1) + ',"cpuMs":' + ((used.user + used.system) / 1000).toFixed(3) + start + '}');
 }
 
+send('{"ok":true,"ready":true}');
+// Requests are read with blocking reads of stdin, a line at a time: no event loop turns between them
+// (nothing here needs one: the realm runs no jobs after a call, as QuickJS runs none), and node's
+// stream machinery costs neither the start-up nor any request its time (issue #35, speed).
+const decoder = new StringDecoder('utf8');
+const chunk = Buffer.allocUnsafe(1 << 16);
+const pause = new Int32Array(new SharedArrayBuffer(4));
 let buffer = '';
-stdin.setEncoding('utf8');
-stdin.on('data', (chunk) => {
+for (;;) {
+  let n;
+  try { n = readSync(0, chunk, 0, chunk.length, null); } catch (e) {
+    if (e && e.code === 'EAGAIN') { Atomics.wait(pause, 0, 0, 1); continue; }  // a non-blocking stdin
+    if (e && e.code === 'EOF') exit(0);
+    throw e;
+  }
+  if (n === 0) exit(0);  // the parent closed our stdin
   let start = buffer.length;
-  buffer += chunk;
+  buffer += decoder.write(chunk.subarray(0, n));
   let end;
   while ((end = buffer.indexOf('\n', start)) >= 0) {
     const line = buffer.slice(0, end);
@@ -248,6 +267,4 @@ stdin.on('data', (chunk) => {
     start = 0;
     serve(line);
   }
-});
-stdin.on('end', () => exit(0));
-send('{"ok":true,"ready":true}');
+}

@@ -174,6 +174,13 @@ class NodeWorker(Worker):
             return flags
         return [*flags, "--allow-inspector"] if allows_inspector(self.node) else []
 
+    def spare(self, mode: str = "bot"):
+        self._bot = mode == "bot"
+        return super().spare(mode)
+
+    def _limits_key(self) -> object:
+        return getattr(self, "_bot", False), self.heap_mb
+
     def _limit_child(self, pid: int) -> None:
         limit_child(pid, DATA_LIMIT_FACTOR * self.heap_mb * 2**20 if getattr(self, "_bot", False) else None)
 

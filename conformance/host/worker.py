@@ -66,7 +66,7 @@ import orjson
 
 from reference.actions import js_text
 
-from . import worker_globals
+from . import spares, worker_globals
 from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
 from reference.rng import JSBigInt
@@ -400,18 +400,36 @@ class Worker:
         env["PYTHONPATH"] = os.pathsep.join(self._python_path())
         return env
 
-    def _spawn(self) -> Outcome | None:
-        """Start the child and wait for its ready line; an Outcome if that failed."""
-        env = self._env()
-        self._stderr = tempfile.TemporaryFile()
+    def _child_key(self) -> tuple:
+        """What makes two children of this kind the same process (conformance/host/spares.py): the
+        command line, the environment, and the limits set on it."""
+        return type(self).__name__, tuple(self._argv()), tuple(sorted(self._env().items())), self._limits_key()
+
+    def _limits_key(self) -> object:
+        return None
+
+    def _start_child(self) -> spares.Spare:
+        """A child started as this worker starts one, not yet waited for."""
+        stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
-        self._proc = subprocess.Popen(
+        proc = subprocess.Popen(
             self._argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0)
+            stderr=stderr, start_new_session=True, env=self._env(), cwd=_ROOT, bufsize=0)
+        self._limit_child(proc.pid)
+        return spares.Spare(proc, LinePipe(proc), stderr, t0)
+
+    def spare(self, mode: str = "bot") -> tuple[tuple, spares.Spare]:
+        """A child that this worker, started in ``mode``, would start: for :func:`conformance.host.spares.keep`."""
+        return self._child_key(), self._start_child()
+
+    def _spawn(self) -> Outcome | None:
+        """Start the child (or take a spare one started the same way ahead of need) and wait for its
+        ready line; an Outcome if that failed."""
+        child = spares.take(self._child_key()) or self._start_child()
+        t0 = time.perf_counter()
+        self._proc, self._pipe, self._stderr = child.proc, child.pipe, child.stderr
         self.pid = self._proc.pid
-        self._limit_child(self.pid)
         self._finalizer = weakref.finalize(self, kill_group, self._proc)
-        self._pipe = LinePipe(self._proc)
         try:
             line = self._pipe.read_line(t0 + self.spawn_timeout_ms / 1000)
         except Late:
