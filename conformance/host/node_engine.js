@@ -249,7 +249,7 @@ send('{"ok":true,"ready":true}');
 const decoder = new StringDecoder('utf8');
 const chunk = Buffer.allocUnsafe(1 << 16);
 const pause = new Int32Array(new SharedArrayBuffer(4));
-let buffer = '';
+let pieces = [];  // of the line being read: a long line (init's scripts) is joined once, not rescanned
 for (;;) {
   let n;
   try { n = readSync(0, chunk, 0, chunk.length, null); } catch (e) {
@@ -258,13 +258,13 @@ for (;;) {
     throw e;
   }
   if (n === 0) exit(0);  // the parent closed our stdin
-  let start = buffer.length;
-  buffer += decoder.write(chunk.subarray(0, n));
-  let end;
-  while ((end = buffer.indexOf('\n', start)) >= 0) {
-    const line = buffer.slice(0, end);
-    buffer = buffer.slice(end + 1);
-    start = 0;
+  let text = decoder.write(chunk.subarray(0, n)), end;
+  while ((end = text.indexOf('\n')) >= 0) {
+    pieces.push(text.slice(0, end));
+    const line = pieces.length === 1 ? pieces[0] : pieces.join('');
+    pieces = [];
+    text = text.slice(end + 1);
     serve(line);
   }
+  if (text.length > 0) pieces.push(text);
 }

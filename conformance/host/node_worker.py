@@ -43,7 +43,7 @@ from . import node_runtime
 from .bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_TEXT_CHARS
 from . import node_code_cache, worker_globals
 from .node_runtime import MIN_NODE, node_version
-from .worker import Outcome, Worker, _line
+from .worker import Outcome, Worker, _init_line
 from conformance.resources import javascript
 
 BOOTSTRAP = javascript(__package__, "worker_bootstrap.js")  # the QuickJS worker's, unchanged
@@ -154,7 +154,7 @@ class NodeWorker(Worker):
                 if self._spawn() is not None:
                     return None
                 req = {**self._init_request(engine_source, "", 0, "bot"), "makeCodeCache": True}
-                out = self._request(_line(req), CODE_CACHE_MS, "value")
+                out = self._request(_init_line(req), CODE_CACHE_MS, "value")
         finally:
             self.close()
         ok = out.ok and isinstance(out.answer, dict) and all(isinstance(v, str) for v in out.answer.values())
