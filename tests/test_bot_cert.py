@@ -315,3 +315,18 @@ def test_cli_host_chooses_where_the_bot_runs_and_says_which(tmp_path, capsys):
     default = choose(None)
     assert json.loads(out.read_text())["options"]["host"] == default.name
     assert f"note: bots run on {default.label}" in capsys.readouterr().err
+
+
+def test_the_library_s_default_bot_host_is_the_commands(monkeypatch):
+    # CertOptions, RunnerOptions and the full-length table run bots where the commands do: node
+    # wherever the suite finds one, else QuickJS (#35: "bots in V8 by default").
+    from conformance.bots import full_table
+    from conformance.harness.runner import RunnerOptions
+    from conformance.host import node_runtime
+
+    assert CertOptions().host == RunnerOptions().bot_host == choose(None).name
+    assert full_table.play.__defaults__[-1] is None  # RunnerOptions' default
+    monkeypatch.setenv("HOLDEM_NODE", "none")  # no node: QuickJS, and choose() says why
+    assert node_runtime.find_node() is None
+    assert CertOptions().host == RunnerOptions().bot_host == "quickjs"
+    assert "the default without node" in choose(None).note
