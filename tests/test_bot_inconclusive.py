@@ -205,21 +205,24 @@ def test_a_determinism_pass_whose_worker_was_replaced_after_a_kill_is_inconclusi
     # come from workers with different pasts. It was certified having compared 39 of 1171 answers.
     import time
     from conformance.bots import cert_report
-    made, real_worker = [], cert_report.CertOptions.worker
+    started, acts, real_worker = [], [0], cert_report.CertOptions.worker
 
     def worker(self, cpu_meter=None):
         w = real_worker(self, cpu_meter)
-        made.append(w)
-        if len(made) == 2:  # the determinism pass's
-            real_act, acts = w.act, [0]
+        real_start, real_act = w.start, w.act
 
-            def act(state, timeout_ms=1000, **kw):
+        def start(*args, **kwargs):
+            started.append(w)
+            return real_start(*args, **kwargs)
+
+        def act(state, timeout_ms=1000, **kw):
+            if started[1:2] == [w]:  # the second worker started: the determinism pass's
                 acts[0] += 1
                 if acts[0] == 40:
                     return w._fail("late", f"no answer within {timeout_ms:g} ms", time.perf_counter(),
                                    wall_ms=float(timeout_ms))
-                return real_act(state, timeout_ms, **kw)
-            w.act = act
+            return real_act(state, timeout_ms, **kw)
+        w.start, w.act = start, act
         return w
 
     monkeypatch.setattr(cert_report.CertOptions, "worker", worker)
