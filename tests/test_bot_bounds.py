@@ -55,8 +55,8 @@ def test_a_bot_at_risk_at_nine_seats_stops_the_battery_after_its_kills():
     # worker, and the battery stops at the bound's count, saying how many states were not run: a cut,
     # so the verdict is inconclusive (#35 item 4: the late bots were certified this way).
     deadline = max(30.0, round(0.7 * _nine_seat_cpu_ms()))
-    options = CertOptions(decision_ms=deadline, init_ms=3000, generated_states=0, kind_states=0, smoke_seats=(),
-                          full_table_hands=0)
+    options = CertOptions(host="quickjs", decision_ms=deadline, init_ms=3000, generated_states=0, kind_states=0,
+                          smoke_seats=(), full_table_hands=0)
     report = certify_file(BOTS / "timing" / "slow-at-nine.js", options)
     assert report.verdict == "inconclusive", [r.to_json() for r in report.reasons]
     assert ("inconclusive", "bound", "kills") in reasons(report) and ("warning", "timing", "at-risk") in reasons(report)
@@ -82,7 +82,7 @@ def test_a_passive_bot_is_certified_with_its_full_table_cut_at_the_decision_cap(
 def test_the_time_budget_cut_is_inconclusive_never_a_rejection():
     # About 20 ms a decision: the default battery would take half a minute; a one-second budget stops
     # both passes and the table, each cut naming what was not run: inconclusive (#35 item 4).
-    options = CertOptions(time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
+    options = CertOptions(host="quickjs", time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
     report = certify_file(BOTS / "timing" / "steady.js", options)
     assert report.verdict == "inconclusive" and report.exit_code == 3, [r.to_json() for r in report.reasons]
     assert not any(r.severity == "error" for r in report.reasons)
@@ -135,7 +135,7 @@ def test_a_loaded_machine_changes_neither_the_verdict_nor_the_report(monkeypatch
 def test_a_cpu_burning_bot_is_cut_by_the_cpu_budget_in_bounded_wall_time():
     # steady.js burns about 20 ms of CPU a decision: a 1 s budget cuts every stage by CPU time ("time"),
     # and the wall time stays bounded whatever the load (the backstop: 20 x the budget).
-    options = CertOptions(time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
+    options = CertOptions(host="quickjs", time_budget_s=1, smoke_seats=(2,), full_table_hands=0, node=False)
     t0 = time.perf_counter()
     report = certify_file(BOTS / "timing" / "steady.js", options)
     assert time.perf_counter() - t0 < bounds.BACKSTOP_FACTOR * options.time_budget_s + 10

@@ -11,6 +11,7 @@ import pytest
 
 from conformance.bots.bot_cert import (FEATURES, CertOptions, CertReport, battery, certify, certify_file,
                                        generated_states, state_features, vector_states)
+from conformance.bots.battery_states import BatteryState
 from conformance.bots.cert_battery import BatteryRun
 from conformance.bots.cert_determinism import report_determinism
 from conformance.cli.main import main
@@ -31,7 +32,7 @@ SLACK = 250  # ms allowed past a deadline for the kill and the reap
 # Small batteries and one short table: the deadline is the subject only for the loops. One worker at
 # a time in each certification: certify_all runs two side by side (both cores), and a deadline test
 # must not share them with four.
-QUICK = CertOptions(decision_ms=300, init_ms=1000, generated_states=10, vector_states=10, smoke_seats=(2,),
+QUICK = CertOptions(host="quickjs", decision_ms=300, init_ms=1000, generated_states=10, vector_states=10, smoke_seats=(2,),
                     smoke_max_hands=5, memory_limit=32 * 1024 * 1024, full_table_hands=0, parallel=1)
 GOOD_OPTIONS = CertOptions(generated_states=20, vector_states=20, smoke_seats=(2,), smoke_max_hands=8,
                            full_table_hands=0, parallel=1)
@@ -219,12 +220,14 @@ def test_determinism_compares_answers_not_deadlines():
         return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
                                           for i, (o, a) in enumerate(answers)])
 
+    states = [BatteryState(f"s{i}", {}) for i in range(2)]
     report = CertReport(file="x", options=QUICK)
-    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "fold")))
+    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "fold")), states)
     assert report.determinism["difference"] is None and not report.reasons
-    report_determinism(report, run(("ok", "call"), ("late", None)), run(("ok", "call"), ("ok", "fold")))
+    # The first pass ended at its kill (no fresh worker went on): that pass's cut or error says so.
+    report_determinism(report, run(("ok", "call"), ("late", None)), run(("ok", "call"), ("ok", "fold")), states)
     assert report.determinism["compared"] == 1 and not report.reasons
-    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "call")))
+    report_determinism(report, run(("ok", "call"), ("ok", "fold")), run(("ok", "call"), ("ok", "call")), states)
     assert report.determinism["difference"]["state"] == "s1"
     assert [(r.category, r.code, r.example) for r in report.reasons] == [("determinism", "answers-differ", "s1")]
 
@@ -312,3 +315,18 @@ def test_cli_host_chooses_where_the_bot_runs_and_says_which(tmp_path, capsys):
     default = choose(None)
     assert json.loads(out.read_text())["options"]["host"] == default.name
     assert f"note: bots run on {default.label}" in capsys.readouterr().err
+
+
+def test_the_library_s_default_bot_host_is_the_commands(monkeypatch):
+    # CertOptions, RunnerOptions and the full-length table run bots where the commands do: node
+    # wherever the suite finds one, else QuickJS (#35: "bots in V8 by default").
+    from conformance.bots import full_table
+    from conformance.harness.runner import RunnerOptions
+    from conformance.host import node_runtime
+
+    assert CertOptions().host == RunnerOptions().bot_host == choose(None).name
+    assert full_table.play.__defaults__[-1] is None  # RunnerOptions' default
+    monkeypatch.setenv("HOLDEM_NODE", "none")  # no node: QuickJS, and choose() says why
+    assert node_runtime.find_node() is None
+    assert CertOptions().host == RunnerOptions().bot_host == "quickjs"
+    assert "the default without node" in choose(None).note

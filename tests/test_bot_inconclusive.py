@@ -48,7 +48,7 @@ def test_a_rare_mistake_is_caught_though_the_battery_is_cut():
     # vector state and no generated state has one, 25 of the 190 stratified states do). Stratified
     # states used to come last: a budget that cuts the battery after a few hundred states certified it.
     # They now come right after the legality vectors, every kind as early as it can.
-    options = CertOptions(time_budget_s=10, smoke_seats=(), full_table_hands=0, node=False)
+    options = CertOptions(host="quickjs", time_budget_s=10, smoke_seats=(), full_table_hands=0, node=False)
     report = certify_file(TIMING / "slow-late-mistake.js", options)
     assert report.battery["stopped"] is not None and report.battery["stopped"]["reason"] == "time"
     assert report.verdict == "rejected", [r.to_json() for r in report.reasons]
@@ -168,3 +168,88 @@ def test_the_budget_estimate_scales_each_stage_by_the_fraction_that_ran():
     assert cuts["timeBudgetS"] == 80.0
     assert [r.code for r in report.reasons] == ["time", "time"] and report.verdict == "inconclusive"
     assert "a --time-budget of about 80 CPU seconds would finish it" in report.reasons[1].message
+
+
+# ---- the determinism pass (#35 item 2): what it did not compare is a cut, never a silent prefix ----
+
+def _one_pass_after_the_other(**more) -> CertOptions:
+    from conformance.host.bot_host import choose
+    return CertOptions(host=choose(None).name, parallel=1, smoke_seats=(), full_table_hands=0, **more)
+
+
+def test_a_determinism_pass_cut_by_the_budget_is_inconclusive(monkeypatch):
+    # The passes one after the other; the battery's share passes 30 states into the second pass (a
+    # clock that counts the checks: nothing here depends on the machine's load).
+    from conformance.bots import bounds
+    options = _one_pass_after_the_other()
+    total, checks, real = len(battery(options)), [0], bounds.Clock.past
+
+    def past(self, stage):
+        if stage == "battery":
+            checks[0] += 1
+            if checks[0] > total + 30:
+                return "time"
+        return real(self, stage)
+
+    monkeypatch.setattr(bounds.Clock, "past", past)
+    report = certify_file(ROOT / "bots" / "check-fold.js", options)
+    assert report.verdict == "inconclusive" and report.exit_code == 3, [r.to_json() for r in report.reasons]
+    assert report.determinism["compared"] == 30 and report.battery["notRun"] == 0
+    [cut] = report.to_json()["cuts"]["notRun"]
+    assert cut["notRun"].startswith(f"determinism pass: {total - 30} of {total} states") and cut["budgetS"] > 0
+
+
+def test_a_determinism_pass_whose_worker_was_replaced_after_a_kill_is_inconclusive(monkeypatch):
+    # The second pass's worker is killed at the deadline on its 40th state (as a loaded machine can);
+    # re-timing finds the bot fast, a fresh worker goes on, and the two passes' answers from there
+    # come from workers with different pasts. It was certified having compared 39 of 1171 answers.
+    import time
+    from conformance.bots import cert_report
+    started, acts, real_worker = [], [0], cert_report.CertOptions.worker
+
+    def worker(self, cpu_meter=None):
+        w = real_worker(self, cpu_meter)
+        real_start, real_act = w.start, w.act
+
+        def start(*args, **kwargs):
+            started.append(w)
+            return real_start(*args, **kwargs)
+
+        def act(state, timeout_ms=1000, **kw):
+            if started[1:2] == [w]:  # the second worker started: the determinism pass's
+                acts[0] += 1
+                if acts[0] == 40:
+                    return w._fail("late", f"no answer within {timeout_ms:g} ms", time.perf_counter(),
+                                   wall_ms=float(timeout_ms))
+            return real_act(state, timeout_ms, **kw)
+        w.start, w.act = start, act
+        return w
+
+    monkeypatch.setattr(cert_report.CertOptions, "worker", worker)
+    options = _one_pass_after_the_other()
+    report = certify_file(ROOT / "bots" / "check-fold.js", options)
+    assert report.verdict == "inconclusive" and report.exit_code == 3, [r.to_json() for r in report.reasons]
+    assert report.determinism["compared"] == 39
+    [reason] = [r for r in report.reasons if r.severity == "inconclusive"]
+    state = battery(options)[39].id
+    assert (reason.category, reason.code, reason.example) == ("bound", "deadline", state)
+    assert f"{len(battery(options)) - 39} states from {state} on were not compared" in reason.message
+
+
+def test_a_determinism_pass_ended_by_proven_lateness_is_the_bot_s_failure_not_a_cut():
+    # Its worker killed at the deadline on s1, re-timing proved the bot late (R33): the pass ends
+    # there, as the first pass's would; the timing stage's error rejects the bot, no cut is noted.
+    from conformance.bots.battery_states import BatteryState
+    from conformance.bots.bot_cert import CertReport
+    from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.cert_cuts import report_pass_cut
+    from conformance.host.worker import Outcome
+
+    states = [BatteryState(f"s{i}", {}) for i in range(5)]
+    run = BatteryRun(Outcome("ok", {"name": None, "shape": "function"}),
+                     answers=[{"id": "s0", "outcome": "ok"}, {"id": "s1", "outcome": "late"}], cut="s1")
+    report = CertReport(file="x", options=CertOptions())
+    report_pass_cut(report, "determinism", run, states, late_proven=True)
+    assert report.not_run == []
+    report_pass_cut(report, "determinism", run, states, late_proven=False)
+    assert [n["reason"] for n in report.not_run] == ["unfinished"]

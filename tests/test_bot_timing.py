@@ -25,7 +25,7 @@ DEADLINE = 200  # ms: modest, so that the over and in-band bots stay quick
 # in-band.js spends about 170 ms of QuickJS CPU time per decision (well inside 100..400 ms) and a
 # few ms in V8; far-under.js microseconds; far-over.js never answers; hangs-later.js never answers
 # its third call (in the battery and at the smoke table alike).
-OPTIONS = dict(decision_ms=DEADLINE, init_ms=3000, vector_states=4, generated_states=0, kind_states=0,
+OPTIONS = dict(host="quickjs", decision_ms=DEADLINE, init_ms=3000, vector_states=4, generated_states=0, kind_states=0,
                smoke_seats=(2,), smoke_max_hands=3, full_table_hands=0)
 EXPECTED = {"far-under": "certified", "in-band": "certified with warnings", "far-over": "rejected",
             "hangs-later": "rejected"}
@@ -154,6 +154,8 @@ def test_without_node_the_timer_is_absent(monkeypatch, tmp_path):
 def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
     from conformance.bots.bot_cert import CertReport
     from conformance.bots.cert_battery import BatteryRun
+    from conformance.bots.battery_states import BatteryState
+    from conformance.bots.cert_cuts import Spent, report_cuts
     from conformance.bots.cert_determinism import report_determinism
     from conformance.host.worker import Outcome
 
@@ -163,12 +165,21 @@ def test_determinism_goes_on_past_deadlines_both_workers_restarted_at():
         return BatteryRun(start, answers=[{"id": f"s{i}", "outcome": o, "answer": a, "code": None}
                                           for i, (o, a) in enumerate(answers)], restarts=restarts)
 
+    states = [BatteryState(f"s{i}", {}) for i in range(2)]
     report = CertReport(file="x", options=CertOptions())
-    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")))
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run(["s0"], ("late", None), ("ok", "fold")),
+                       states)
     assert report.determinism["difference"]["state"] == "s1"
+    # Only the first pass's worker was replaced: the passes' later answers come from different pasts and
+    # are not compared, which is a cut (inconclusive), never a silent prefix (#35 item 4).
     report = CertReport(file="x", options=CertOptions())
-    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")))
-    assert report.determinism["compared"] == 0 and not report.reasons
+    report_determinism(report, run(["s0"], ("late", None), ("ok", "call")), run([], ("ok", "fold"), ("ok", "fold")),
+                       states)
+    report_cuts(report, Spent(battery_s=1.0, tables_s=1.0))
+    assert report.determinism["compared"] == 0 and report.verdict == "inconclusive"
+    [reason] = report.reasons
+    assert (reason.category, reason.code, reason.example) == ("bound", "deadline", "s0")
+    assert "2 states from s0 on were not compared" in reason.message
 
 
 @needs_node

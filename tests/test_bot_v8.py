@@ -134,7 +134,7 @@ def test_a_throw_in_v8_where_quickjs_answered_is_not_a_time():
     assert bot_timing._untimed(failed, 0) == "load: boom"
 
 
-GROUPBY = dict(decision_ms=200, init_ms=5000, generated_states=0, kind_states=1, vector_states=6, smoke_seats=(2,),
+GROUPBY = dict(host="quickjs", decision_ms=200, init_ms=5000, generated_states=0, kind_states=1, vector_states=6, smoke_seats=(2,),
                smoke_max_hands=2, full_table_hands=0)
 
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
 import pytest
 
-from conformance.bots.bot_cert import CertOptions, CertReport
+from conformance.bots.bot_cert import CertOptions, CertReport, certify_file
 from conformance.cli.certify import CertifyOptions
 from conformance.cli.certify import run as run_certify
 from conformance.cli.engine_choice import EngineSpec
 from conformance.harness.runner import BotSpec, RunnerOptions, run_tournament
+from conformance.host.bot_host import choose
 from conformance.host.bounds import MAX_ANSWER_CHARS, MAX_NAME_CHARS, MAX_SEAT_VIOLATIONS, MAX_TEXT_CHARS, bounded
 from cli_helpers import certify_folder, make_roster, run_cli
 
@@ -24,7 +26,7 @@ pytestmark = pytest.mark.xdist_group("hostile-bots")
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "bots" / "hostile"
-QUICK = CertOptions(decision_ms=1000, init_ms=3000, generated_states=10, vector_states=10, smoke_seats=(2,),
+QUICK = CertOptions(host="quickjs", decision_ms=1000, init_ms=3000, generated_states=10, vector_states=10, smoke_seats=(2,),
                     smoke_max_hands=5, full_table_hands=0)
 
 # file -> (certified?, the (category, code) error reasons it must get, decision codes by category)
@@ -236,3 +238,11 @@ def test_the_definers_the_worker_notes_behave_as_the_natives():
     assert out.answer == ["defineProperty,3,false,false,true,false,true", "defineProperties,2,false,false,true,false,true",
                           "defineProperty,3,false,false,true,false,true", "__defineGetter__,2,false,false,true,false,true",
                           "__defineSetter__,2,false,false,true,false,true", "1,2,3,1,false"]  # __defineGetter__ defines an enumerable one
+
+
+@pytest.mark.skipif(choose(None).name != "node", reason="no node 20 or later here")
+def test_a_lone_surrogate_in_a_load_error_arrives_as_u_fffd_on_v8():
+    # The V8 host's own load errors are well-formed text too (they carried the lone surrogate).
+    report = certify_file(HOSTILE / "surrogate-load-throw.js", replace(QUICK, host="node"))
+    [load] = [r for r in report.reasons if r.category == "load"]
+    assert "cannot load \ufffd" in load.message and "\udc01" not in load.message

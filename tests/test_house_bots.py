@@ -41,7 +41,7 @@ def test_roster_lists_the_house_samples_and_passes_the_linter(capsys):
     capsys.readouterr()
 
 
-OPTIONS = CertOptions(smoke_max_hands=12, full_table_hands=0)  # the default battery; short smoke tournaments
+OPTIONS = CertOptions(host="quickjs", smoke_max_hands=12, full_table_hands=0)  # the default battery; short smoke tournaments
 
 
 @pytest.fixture(scope="module")

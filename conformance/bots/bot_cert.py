@@ -70,6 +70,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from conformance.harness.runner import bundled_engine
+from conformance.host import spares
 from conformance.host.node_runtime import find_node
 from . import bot_timing, bounds
 from .battery_states import FEATURES, BatteryState, battery, find_state, generated_states, state_features, vector_states
@@ -84,6 +85,8 @@ from .cert_static import check_roster, check_roster_name, check_static
 from .cert_timing import report_timing
 from .decision_kinds import KIND_SEED
 from .slots import Slots
+
+SPARES_AHEAD = 3  # worker processes started ahead of need: a table starts two seats at a time, in two streams
 
 # The certification's API, wherever each part lives.
 __all__ = ["FEATURES", "KIND_SEED", "SMOKE_DECK_SEEDS", "SMOKE_OPPONENTS", "TIMING_NOTE", "BatteryState", "CertOptions",
@@ -113,6 +116,17 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
     check_static(report, source, filename)
     if roster is not None:
         check_roster(report, roster, path)
+    # The stages' workers take processes started a little ahead of them (conformance/host/spares.py).
+    seats = 2 + (9 if options.full_table_hands else 0) + sum(options.smoke_seats)
+    with spares.keep(lambda: options.worker().spare(), SPARES_AHEAD, seats):
+        _run_stages(report, source, options, progress, slots)
+    check_roster_name(report)
+    return report
+
+
+def _run_stages(report: CertReport, source: str, options: CertOptions, progress: Progress | None,
+                slots: Slots | None) -> None:
+    """Every stage after the static ones (:func:`certify`)."""
     engine = bundled_engine()
     states = battery(options)
     host = options.chosen_host()  # V8 (node) or QuickJS: where every stage runs the bot
@@ -153,7 +167,7 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
                 second_pass.result()
             report.skipped.append("battery, determinism, environment and tournaments: the bot did not load")
             report_violations(report, run.violations, run.violations_dropped)
-            return report
+            return
         second = second_pass.result() if second_pass is not None else battery_pass("determinism")
         battery_spent_s = clock.spent()
         proven = retimer.late()
@@ -176,10 +190,10 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
                                max_ms=1000 * clock.share_s("tables"))
         report_battery(report, states, run, on_late)
         report_environment(report, run)
-        report_determinism(report, run, second)
+        report_determinism(report, run, second, states)
         report_violations(report, run.violations, run.violations_dropped)
-        report_pass_cut(report, "battery", run, states)
-        report_pass_cut(report, "determinism", second, states)
+        report_pass_cut(report, "battery", run, states, bool(retimer.late()))
+        report_pass_cut(report, "determinism", second, states, bool(retimer.late()))
         report_tournaments(report, options, {n: tables[n].result() for n in options.smoke_seats}, retimer)
         if full is not None:
             report_full_table(report, options, *full.result(), retimer)
@@ -187,8 +201,6 @@ def certify(source: "str | bytes", options: CertOptions | None = None, *, filena
         spent = Spent(battery_spent_s, clock.spent())
         report_timing(report, states, run, retimer, node_battery, clock)
         report_cuts(report, spent)
-    check_roster_name(report)
-    return report
 
 
 def certify_file(path: "str | Path", options: CertOptions | None = None, *, roster: Path | None = None,

@@ -44,18 +44,20 @@ def _note(report: CertReport, stage: str, reason: str, done: float, message: str
                            "example": example, "message": message, "budgetS": None})
 
 
-def report_pass_cut(report: CertReport, stage: str, run: BatteryRun, states: list[BatteryState]) -> None:
+def report_pass_cut(report: CertReport, stage: str, run: BatteryRun, states: list[BatteryState],
+                    late_proven: bool = False) -> None:
     """A battery pass (``stage``: battery or determinism) that did not run all its ``states``:
     stopped by a bound, or its worker gone with no error to say why (a fresh worker after a kill that
-    did not start)."""
+    did not start). A pass that ended on a kill at the deadline once the bot is proven late
+    (``late_proven``, R33: the timing stage's error) is the bot's failure, in either pass, not a cut."""
     o = report.options
     what = "battery" if stage == "battery" else "determinism pass"
     total = len(states)
     stop = run.stopped
     if stop is None:
         not_run = total - len(run.answers)
-        failed_there = any(r.severity == "error" and r.category == "decision" and r.example == run.cut
-                           for r in report.reasons)
+        failed_there = late_proven and run.answers[-1]["outcome"] == "late" or any(
+            r.severity == "error" and r.category == "decision" and r.example == run.cut for r in report.reasons)
         if not run.start.ok or run.cut is None or not not_run or failed_there:
             return  # finished, or cut by an error that rejects the bot (it names the states not run)
         stop = {"reason": "unfinished", "at": states[len(run.answers)].id, "notRun": not_run}
@@ -70,6 +72,28 @@ def report_pass_cut(report: CertReport, stage: str, run: BatteryRun, states: lis
     _note(report, "battery", stop["reason"], ran,
           f"the {what} stopped after {why}: {stop['notRun']} states from {stop['at']} on were not run, so their "
           "answers were not judged", f"{what}: {stop['notRun']} of {total} states from {stop['at']} on", stop["at"])
+
+
+def report_comparison_cut(report: CertReport, a: dict, b: dict, first: BatteryRun, second: BatteryRun,
+                          states: list[BatteryState]) -> None:
+    """The two battery passes' answers from the state of ``a`` (the first pass's) and ``b`` (the
+    determinism pass's) on, not compared: a worker was killed at the deadline there, re-timing did not
+    prove the bot late (R33), and a fresh worker went on in its pass, so the passes' later answers come
+    from workers with different pasts (a bot may remember). A pass that ended there instead is cut by
+    its bound or rejected by its error (:func:`report_pass_cut`, the late error)."""
+    replaced = [what for what, answer, run in (("battery's", a, first), ("determinism pass's", b, second))
+                if answer["outcome"] == "late" and answer["id"] in run.restarts]
+    if not replaced:
+        return
+    total = len(states)
+    k = next(i for i, s in enumerate(states) if s.id == a["id"])
+    not_compared = min(len(first.answers), len(second.answers)) - k
+    _note(report, "battery", "deadline", k / total if total else 1.0,
+          f"the determinism pass compared the first {k} answers only: at state {a['id']} the "
+          f"{' and the '.join(replaced)} worker was killed at the {report.options.decision_ms:g} ms deadline, re-timing "
+          "did not prove the bot late (R33) and a fresh worker went on, so the passes' later answers come from "
+          f"workers with different pasts: {not_compared} states from {a['id']} on were not compared",
+          f"determinism: {not_compared} of {total} states from {a['id']} on not compared", a["id"])
 
 
 def budget_words(report: CertReport, reason: str, stage: str) -> str:
@@ -127,6 +151,9 @@ def report_cuts(report: CertReport, spent: Spent) -> None:
                     f"the rate measured in this run; this one had {report.options.time_budget_s:g})")
         elif note["reason"] == "load":
             then = "certify it again on a quieter machine (a larger --time-budget would not help)"
+        elif note["reason"] == "deadline":
+            then = ("certify it again: a kill at the deadline that re-timing does not confirm is the machine's load "
+                    "or a bot near the deadline (R33); a larger --time-budget would not help")
         elif note["reason"] == "kills":
             then = "a larger --time-budget would not run them: each kill costs a deadline (the bot is at risk, R33)"
         else:

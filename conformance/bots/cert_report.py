@@ -64,9 +64,9 @@ class CertOptions:
     budget_stretch: float = 1.0
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     node: bool = True  # on the QuickJS host, also time in node (V8) when it is installed (bot_timing)
-    # Where the bot runs (conformance/host/bot_host.py): "node" (V8, as the arena's browsers; the commands'
-    # default where node is installed) or "quickjs" (the library's default, the host every caller had).
-    host: str = "quickjs"
+    # Where the bot runs (conformance/host/bot_host.py): "node" (V8, as the arena's browsers) or "quickjs";
+    # by default node where the suite finds one, else quickjs, as the commands' (bot_host.default_name).
+    host: str = field(default_factory=bot_host.default_name)
     house_roster: Path = HOUSE_ROSTER
 
     def __post_init__(self) -> None:

@@ -27,7 +27,9 @@ def house_bots(path: Path) -> dict[str, BotSpec]:
 def play_smoke_table(n: int, source: str, name: str | None, options: CertOptions, progress: Progress | None,
                      clock: bounds.Clock, cpu: bounds.CpuClock):
     """The smoke table of ``n`` seats (the bot in seat 0), until the tables' share of ``clock``; every
-    seat's CPU time counts on ``cpu`` (the house samples' too: the certification's work)."""
+    seat's CPU time counts on ``cpu`` (the house samples' too: the certification's work). Gives the
+    bots, the tournament and its state-isolation check (the replay's first mismatch or None), which
+    runs here, in the table's stream, beside the other tables rather than after them all."""
     house = house_bots(options.house_roster)
     missing = [i for i in SMOKE_OPPONENTS if i not in house]
     if missing:
@@ -42,8 +44,9 @@ def play_smoke_table(n: int, source: str, name: str | None, options: CertOptions
         if progress is not None:
             progress(f"table of {n}", record.index + 1, None)
 
-    return bots, run_tournament(bots, SMOKE_DECK_SEEDS[n], options.bot_seed, runner_options, tick,
-                                stop=lambda record: clock.past("tables"), cpu_meter=cpu.add)
+    result = run_tournament(bots, SMOKE_DECK_SEEDS[n], options.bot_seed, runner_options, tick,
+                            stop=lambda record: clock.past("tables"), cpu_meter=cpu.add)
+    return bots, result, replay_hashes(result)
 
 
 def report_tournaments(report: CertReport, options: CertOptions, played: dict, retimer: bot_timing.Retimer) -> None:
@@ -54,8 +57,7 @@ def report_tournaments(report: CertReport, options: CertOptions, played: dict, r
         return
     total = Profile()
     for n in options.smoke_seats:
-        bots, result = played[n]
-        mismatch = replay_hashes(result)
+        bots, result, mismatch = played[n]
         seat = result.seats[0]
         profile = profile_hands(result.hands).get("s1", Profile())
         total = total + profile

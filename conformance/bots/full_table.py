@@ -41,7 +41,7 @@ def play(source: str, seed: int, init_ms: float, decision_ms: float, memory_limi
          hands: int = HANDS, tick: Callable | None = None, max_decisions: int | None = None,
          out_of_time: Callable[[], "str | None"] | None = None,
          cpu_meter: Callable[[float], None] | None = None,
-         bot_host: str = "quickjs") -> tuple[dict, TournamentResult]:
+         bot_host: str | None = None) -> tuple[dict, TournamentResult]:
     """Play the table, for at most ``hands`` hands and ``max_decisions`` decisions
     (:mod:`conformance.bots.bounds`), and until ``out_of_time()`` gives a reason (``"time"``, the
     budget; ``"load"``, its wall-clock backstop); ``cpu_meter`` gets the workers' CPU time; its summary (seats, hands, errors by
@@ -51,7 +51,8 @@ def play(source: str, seed: int, init_ms: float, decision_ms: float, memory_limi
     deck_seed = rng.randrange(1, 2**31)
     bots = [BotSpec(bot_id, source, name) for bot_id, name in drawn_seats(seed)]
     options = RunnerOptions(init_ms=init_ms, decision_ms=decision_ms, memory_limit=memory_limit,
-                            tournament={"max_hands": hands, **DEEP}, bot_host=bot_host)
+                            tournament={"max_hands": hands, **DEEP},
+                            **({} if bot_host is None else {"bot_host": bot_host}))  # None: RunnerOptions' default
 
     def stop(record) -> str | None:
         if max_decisions is not None and record.index + 1 >= max_decisions:

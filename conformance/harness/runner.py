@@ -273,9 +273,9 @@ class RunnerOptions:
     engine_source: str | None = None  # None: the bundled engine
     memory_limit: int | None = None  # bytes per worker; None: the host's default (256 MiB)
     ruleset: str = "contract-v1"
-    # Where the bots run (conformance.host.bot_host): the commands choose node by default where it is
-    # installed (bot_host.choose); the library's default stays the host every caller had.
-    bot_host: str = "quickjs"
+    # Where the bots run (conformance.host.bot_host): node (V8) by default where the suite finds one,
+    # else quickjs, as the commands' default (bot_host.default_name; issue #35).
+    bot_host: str = field(default_factory=bot_host.default_name)
 
     def __post_init__(self) -> None:
         if not isinstance(self.ruleset, str):

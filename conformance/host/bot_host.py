@@ -47,6 +47,12 @@ class BotHost:
         return {"name": self.name, "label": self.label, **({"note": self.note} if self.note else {})}
 
 
+def default_name() -> str:
+    """The library's default host, the commands' too: ``node`` where the suite finds one, else
+    ``quickjs`` (``choose(None).note`` says which and why)."""
+    return choose(None).name
+
+
 def choose(requested: str | None, option: str = "--host") -> BotHost:
     """The host ``requested`` (``node`` or ``quickjs``), or by default node where the suite finds
     one, else QuickJS, the note saying so. ``--host node`` without node is a usage error naming

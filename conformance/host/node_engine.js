@@ -20,12 +20,17 @@
  * same guards, seeded Math.random and shims, and answers the same requests with the same texts.
  */
 const vm = require('vm');
+const fs = require('fs');
+const { StringDecoder } = require('string_decoder');
 
 // Captured before anything else runs: nothing the engine does can reach these.
-const write = process.stdout.write.bind(process.stdout);
+const readSync = fs.readSync, writeSync = fs.writeSync, bufferFrom = Buffer.from;
 const cpuUsage = process.cpuUsage.bind(process);
 const exit = process.exit.bind(process);
-const stdin = process.stdin;
+function write(text) {  // a blocking write of the whole text (node's stdout stream is not loaded)
+  const bytes = bufferFrom(text, 'utf8');
+  for (let done = 0; done < bytes.length;) done += writeSync(1, bytes, done, bytes.length - done);
+}
 const jsonParse = JSON.parse, jsonQuote = JSON.stringify;
 // Defence in depth: this realm keeps no network or timer entry points by name either.
 for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
@@ -75,8 +80,9 @@ function takeCoverage() {
 function textOf(get) {
   try { const v = get(); return typeof v === 'string' ? v : null; } catch (e) { return null; }
 }
-function cut(s, max) {
-  return s.length <= max ? s : s.slice(0, max) + '\u2026 (' + (s.length - max) + ' more characters)';
+function cut(s, max) {  // well-formed, as the bootstrap's texts: a lone surrogate becomes U+FFFD
+  const t = s.length <= max ? s : s.slice(0, max) + '\u2026 (' + (s.length - max) + ' more characters)';
+  return t.toWellFormed();
 }
 
 // A script that failed to load, in the words worker_process.py gives for QuickJS (the messages are V8's).
@@ -130,24 +136,34 @@ function init(req) {
     if (refused !== null) return protocol(refused);
   }
   const maxText = limits.text;
+  // V8's code cache of the suite's own scripts (node_code_cache.py): init.codeCache gives what an
+  // earlier child produced for the same texts and flags (V8 checks both and else compiles afresh);
+  // init.makeCodeCache asks for it, and such an init loads no bot (the cache holds only our code).
+  const cache = req.codeCache && typeof req.codeCache === 'object' ? req.codeCache : {};
+  const scripts = {};
+  function compiled(key, text, filename) {
+    const data = typeof cache[key] === 'string' ? Buffer.from(cache[key], 'base64') : undefined;
+    return (scripts[key] = new vm.Script(text, data === undefined ? { filename } : { filename, cachedData: data }));
+  }
   if (typeof req.globals === 'string') {
-    try { vm.runInContext(req.globals, ctx, { filename: 'worker_globals.js' }); } catch (e) {
+    try { compiled('globals', req.globals, 'worker_globals.js').runInContext(ctx); } catch (e) {
       return jsonQuote({ ok: false, error: error('internal', "the worker's globals failed: " + String(e && e.message)) });
     }
   }
   // With code generation off the bootstrap's own lookups (a global binding by name, evalFn's source:
   // the parent's text, never the bot's) are evaluated from here; the function stays in its closure.
   const evaluate = bot ? (text) => vm.runInContext(text, ctx, { filename: 'driver' }) : undefined;
-  host = vm.runInContext(req.bootstrap, ctx, { filename: 'worker_bootstrap.js' })(
+  host = compiled('bootstrap', req.bootstrap, 'worker_bootstrap.js').runInContext(ctx)(
     seed, Infinity, limits.answer, maxText, limits.name, bot, 'node', evaluate);
   // A bot's global is a browser's (R39): the bootstrap has captured QuickJS's InternalError, which V8's
   // browsers do not have, so a bot's "am I in QuickJS?" test answers as in Chrome.
   if (bot) vm.runInContext('delete globalThis.InternalError;', ctx);
   for (const [source, text, filename] of [['engine', req.engine, 'engine'], ['script', req.script, bot ? 'bot' : 'adapter']]) {
+    if (source === 'script' && req.makeCodeCache === true) return madeCodeCache(scripts);
     if (source === 'script') host('watch', '');
     if (text === null) continue;
     let script;
-    try { script = new vm.Script(text, { filename }); } catch (e) {
+    try { script = source === 'engine' ? compiled('engine', text, filename) : new vm.Script(text, { filename }); } catch (e) {
       host = null;
       return jsonQuote({ ok: false, error: loadError(e, source, true, maxText) });
     }
@@ -160,6 +176,15 @@ function init(req) {
   const response = host('finish', req.mode);
   if (jsonParse(response).ok === true) mode = req.mode; else host = null;
   return response;
+}
+
+// The code cache of the scripts init ran (after running: the functions they called are in it too);
+// the worker then refuses every request but stop.
+function madeCodeCache(scripts) {
+  host = null;
+  const value = {};
+  for (const key of Object.keys(scripts)) value[key] = scripts[key].createCachedData().toString('base64');
+  return jsonQuote({ ok: true, value });
 }
 
 function handle(op, req, line) {
@@ -217,18 +242,29 @@ function serve(line) {
   send(out.slice(0, -1) + ',"cpuMs":' + ((used.user + used.system) / 1000).toFixed(3) + start + '}');
 }
 
-let buffer = '';
-stdin.setEncoding('utf8');
-stdin.on('data', (chunk) => {
-  let start = buffer.length;
-  buffer += chunk;
-  let end;
-  while ((end = buffer.indexOf('\n', start)) >= 0) {
-    const line = buffer.slice(0, end);
-    buffer = buffer.slice(end + 1);
-    start = 0;
+send('{"ok":true,"ready":true}');
+// Requests are read with blocking reads of stdin, a line at a time: no event loop turns between them
+// (nothing here needs one: the realm runs no jobs after a call, as QuickJS runs none), and node's
+// stream machinery costs neither the start-up nor any request its time (issue #35, speed).
+const decoder = new StringDecoder('utf8');
+const chunk = Buffer.allocUnsafe(1 << 16);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+let pieces = [];  // of the line being read: a long line (init's scripts) is joined once, not rescanned
+for (;;) {
+  let n;
+  try { n = readSync(0, chunk, 0, chunk.length, null); } catch (e) {
+    if (e && e.code === 'EAGAIN') { Atomics.wait(pause, 0, 0, 1); continue; }  // a non-blocking stdin
+    if (e && e.code === 'EOF') exit(0);
+    throw e;
+  }
+  if (n === 0) exit(0);  // the parent closed our stdin
+  let text = decoder.write(chunk.subarray(0, n)), end;
+  while ((end = text.indexOf('\n')) >= 0) {
+    pieces.push(text.slice(0, end));
+    const line = pieces.length === 1 ? pieces[0] : pieces.join('');
+    pieces = [];
+    text = text.slice(end + 1);
     serve(line);
   }
-});
-stdin.on('end', () => exit(0));
-send('{"ok":true,"ready":true}');
+  if (text.length > 0) pieces.push(text);
+}

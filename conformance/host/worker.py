@@ -66,7 +66,7 @@ import orjson
 
 from reference.actions import js_text
 
-from . import worker_globals
+from . import spares, worker_globals
 from .linepipe import Eof, Late, LinePipe, kill_group, signal_name
 
 from reference.rng import JSBigInt
@@ -274,15 +274,8 @@ class Worker:
             ready = self._spawn()
             if ready is not None:
                 return ready
-            req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
-                   "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
-            if mode == "bot":  # a classic Web Worker's members (ruling R39)
-                req["globals"] = self._globals_script()
-            if self.memory_limit is not None:
-                req["memoryLimit"] = self.memory_limit
-            if self.stack_limit is not None:
-                req["stackLimit"] = self.stack_limit
-            out = self._request(_line(req), init_timeout_ms, answer_key=None)
+            out = self._request(_init_line(self._init_request(engine_source, script_source, bot_seed, mode)),
+                                init_timeout_ms, answer_key=None)
             if out.kind == "ok":
                 self.state, self.mode = "ready", mode
                 self.name, self.shape = out.answer["name"], out.answer["shape"]
@@ -360,6 +353,17 @@ class Worker:
 
     # ---- plumbing -------------------------------------------------------------
 
+    def _init_request(self, engine_source: str | None, script_source: str, bot_seed: int, mode: str) -> dict:
+        req = {"op": "init", "engine": engine_source, "script": script_source, "botSeed": bot_seed,
+               "mode": mode, "cpuLimitMs": self.cpu_limit_ms, **self._init_fields()}
+        if mode == "bot":  # a classic Web Worker's members (ruling R39)
+            req["globals"] = self._globals_script()
+        if self.memory_limit is not None:
+            req["memoryLimit"] = self.memory_limit
+        if self.stack_limit is not None:
+            req["stackLimit"] = self.stack_limit
+        return req
+
     def _call(self, data: bytes, timeout_ms: float, answer_key: str | None) -> Outcome:
         if self.state == "new":
             raise RuntimeError("call start() first")
@@ -379,9 +383,8 @@ class Worker:
         binding's directory (with ``-S`` there is no site-packages otherwise)."""
         return [str(_ROOT), *filter(None, [os.environ.get("PYTHONPATH")]), *filter(None, [binding_dir()])]
 
-    def _popen_extra(self) -> dict:
-        """More arguments of the child's Popen."""
-        return {}
+    def _limit_child(self, pid: int) -> None:
+        """Resource limits set on the child as soon as it is spawned (the QuickJS child sets its own)."""
 
     def _init_fields(self) -> dict:
         """More fields of the init request."""
@@ -397,17 +400,36 @@ class Worker:
         env["PYTHONPATH"] = os.pathsep.join(self._python_path())
         return env
 
-    def _spawn(self) -> Outcome | None:
-        """Start the child and wait for its ready line; an Outcome if that failed."""
-        env = self._env()
-        self._stderr = tempfile.TemporaryFile()
+    def _child_key(self) -> tuple:
+        """What makes two children of this kind the same process (conformance/host/spares.py): the
+        command line, the environment, and the limits set on it."""
+        return type(self).__name__, tuple(self._argv()), tuple(sorted(self._env().items())), self._limits_key()
+
+    def _limits_key(self) -> object:
+        return None
+
+    def _start_child(self) -> spares.Spare:
+        """A child started as this worker starts one, not yet waited for."""
+        stderr = tempfile.TemporaryFile()
         t0 = time.perf_counter()
-        self._proc = subprocess.Popen(
+        proc = subprocess.Popen(
             self._argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, start_new_session=True, env=env, cwd=_ROOT, bufsize=0, **self._popen_extra())
+            stderr=stderr, start_new_session=True, env=self._env(), cwd=_ROOT, bufsize=0)
+        self._limit_child(proc.pid)
+        return spares.Spare(proc, LinePipe(proc), stderr, t0)
+
+    def spare(self, mode: str = "bot") -> tuple[tuple, spares.Spare]:
+        """A child that this worker, started in ``mode``, would start: for :func:`conformance.host.spares.keep`."""
+        return self._child_key(), self._start_child()
+
+    def _spawn(self) -> Outcome | None:
+        """Start the child (or take a spare one started the same way ahead of need) and wait for its
+        ready line; an Outcome if that failed."""
+        child = spares.take(self._child_key()) or self._start_child()
+        t0 = time.perf_counter()
+        self._proc, self._pipe, self._stderr = child.proc, child.pipe, child.stderr
         self.pid = self._proc.pid
         self._finalizer = weakref.finalize(self, kill_group, self._proc)
-        self._pipe = LinePipe(self._proc)
         try:
             line = self._pipe.read_line(t0 + self.spawn_timeout_ms / 1000)
         except Late:
@@ -592,3 +614,12 @@ def _json(value: Any) -> bytes:
 
 def _line(req: dict) -> bytes:
     return _json(req) + b"\n"
+
+
+def _init_line(req: dict) -> bytes:
+    """An init request (strings and integers, hundreds of kB of scripts) as a line: orjson's UTF-8,
+    a third of the standard library's time; the standard library's for a lone surrogate orjson refuses."""
+    try:
+        return orjson.dumps(req) + b"\n"
+    except orjson.JSONEncodeError:
+        return _line(req)

@@ -4,16 +4,17 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-
 from conformance.resources import SCHEMA_DIR
 
 BASE = "https://holdem-conformance.dev/schemas/"
 
 
 @lru_cache(maxsize=1)
-def registry() -> Registry:
+def registry() -> "Registry":
+    # jsonschema and referencing are imported on first use: a tenth of the command line's start-up,
+    # which most commands (holdem-cert bot among them) never need.
+    from referencing import Registry, Resource
+
     resources = []
     for path in sorted(SCHEMA_DIR.rglob("*.schema.json")):
         schema = json.loads(path.read_text())
@@ -22,8 +23,10 @@ def registry() -> Registry:
 
 
 @lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
+def validator(name: str) -> "Draft202012Validator":
     """A validator for ``schemas/<name>.schema.json`` (name may include a subfolder: ``vectors/hands``)."""
+    from jsonschema import Draft202012Validator
+
     schema = registry().contents(f"{BASE}{name}.schema.json")
     return Draft202012Validator(schema, registry=registry(), format_checker=Draft202012Validator.FORMAT_CHECKER)
 
