@@ -109,14 +109,46 @@ def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():
     r["decisions"][41]["pots"][0]["amount"] += 5  # the next hand: the same cause, counted under the first pots one
     j = judge("tournaments", test, Run("result", r))
     assert j.status == "failed"
-    assert (j.first.decision, j.first.path, j.first.clause) == (39, "action.amount", j.first.clause)
-    assert j.first.clause.startswith(("return.", "rules.raise-total"))
+    # The check was applied as answered (the next state is the one the answer gives): only the
+    # record is misstated, which breaks the record's own rule, not the check's ("`amount` is
+    # additional chips committed by that action ... Fold/check amounts are zero": state.actions).
+    assert r["actions"][39]["type"] == "check"
+    assert (j.first.decision, j.first.path, j.first.clause) == (39, "action.amount", "state.actions")
     # the misstated record alone: the next state is the one the answer gives, not the record (no cascade)
     assert [(d.hand, d.decision, d.path, d.clause, d.counted) for d in j.failures] == [
-        (8, 39, "action.amount", j.first.clause, 0), (8, 40, "state.pots[0].amount", "state.pots", 1)]
+        (8, 39, "action.amount", "state.actions", 0), (8, 40, "state.pots[0].amount", "state.pots", 1)]
     assert "1 more independent difference" in j.message and "hand 8, decision 40 state.pots[0].amount" in j.message
     assert "(1 later difference of the same cause counted under it)" in j.diff
     assert j.answers and all(isinstance(a, (dict, str)) for a in j.answers)
+
+
+def test_an_answer_both_sides_refuse_differs_in_its_fallback_not_in_its_word():
+    """The big blind's second invalid answer in a row (a call where it can check) is its second
+    timeout under R22 (as-timeout): check. An engine that already auto-folds there (the mutant
+    v4-auto-fold-after-second-timeout) refuses the call as the reference does; what differs is the
+    fallback (timing.fallback), not the call's rule (return.call)."""
+    mutant = next(m for m in MUTANTS if m["name"] == "v4-auto-fold-after-second-timeout")
+    spec = game(sng3v4.IDS, ruleset="holdem-sng-3-v4", seed=3,
+                decks={1: pinned_deck({0: "2c3d", 1: "4c5d", 2: "6c7d"}, 3, 2, "AsKsQsJsTs")})
+    # button (seat 2) calls, the small blind completes, the big blind answers "" (timeout 1: check);
+    # on the flop the small blind checks and the big blind answers call (timeout 2)
+    steps = ["call", "call", "", "check", {"type": "call"}]
+    test = make_test(sng3v4.NOTES, "sng3v4.second-invalid-answer", "two invalid answers", ["timing.fallback"],
+                     {"game": spec, "steps": steps, "strategies": ["caller"] * 3},
+                     sng3v4.play(spec, steps, ["caller"] * 3), ["Sng", "Clock"])
+    cases = {}
+    for name, source in (("engine", SOURCE), ("mutant", SOURCE.replace(mutant["find"], mutant["replace"]))):
+        driver = QuickJSDriver(source, engine_name=f"{name}.js")
+        try:
+            _, _, runner = start(driver, ["sng3v4"])
+            cases[name] = runner.vector("sng3v4", test)
+        finally:
+            driver.close()
+    assert cases["engine"].status == "passed", cases["engine"].message
+    case = cases["mutant"]
+    assert case.status == "failed" and case.breaks == "timing.fallback", case.message
+    assert (case.first["decision"], case.first["path"], case.first["expected"], case.first["actual"]) == (
+        4, "steps[4].action.type", "check", "fold")
 
 
 def test_hands_without_a_decision_state_fail_at_that_decision():

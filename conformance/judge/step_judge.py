@@ -214,6 +214,10 @@ def _step_clause(step: object, want: dict, got: object) -> str | None:
     timely = not (step == {"timeout": True} or want.get("error") == "late")
     if not timely or not isinstance(got, dict) or not _identical(want.get("state"), got.get("state")):
         return None
+    if want.get("error") is not None and got.get("error") is not None:
+        # An answer both refuse: what the step did is the fallback ("fallback check else fold"; in
+        # holdem-sng-3-v4 processed as a timeout, R22, its count setting auto-fold), not the word's rule.
+        return None
     answer = decode_answer(step["answer"] if isinstance(step, dict) and "answer" in step else step)
     return action_clause(answer, want.get("action"), got.get("action"))
 
