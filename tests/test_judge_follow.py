@@ -4,6 +4,12 @@ decision 0 of every hand hides nothing after it, and each difference is classifi
 
 The engines are the bundled JS engine with textual patches (as tests/mutants)."""
 from conformance.judge import causes
+from conformance.judge.engine_cert import certify
+from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.judge.hand_judge import NEVER_ENDS
+from conformance.vectors.gamespec import play_hand
+from conformance.vectors.vectorfile import make_test
+from cli_helpers import reference_cmd_engine
 from mutants.mutants import MUTANTS
 from test_judge_causes import engine, run
 
@@ -62,6 +68,52 @@ def test_a_seat_asked_to_act_that_must_not_act_is_one_cause_of_the_lone_solvent_
     found = _causes_of(engine(LONE_SOLVENT_ASKED))
     assert [(c.breaks, c.kind) for c in found] == [("rules.lone-solvent", "a seat asked to act that must not act")], \
         [c.title() for c in found]
+
+
+# The same bug in the reference over --cmd (docs/engine-protocol.md, hand): a seat that has not acted
+# is asked even when no one else can respond.
+LONE_SOLVENT_ASKED_PY = """
+from reference.hand import Hand
+
+
+def _asks_the_lone_solvent(self, start):
+    for s in self._ring[start:start + len(self.order)]:
+        if not self.folded[s] and self.stacks[s] > 0 and (self.bet[s] < self.current_bet or self.acted[s] is None):
+            return s
+    return None
+
+
+Hand._next_to_act = _asks_the_lone_solvent
+"""
+
+
+def test_a_hand_that_never_ends_over_cmd_names_the_seat_it_waits_on_as_the_js_driver_does(tmp_path):
+    """Heads-up, the small blind calls all-in for less than the big blind: the hand runs out, the big
+    blind (the lone solvent seat, owing nothing) must not act. The engine asks it after the script's
+    last answer: the hand never ends. Over --cmd, ``waiting`` (the state it waits on, as
+    ``python -m reference.adapter`` reports it) names the seat, the same difference the JS driver
+    gives; without ``waiting`` the hand fails at ``over`` (rules.end), as documented."""
+    deck = ["Kh", "Qh", "7c", "Ah", "Kd", "Qd", "2c", "Ad", "4c", "3c", "4d", "9h"]
+    spec = {"ids": ["s1", "s2"], "stacks": [15, 1000], "button": 0, "smallBlindSeat": 0, "bigBlindSeat": 1,
+            "blinds": [10, 20], "deck": deck, "handNumber": 1}
+    vector_input = {"hand": spec, "script": ["allin"]}
+    test = make_test({}, "hand.lone-solvent-short-call", "the lone solvent seat owes nothing", ["rules.lone-solvent"],
+                     vector_input, play_hand(vector_input), [])
+    assert test["expected"]["over"] is True
+    asked = {"breaks": "rules.lone-solvent", "kind": "a seat asked to act that must not act", "decision": 1,
+             "path": "state.you.seat", "actual": 1}
+
+    def first(driver) -> dict:
+        case = certify(driver, {"hand": [test]}, {}).cases[0]
+        assert case.status == "failed", case.message
+        return {"breaks": case.breaks, **{k: case.first.get(k) for k in ("kind", "decision", "path", "actual")}}
+
+    assert first(QuickJSDriver(engine(LONE_SOLVENT_ASKED), engine_name="lone-solvent.js")) == asked
+    assert first(CommandDriver(reference_cmd_engine(tmp_path, prelude=LONE_SOLVENT_ASKED_PY))) == asked
+    silent = reference_cmd_engine(tmp_path, 'if isinstance(reply.get("result"), dict):\n'
+                                  '    reply["result"].pop("waiting", None)', name="silent.py", prelude=LONE_SOLVENT_ASKED_PY)
+    assert first(CommandDriver(silent)) == {"breaks": "rules.end", "kind": NEVER_ENDS, "decision": None,
+                                            "path": "over", "actual": False}
 
 
 def test_a_board_dealt_after_a_fold_win_breaks_secrecy():
