@@ -147,6 +147,8 @@ def test_award_differences_are_classified_by_what_differs():
     assert award_difference(tie, _record([("a", 51), ("b", 50), ("c", 20)], two)) == (
         "state.history-winners", "more awarded than won (a refund counted as an award)")
     assert award_difference(tie, _record([("a", 50), ("b", 51)], two))[0] == "rules.odd-chips"
+    # two chips moved between tied winners: not one odd chip, the pots shared otherwise (bound found by mutmut)
+    assert award_difference(tie, _record([("a", 49), ("b", 52)], two))[0] == "rules.side-pots"
     assert award_difference(tie, _record([("a", 50), ("b", 50)], two)) == ("rules.odd-chips", "an odd chip not awarded")
     assert award_difference(tie, _record([("a", 101)], two)) == ("rules.split", "a tie not split")
     assert award_difference(_record([("c", 101)], two), _record([("a", 101)], two)) == (
