@@ -19,6 +19,7 @@ from conformance.judge.difference_kinds import ABSENT, MISSING, cause_key, field
     ("state.pots[2]", {"amount": 5}, MISSING, "missing"),
     ("state.you.cards", ["Ah", "Kd"], ["Ah", "Qd"], "other cards"),
     ("state.board", ["Ah"], ["Ah", "Kd"], "more shown than due"),
+    ("history()[0].board", ["Ah", "Kd", "2c"], ["Ah", "Kd", "3c"], "other cards"),
     ("state.history[0].showdown", [{"id": "a"}], [{"id": "b"}], "another list"),
     ("standings()[1].place", 2, 3, "another place"),
     ("standings()[1].place", 3, 2, "another place"),
