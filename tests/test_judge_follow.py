@@ -160,6 +160,21 @@ def test_award_differences_are_classified_by_what_differs():
     assert award_difference(layered, _record([("a", 200), ("b", 200)], two))[0] == "rules.side-pots"
 
 
+def test_another_seat_asked_in_a_state_compared_whole_is_the_acting_order_heads_up_or_multiway():
+    """A state compared as a whole (a legality vector's): who is asked is the acting order's rule,
+    heads-up's where two seats are not out (bound found by mutmut)."""
+    from conformance.judge.comparison import Comparison
+
+    def clause(seats: int, out: int = 0) -> str:
+        state = {"you": {"seat": 0}, "seats": [{"seat": k, "out": k < out} for k in range(seats)]}
+        c = Comparison()
+        c.compare(1, 0, "state", state, {**state, "you": {"seat": seats - 1}})
+        return c.first.clause
+
+    assert clause(2) == clause(4, out=2) == "rules.heads-up-order"
+    assert clause(3) == "rules.multiway-order"
+
+
 def test_a_pots_difference_says_which_seat_is_eligible_and_which_amount_is_short_in_javascript_notation():
     from conformance.judge.diffs import pots_differences
     lines = pots_differences([{"amount": 300, "eligible": ["a", "b"]}, {"amount": 400, "eligible": ["a"]}],
