@@ -175,6 +175,19 @@ def test_another_seat_asked_in_a_state_compared_whole_is_the_acting_order_heads_
     assert clause(3) == "rules.multiway-order"
 
 
+def test_another_button_is_the_heads_up_transition_with_two_seats_in_else_the_button_rule():
+    from conformance.judge.comparison import Comparison
+
+    def clause(seats: int, out: int = 0) -> tuple:
+        state = {"buttonSeat": 0, "seats": [{"seat": k, "out": k < out} for k in range(seats)]}
+        c = Comparison()
+        c.compare(1, 0, "state", state, {**state, "buttonSeat": seats - 1})
+        return c.first.clause, c.first.kind
+
+    assert clause(2) == clause(4, out=2) == ("rules.heads-up-transition", "another button (and the blinds after it)")
+    assert clause(3) == ("rules.button", "another button (and the blinds after it)")
+
+
 def test_a_pots_difference_says_which_seat_is_eligible_and_which_amount_is_short_in_javascript_notation():
     from conformance.judge.diffs import pots_differences
     lines = pots_differences([{"amount": 300, "eligible": ["a", "b"]}, {"amount": 400, "eligible": ["a"]}],
