@@ -24,6 +24,7 @@ from .evaluator import evaluate, hand_value
 from .hand_api import create_hand, play_script
 from .pots import build_pots
 from .rng import JSBigInt, deal_hand, mulberry32, rng
+from .state import hand_state
 from .tournament import Tournament
 
 VERSION = "0.1.0"
@@ -364,7 +365,12 @@ def run_hand(i: dict) -> dict:
         hand = create_hand(i["hand"])
     except HoldemError as exc:
         return {"error": failure("createHand", exc)}
-    return play_script(hand, i["script"], thrown, edit=mutate)
+    out = play_script(hand, i["script"], thrown, edit=mutate)
+    if not hand.done and len(out["actions"]) == len(i["script"]):
+        # A hand not over after the script: the state it waits on (the seat it asks), as the JS
+        # driver reports it, so that a --cmd engine built on this loop can report it too.
+        out["waiting"] = hand_state(hand)
+    return out
 
 
 FAMILIES = {"rng": run_rng, "deck": run_deck, "evaluate": run_evaluate, "equity": run_equity, "pots": run_pots,

@@ -52,11 +52,14 @@ def certify_folder(folder: Path, options) -> dict:
         return {name: f.result(timeout=120) for name, f in futures.items()}
 
 
-def reference_cmd_engine(directory: Path, change: str = "", name: str = "engine.py") -> str:
+def reference_cmd_engine(directory: Path, change: str = "", name: str = "engine.py", prelude: str = "") -> str:
     """A ``--cmd`` engine: the reference adapter's protocol loop (``reference.adapter.serve``), each
-    ``reply`` to a ``request`` first altered by ``change`` (Python statements). Its command line."""
+    ``reply`` to a ``request`` first altered by ``change`` (Python statements), after ``prelude``
+    (Python statements run first: a patch of the reference's own rules). Its command line."""
     script = directory / name
-    script.write_text("from reference import adapter\n\n\ndef respond(request):\n"
+    # The checkout under test's reference (the installed package may be another checkout's).
+    script.write_text(f"import sys\nsys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})\n"
+                      + textwrap.dedent(prelude) + "\nfrom reference import adapter\n\n\ndef respond(request):\n"
                       "    reply = adapter.answer(request)\n" + textwrap.indent(textwrap.dedent(change), "    ")
                       + "\n    return reply\n\n\nadapter.serve(respond)\n")
     return f"{sys.executable} {script}"

@@ -21,6 +21,7 @@ from conformance.vectors import schemas, library as vectors
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import MUTANTS
 from test_fuzz import hands_case, mutate
+from test_mutants import CAUSE_BREAKS
 
 needs_node = pytest.mark.skipif(find_node() is None, reason="node 20 or later is not installed")
 SOURCE = ENGINE_PATH.read_text(encoding="utf-8")
@@ -147,6 +148,10 @@ def test_a_bug_blind_fuzzing_never_draws_is_found_by_guided_fuzzing_and_shrunk()
     assert "shrunk in" in failed.message and 0 < out.shrink_runs <= fuzz.MAX_SHRINK_RUNS
     assert fuzz.size(out.vector) <= fuzz.size(json.loads(seen[-1]))
     vector = json.loads(json.dumps(out.vector))  # as pasted into vectors/hands
+    # The clause the mutant breaks (test_mutants'), named by the game and kept by the shrinker: in
+    # the shrunk game a seat's second consecutive invalid answer (an R22 timeout) folds where it
+    # must check, a fallback difference, not the refused word's rule (return.call).
+    assert failed.breaks == CAUSE_BREAKS[RARE["name"]] == "timing.fallback"
     assert hands_case(source, vector).breaks == failed.breaks
     assert hands_case(SOURCE, vector).status == "passed"
 

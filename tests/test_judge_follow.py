@@ -4,6 +4,12 @@ decision 0 of every hand hides nothing after it, and each difference is classifi
 
 The engines are the bundled JS engine with textual patches (as tests/mutants)."""
 from conformance.judge import causes
+from conformance.judge.engine_cert import certify
+from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver
+from conformance.judge.hand_judge import NEVER_ENDS
+from conformance.vectors.gamespec import play_hand
+from conformance.vectors.vectorfile import make_test
+from cli_helpers import reference_cmd_engine
 from mutants.mutants import MUTANTS
 from test_judge_causes import engine, run
 
@@ -64,6 +70,52 @@ def test_a_seat_asked_to_act_that_must_not_act_is_one_cause_of_the_lone_solvent_
         [c.title() for c in found]
 
 
+# The same bug in the reference over --cmd (docs/engine-protocol.md, hand): a seat that has not acted
+# is asked even when no one else can respond.
+LONE_SOLVENT_ASKED_PY = """
+from reference.hand import Hand
+
+
+def _asks_the_lone_solvent(self, start):
+    for s in self._ring[start:start + len(self.order)]:
+        if not self.folded[s] and self.stacks[s] > 0 and (self.bet[s] < self.current_bet or self.acted[s] is None):
+            return s
+    return None
+
+
+Hand._next_to_act = _asks_the_lone_solvent
+"""
+
+
+def test_a_hand_that_never_ends_over_cmd_names_the_seat_it_waits_on_as_the_js_driver_does(tmp_path):
+    """Heads-up, the small blind calls all-in for less than the big blind: the hand runs out, the big
+    blind (the lone solvent seat, owing nothing) must not act. The engine asks it after the script's
+    last answer: the hand never ends. Over --cmd, ``waiting`` (the state it waits on, as
+    ``python -m reference.adapter`` reports it) names the seat, the same difference the JS driver
+    gives; without ``waiting`` the hand fails at ``over`` (rules.end), as documented."""
+    deck = ["Kh", "Qh", "7c", "Ah", "Kd", "Qd", "2c", "Ad", "4c", "3c", "4d", "9h"]
+    spec = {"ids": ["s1", "s2"], "stacks": [15, 1000], "button": 0, "smallBlindSeat": 0, "bigBlindSeat": 1,
+            "blinds": [10, 20], "deck": deck, "handNumber": 1}
+    vector_input = {"hand": spec, "script": ["allin"]}
+    test = make_test({}, "hand.lone-solvent-short-call", "the lone solvent seat owes nothing", ["rules.lone-solvent"],
+                     vector_input, play_hand(vector_input), [])
+    assert test["expected"]["over"] is True
+    asked = {"breaks": "rules.lone-solvent", "kind": "a seat asked to act that must not act", "decision": 1,
+             "path": "state.you.seat", "actual": 1}
+
+    def first(driver) -> dict:
+        case = certify(driver, {"hand": [test]}, {}).cases[0]
+        assert case.status == "failed", case.message
+        return {"breaks": case.breaks, **{k: case.first.get(k) for k in ("kind", "decision", "path", "actual")}}
+
+    assert first(QuickJSDriver(engine(LONE_SOLVENT_ASKED), engine_name="lone-solvent.js")) == asked
+    assert first(CommandDriver(reference_cmd_engine(tmp_path, prelude=LONE_SOLVENT_ASKED_PY))) == asked
+    silent = reference_cmd_engine(tmp_path, 'if isinstance(reply.get("result"), dict):\n'
+                                  '    reply["result"].pop("waiting", None)', name="silent.py", prelude=LONE_SOLVENT_ASKED_PY)
+    assert first(CommandDriver(silent)) == {"breaks": "rules.end", "kind": NEVER_ENDS, "decision": None,
+                                            "path": "over", "actual": False}
+
+
 def test_a_board_dealt_after_a_fold_win_breaks_secrecy():
     found = _causes_of(engine(BOARD_AFTER_FOLD_WIN))
     assert [(c.breaks, c.kind) for c in found] == [
@@ -95,6 +147,8 @@ def test_award_differences_are_classified_by_what_differs():
     assert award_difference(tie, _record([("a", 51), ("b", 50), ("c", 20)], two)) == (
         "state.history-winners", "more awarded than won (a refund counted as an award)")
     assert award_difference(tie, _record([("a", 50), ("b", 51)], two))[0] == "rules.odd-chips"
+    # two chips moved between tied winners: not one odd chip, the pots shared otherwise (bound found by mutmut)
+    assert award_difference(tie, _record([("a", 49), ("b", 52)], two))[0] == "rules.side-pots"
     assert award_difference(tie, _record([("a", 50), ("b", 50)], two)) == ("rules.odd-chips", "an odd chip not awarded")
     assert award_difference(tie, _record([("a", 101)], two)) == ("rules.split", "a tie not split")
     assert award_difference(_record([("c", 101)], two), _record([("a", 101)], two)) == (
@@ -104,6 +158,34 @@ def test_award_differences_are_classified_by_what_differs():
     assert award_difference(wheel, _record([("a", 100)], wheel["showdown"], wheel["board"]))[0] == "rules.wheel"
     layered = _record([("a", 300), ("b", 100)], two)
     assert award_difference(layered, _record([("a", 200), ("b", 200)], two))[0] == "rules.side-pots"
+
+
+def test_another_seat_asked_in_a_state_compared_whole_is_the_acting_order_heads_up_or_multiway():
+    """A state compared as a whole (a legality vector's): who is asked is the acting order's rule,
+    heads-up's where two seats are not out (bound found by mutmut)."""
+    from conformance.judge.comparison import Comparison
+
+    def clause(seats: int, out: int = 0) -> str:
+        state = {"you": {"seat": 0}, "seats": [{"seat": k, "out": k < out} for k in range(seats)]}
+        c = Comparison()
+        c.compare(1, 0, "state", state, {**state, "you": {"seat": seats - 1}})
+        return c.first.clause
+
+    assert clause(2) == clause(4, out=2) == "rules.heads-up-order"
+    assert clause(3) == "rules.multiway-order"
+
+
+def test_another_button_is_the_heads_up_transition_with_two_seats_in_else_the_button_rule():
+    from conformance.judge.comparison import Comparison
+
+    def clause(seats: int, out: int = 0) -> tuple:
+        state = {"buttonSeat": 0, "seats": [{"seat": k, "out": k < out} for k in range(seats)]}
+        c = Comparison()
+        c.compare(1, 0, "state", state, {**state, "buttonSeat": seats - 1})
+        return c.first.clause, c.first.kind
+
+    assert clause(2) == clause(4, out=2) == ("rules.heads-up-transition", "another button (and the blinds after it)")
+    assert clause(3) == ("rules.button", "another button (and the blinds after it)")
 
 
 def test_a_pots_difference_says_which_seat_is_eligible_and_which_amount_is_short_in_javascript_notation():

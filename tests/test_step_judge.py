@@ -7,12 +7,13 @@ import pytest
 from conformance.judge.engine_cert import certify, load_tests, start
 from conformance.judge.families import RULESETS
 from conformance.judge.family_judges import judge
-from conformance.judge.engine_drivers import QuickJSDriver, Run
+from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, Run
 from conformance.judge.comparison import differences
 from conformance.judge.field_clauses import clause_for
-from conformance.vectors.gamespec import game, hands_played
+from conformance.vectors.gamespec import game, hands_played, play_hand
 from conformance.vectors.generators import hands, sng3v4
 from conformance.vectors.vectorfile import make_test
+from cli_helpers import reference_cmd_engine
 from js_vector_runner import ENGINE_PATH
 from mutants.mutants import BLIND_SPOT_MUTANTS, MUTANTS
 from test_mutants import first_failure
@@ -109,14 +110,46 @@ def test_a_failure_is_the_first_divergence_and_counts_the_later_ones():
     r["decisions"][41]["pots"][0]["amount"] += 5  # the next hand: the same cause, counted under the first pots one
     j = judge("tournaments", test, Run("result", r))
     assert j.status == "failed"
-    assert (j.first.decision, j.first.path, j.first.clause) == (39, "action.amount", j.first.clause)
-    assert j.first.clause.startswith(("return.", "rules.raise-total"))
+    # The check was applied as answered (the next state is the one the answer gives): only the
+    # record is misstated, which breaks the record's own rule, not the check's ("`amount` is
+    # additional chips committed by that action ... Fold/check amounts are zero": state.actions).
+    assert r["actions"][39]["type"] == "check"
+    assert (j.first.decision, j.first.path, j.first.clause) == (39, "action.amount", "state.actions")
     # the misstated record alone: the next state is the one the answer gives, not the record (no cascade)
     assert [(d.hand, d.decision, d.path, d.clause, d.counted) for d in j.failures] == [
-        (8, 39, "action.amount", j.first.clause, 0), (8, 40, "state.pots[0].amount", "state.pots", 1)]
+        (8, 39, "action.amount", "state.actions", 0), (8, 40, "state.pots[0].amount", "state.pots", 1)]
     assert "1 more independent difference" in j.message and "hand 8, decision 40 state.pots[0].amount" in j.message
     assert "(1 later difference of the same cause counted under it)" in j.diff
     assert j.answers and all(isinstance(a, (dict, str)) for a in j.answers)
+
+
+def test_an_answer_both_sides_refuse_differs_in_its_fallback_not_in_its_word():
+    """The big blind's second invalid answer in a row (a call where it can check) is its second
+    timeout under R22 (as-timeout): check. An engine that already auto-folds there (the mutant
+    v4-auto-fold-after-second-timeout) refuses the call as the reference does; what differs is the
+    fallback (timing.fallback), not the call's rule (return.call)."""
+    mutant = next(m for m in MUTANTS if m["name"] == "v4-auto-fold-after-second-timeout")
+    spec = game(sng3v4.IDS, ruleset="holdem-sng-3-v4", seed=3,
+                decks={1: pinned_deck({0: "2c3d", 1: "4c5d", 2: "6c7d"}, 3, 2, "AsKsQsJsTs")})
+    # button (seat 2) calls, the small blind completes, the big blind answers "" (timeout 1: check);
+    # on the flop the small blind checks and the big blind answers call (timeout 2)
+    steps = ["call", "call", "", "check", {"type": "call"}]
+    test = make_test(sng3v4.NOTES, "sng3v4.second-invalid-answer", "two invalid answers", ["timing.fallback"],
+                     {"game": spec, "steps": steps, "strategies": ["caller"] * 3},
+                     sng3v4.play(spec, steps, ["caller"] * 3), ["Sng", "Clock"])
+    cases = {}
+    for name, source in (("engine", SOURCE), ("mutant", SOURCE.replace(mutant["find"], mutant["replace"]))):
+        driver = QuickJSDriver(source, engine_name=f"{name}.js")
+        try:
+            _, _, runner = start(driver, ["sng3v4"])
+            cases[name] = runner.vector("sng3v4", test)
+        finally:
+            driver.close()
+    assert cases["engine"].status == "passed", cases["engine"].message
+    case = cases["mutant"]
+    assert case.status == "failed" and case.breaks == "timing.fallback", case.message
+    assert (case.first["decision"], case.first["path"], case.first["expected"], case.first["actual"]) == (
+        4, "steps[4].action.type", "check", "fold")
 
 
 def test_hands_without_a_decision_state_fail_at_that_decision():
@@ -144,6 +177,13 @@ def test_differences_walk_in_order_and_mark_reordered_lists():
     ("log()[2].chips[1]", "rules.side-pots"),
     ("history()[0].winners[0].amount", "state.history-winners"),
     ("standings()[1].place", "rules.cap-places"),
+    # found by mutation testing (bench/README.md): a v4 step's state, a record list, the game's end
+    ("steps[3].state.pots[0].amount", "state.pots"),
+    ("steps[3].action.type", "timing.fallback"),
+    ("history()", "state.history"),
+    ("log().length", "state.history"),
+    ("over", "rules.end"),
+    ("state()", "rules.end"),
 ])
 def test_the_clause_of_a_field(path, clause):
     assert clause_for(path) == clause
@@ -229,6 +269,40 @@ def test_an_engine_following_a_ruling_alternative_is_divergent_on_exactly_that_r
     divergent = [c for c in report.cases if c.status == "divergent"]
     assert divergent and all(c.alternative == {ruling: option} and c.rulings == [ruling] for c in divergent)
     assert f"follows {ruling} = {option}" in report.verdict
+
+
+# An engine that follows two alternatives at once (the reference over --cmd under R8's full-big-blind
+# and R15's folded-and-all-in): in hand.random.0.h2 (a seat out of chips, a short big blind) both
+# show in decision 0's state, where each alone leaves the other's difference.
+TWO_ALTERNATIVES = {"R8": "full-big-blind", "R15": "folded-and-all-in"}
+TWO_ALTERNATIVES_ENGINE = f"""
+import reference.adapter as _adapter, reference.hand_api as _hand_api
+_adapter.create_hand = lambda spec, rulings=None: _hand_api.create_hand(spec, rulings={TWO_ALTERNATIVES!r})
+"""
+# ... and a bug of its own later in the hand: the second fold recorded as adding one chip.
+MISSTATED_FOLD = """
+result = reply.get("result")
+if isinstance(result, dict) and len(result.get("actions") or []) == 2:
+    result["actions"][1]["amount"] = 1
+"""
+
+
+def test_a_difference_that_two_alternatives_together_explain_is_proven_divergent_on_both(tmp_path):
+    test = next(t for t in load_tests(["hand"])["hand"] if t["id"] == "hand.random.0.h2")
+    for profile in ({"R8": "full-big-blind"}, {"R15": "folded-and-all-in"}):  # each alone differs at decision 0
+        alone = play_hand(test["input"], rulings=profile)["decisions"][0]
+        assert alone != play_hand(test["input"], rulings=TWO_ALTERNATIVES)["decisions"][0] != test["expected"]["decisions"][0]
+    # judged alone (no choice learned from other vectors): the pair reproduces every step
+    case = certify(CommandDriver(reference_cmd_engine(tmp_path, prelude=TWO_ALTERNATIVES_ENGINE)), {"hand": [test]},
+                   {}).cases[0]
+    assert (case.status, case.alternative) == ("divergent", TWO_ALTERNATIVES), case.message
+    # with an independent bug no profile reproduces the game: decision 0's differences are each proven
+    # on the pair from the engine's own state (step_judge.explain), the bug alone fails
+    buggy = reference_cmd_engine(tmp_path, MISSTATED_FOLD, name="buggy.py", prelude=TWO_ALTERNATIVES_ENGINE)
+    case = certify(CommandDriver(buggy), {"hand": [test]}, {}).cases[0]
+    assert case.status == "failed" and [(f["decision"], f["path"]) for f in case.failures] == [(1, "action.amount")]
+    assert "proven divergences: hand 2, decision 0 state.seats[2].allIn divergent on " \
+           "R15 = 'folded-and-all-in', R8 = 'full-big-blind'" in case.message
 
 
 @pytest.mark.parametrize("name", ["refund-counted-as-award"])

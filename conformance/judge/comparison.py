@@ -192,6 +192,9 @@ class Comparison:
     firsts: list = field(default_factory=list)
     by_cause: dict = field(default_factory=dict)
     seen: set = field(default_factory=set)  # the transitions that differ (transition()), however counted
+    # Each transition that differs -> its first difference's (path, expected): what an alternative
+    # changed there without reproducing it (proof.pair_alternatives).
+    first_at: dict = field(default_factory=dict)
     lost_at: int | None = None  # the first decision from which the reference could not follow the engine
     differed: bool = False  # a difference since the engine's hand started (the next one resynchronises)
     # The ids of the seats whose holdem-sng-3-v4 auto-fold (R26) differed (following._auto_fold_difference).
@@ -205,6 +208,7 @@ class Comparison:
         d = Divergence(hand, decision, path, expected, actual, clause or self.clause_of(path), kind=kind)
         self.differed = True
         self.seen.add(transition(d))
+        self.first_at.setdefault(transition(d), (d.path, d.expected))
         d.answered = len(self.answers)
         if self.first is None:
             self.first = d

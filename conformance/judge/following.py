@@ -254,13 +254,22 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             if lost:
                 out.unfollowed(at)
             continue
-        if not out.compare(hand, at, "action", want, got, clause=action_clause(answer, want, got)):
-            # the engine's own action followed: as it recorded it, or (refused) the state it kept
-            as_answered = None if is_refusal(got) else ref.state()
-            followed = ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got)
-            lost = not followed
-            if lost:
-                out.unfollowed(at)
+        if _identical(want, got):
+            continue
+        # the engine's own action followed: as it recorded it, or (refused) the state it kept
+        as_answered = None if is_refusal(got) else ref.state()
+        followed = ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got)
+        nxt = decisions[k + 1] if k + 1 < len(decisions) else None
+        # Only the record misstated (the next state is the one the answer gives, as judged there): the
+        # record's own rule, "`amount` is additional chips committed by that action ... Fold/check
+        # amounts are zero" (state.actions); else the engine applied the answer otherwise (its rule).
+        misstated = as_answered is not None and followed and isinstance(nxt, dict) \
+            and nxt.get("handNumber") == engine_hand and (record_followed := ref.state()) is not None \
+            and _count(as_answered, nxt) < _count(record_followed, nxt)
+        out.compare(hand, at, "action", want, got, clause="state.actions" if misstated else action_clause(answer, want, got))
+        lost = not followed
+        if lost:
+            out.unfollowed(at)
     return not lost
 
 

@@ -102,17 +102,19 @@ def prove(family: str, spec: dict, base: int, replay_under) -> tuple[dict, Compa
     return None if proof is None or proof.ruled_out else (proof.profile, proof.comparison)
 
 
-def search(family: str, spec: dict, base: int, replay_under) -> Proof | None:
+def search(family: str, spec: dict, base: int, replay_under, first: "tuple | None" = None) -> Proof | None:
     """The first profile under which the reference reproduces the engine exactly, or None.
 
     ``replay_under(profile)`` replays under a profile, stopping at the first difference; ``base``
-    is how far the default replay matched (:func:`reach`). First the alternatives the engine was
-    proven to follow elsewhere (:class:`EngineChoices`), alone and with each other single
-    alternative; then every single alternative of a ruling that can change ``family`` (documented
-    order), then every pair of alternatives of which at least one alone matched further than the
-    default (a pair of two that each change nothing earlier would not explain a difference the
-    default shows first). Only then the options the ruleset's text rules out, alone and in such
-    pairs (reference.rulings.diagnoses_to_try): a profile with one of them is a diagnosis.
+    is how far the default replay matched (:func:`reach`), ``first`` its first difference's (path,
+    expected). First the alternatives the engine was proven to follow elsewhere
+    (:class:`EngineChoices`), alone and with each other single alternative; then every single
+    alternative of a ruling that can change ``family`` (documented order), then every pair of
+    alternatives of which at least one alone matched further than the default, or changed what
+    differs first (a pair of two that each change nothing of the first difference would not explain
+    it; an engine following two alternatives at once shows both in one state, where each alone
+    leaves the other's difference). Only then the options the ruleset's text rules out, alone and
+    in such pairs (reference.rulings.diagnoses_to_try): a profile with one of them is a diagnosis.
     """
     ruleset = _ruleset_of(spec)
     ids = [rid for rid, ruling in RULINGS.items() if family in ruling.families]
@@ -137,7 +139,7 @@ def search(family: str, spec: dict, base: int, replay_under) -> Proof | None:
         c = attempt(dict(profile))
         if c is not None and c.first is None:
             return Proof(dict(profile), c)
-        if c is not None and reach(c) > base:
+        if c is not None and (reach(c) > base or _changed_first(c, base, first)):
             promising |= set(profile.items())
     for profile in profiles_to_try(ids, 2, ruleset):
         if len(profile) == 2 and promising & set(profile.items()):
@@ -149,9 +151,27 @@ def search(family: str, spec: dict, base: int, replay_under) -> Proof | None:
             c = replay_under(dict(profile))
             if c.first is None:
                 return Proof(dict(profile), c, ruled_out_in(profile, ruleset))
-            if len(profile) == 1 and reach(c) > base:
+            if len(profile) == 1 and (reach(c) > base or _changed_first(c, base, first)):
                 promising |= set(profile.items())
     return None
+
+
+def _changed_first(c: Comparison, base: int, first: "tuple | None") -> bool:
+    """Whether a replay under an alternative differs first at the default's first decision but in
+    another way there (another field, or another value expected)."""
+    return first is not None and c.first is not None and reach(c) == base and (c.first.path, c.first.expected) != first
+
+
+def pair_alternatives(family: str, spec: dict, around: list) -> list[dict]:
+    """The pairs of alternatives of two rulings that can change ``family``, each holding one of the
+    single alternatives ``around`` (profiles that changed a difference without reproducing it): at
+    most every pair of the family's alternatives (15 for six of them), for a difference that two
+    alternatives together explain (step_judge.explain). R3's change (other cards dealt) is left out of
+    ``around``: conformance.judge.dealing follows it on the engine's own cards (as :func:`_known` does)."""
+    ruleset = _ruleset_of(spec)
+    ids = [rid for rid, ruling in RULINGS.items() if family in ruling.families]
+    near = {item for profile in around for item in profile.items() if item[0] != "R3"}
+    return [dict(p) for p in profiles_to_try(ids, 2, ruleset) if len(p) == 2 and near & set(dict(p).items())]
 
 
 def single_alternatives(family: str, spec: dict) -> list[dict]:

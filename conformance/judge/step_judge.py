@@ -20,7 +20,8 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
 from .following import hand_in_play, hand_start, judge_state, replay_decisions
-from .proof import Proof, _default_followed_note, _number, _profile_text, _ruleset_of, search, single_alternatives
+from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
+                    single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
 
 
@@ -214,6 +215,10 @@ def _step_clause(step: object, want: dict, got: object) -> str | None:
     timely = not (step == {"timeout": True} or want.get("error") == "late")
     if not timely or not isinstance(got, dict) or not _identical(want.get("state"), got.get("state")):
         return None
+    if want.get("error") is not None and got.get("error") is not None:
+        # An answer both refuse: what the step did is the fallback ("fallback check else fold"; in
+        # holdem-sng-3-v4 processed as a timeout, R22, its count setting auto-fold), not the word's rule.
+        return None
     answer = decode_answer(step["answer"] if isinstance(step, dict) and "answer" in step else step)
     return action_clause(answer, want.get("action"), got.get("action"))
 
@@ -334,13 +339,13 @@ def _with_notes(v: GameVerdict, c: Comparison) -> GameVerdict:
 def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, outcome_only: bool = False,
                irreproducible: bool = False, follow_under=None) -> GameVerdict:
     if outcome_only:  # the search first: broken() only matters when it finds a profile
-        proof = None if irreproducible else search(family, spec, reach(c), replay_under)
+        proof = None if irreproducible else search(family, spec, reach(c), replay_under, _first_of(c))
         problem = broken() if proof is not None else None
         if problem:
             proof = None
     else:
         problem = broken()
-        proof = None if problem else search(family, spec, reach(c), replay_under)
+        proof = None if problem else search(family, spec, reach(c), replay_under, _first_of(c))
     if proof is not None and not proof.ruled_out:
         return GameVerdict("divergent", f"the reference under {_profile_text(proof.profile)} reproduces every step",
                            rulings=sorted(set(proof.profile) | proof.comparison.rulings, key=_number),
@@ -369,21 +374,42 @@ def _differing(c: Comparison, family: str, spec: dict, replay_under, broken, out
                        failures=list(c.firsts), positions=c.positions)
 
 
+def _first_of(c: Comparison) -> tuple:
+    return c.first.path, c.first.expected
+
+
 def explain(family: str, spec: dict, c: Comparison, follow_under) -> dict:
     """The differences of ``c`` that a documented ruling alternative proves on their own (issue #38,
     item 1): under it, judged from the engine's own states (``follow_under(profile)``, a full
     replay), the reference reproduces that transition. ``{id(difference): profile}`` in ``c.firsts``'
     order; one engine plays one option of a ruling, so the first profile that explains a difference
-    is kept for every difference it explains."""
+    is kept for every difference it explains. Single alternatives first; then, for the differences
+    still unexplained, the pairs holding an alternative that changed what differs at one of their
+    transitions without reproducing it (proof.pair_alternatives: an engine following two
+    alternatives at once shows both in one state; bounded by the family's pairs)."""
     explained: dict = {}
-    for profile in single_alternatives(family, spec):
-        if len(explained) == len(c.firsts):
-            break
+    changed: list = []  # the single alternatives that changed an unexplained difference
+
+    def judge_under(profile: dict) -> None:
         under = follow_under(dict(profile))
         for d in c.firsts:
             followed = under.lost_at is None or (d.decision is not None and d.decision < under.lost_at)
-            if id(d) not in explained and followed and transition(d) not in under.seen:
+            if id(d) in explained or not followed:
+                continue
+            if transition(d) not in under.seen:
                 explained[id(d)] = dict(profile)
+            elif len(profile) == 1 and under.first_at.get(transition(d)) != c.first_at.get(transition(d)) \
+                    and profile not in changed:
+                changed.append(dict(profile))
+
+    for profile in single_alternatives(family, spec):
+        if len(explained) == len(c.firsts):
+            break
+        judge_under(profile)
+    for profile in pair_alternatives(family, spec, changed) if changed else []:
+        if len(explained) == len(c.firsts):
+            break
+        judge_under(profile)
     return {id(d): explained[id(d)] for d in c.firsts if id(d) in explained}
 
 
