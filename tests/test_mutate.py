@@ -38,6 +38,7 @@ def line_of(text: str) -> int:
 
 REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the second-largest bet
 TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
+PROFILES = line_of("profiles: Object.freeze(['helpers', 'hand', 'tournament', 'sng3v4'])")  # what the engine declares
 SEAT_CHECK = line_of("spec[key] < 0 || spec[key] >= n")  # a hand spec's seat check
 SAMPLE = ["--sample", "12", "--sample-seed", "3", "--family", "legality", "--family", "hands", "--fuzz-games", "5",
           "--jobs", "2"]
@@ -278,7 +279,7 @@ def run_mutant(session, place, static=False, tests=None):
 def test_a_static_mutant_that_changes_the_declared_profiles_is_killed_at_load(session):
     # `profiles: Object.freeze([...])` emptied: the engine declares no profile, so certification would
     # certify nothing of what the original is certified for; the engine's load tells.
-    out = run_mutant(session, (1636, 29, "[]"), static=True)
+    out = run_mutant(session, (PROFILES, 29, "[]"), static=True)
     assert out["status"] == "killed" and out["killedBy"] == ["smoke.load"], out
     assert "declares profiles []" in out["failure"]
 
