@@ -463,7 +463,7 @@
       (code) => `holeCards[${hole.indexOf(code)}]`);
     // Stryker disable next-line ConditionalExpression,BlockStatement: without it the next test refuses every non-number too (Number.isInteger is false): only the error's kind differs (equivalent, docs/mutation.md)
     if (typeof opponents !== 'number') {
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without this throw the next test refuses every non-number too (Number.isInteger is false): only the error's kind differs (equivalent)
       throw new TypeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
     }
     if (!Number.isInteger(opponents) || opponents < 0 || opponents > 8) {
@@ -472,7 +472,7 @@
     }
     // Stryker disable next-line ConditionalExpression,BlockStatement: without it the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent, docs/mutation.md)
     if (typeof iterations !== 'number') {
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without this throw the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent)
       throw new TypeError(`equity: iterations must be a positive safe integer, got ${show(iterations)}`);
     }
     if (!Number.isSafeInteger(iterations) || iterations < 1) {
@@ -555,7 +555,7 @@
   function dealHand(seed, handNumber) {
     // Stryker disable next-line ConditionalExpression,BlockStatement: without it the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent, docs/mutation.md)
     if (typeof handNumber !== 'number') {
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without this throw the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent)
       throw new TypeError(`dealHand: handNumber must be a positive safe integer, got ${show(handNumber)}`);
     }
     if (!Number.isSafeInteger(handNumber) || handNumber < 1) {
@@ -787,8 +787,10 @@
     }
     let kind = answer.type;
     if (words !== null && typeof kind === 'string' && hasOwn(words, kind)) kind = words[kind];
-    // Stryker disable next-line ConditionalExpression: indexOf compares strictly, so a non-string type is never found: typeof's test decides nothing (equivalent, docs/mutation.md)
-    else if (typeof kind !== 'string' || ACTION_TYPES.indexOf(kind) < 0) {
+    else if (
+      // Stryker disable next-line ConditionalExpression: indexOf compares strictly, so a non-string type is never found: typeof's test decides nothing (equivalent, docs/mutation.md)
+      typeof kind !== 'string' ||
+      ACTION_TYPES.indexOf(kind) < 0) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw illegal('type', `unknown action type ${show(kind)} (accepted: ${ACTION_TYPES.join(', ')})`,
           'unknown-type');
@@ -867,11 +869,11 @@
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`${field}[${i}]`,
           // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: it only picks the error's text, not judged (equivalent, docs/mutation.md)
-          typeof cards[i] === 'string'
-          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-          ? `${show(cards[i])} is not a card: rank must be one of ${RANKS} and suit one of ${SUITS}`
-          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-          : `${show(cards[i])} is not a card string (expected e.g. "Ah")`);
+          typeof cards[i] === 'string' ?
+            // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+            `${show(cards[i])} is not a card: rank must be one of ${RANKS} and suit one of ${SUITS}` :
+            // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+            `${show(cards[i])} is not a card string (expected e.g. "Ah")`);
       }
       codes.push(code);
     }
