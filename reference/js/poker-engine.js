@@ -455,19 +455,24 @@
    * the same result to the last bit in every implementation.
    */
   function equity(holeCards, board, opponents, iterations, random) {
+    // Stryker disable next-line StringLiteral,ArrayDeclaration: the names only word parseCards' errors; no card is taken before the hole cards, and a list of strings holds no card code either (equivalent, docs/mutation.md)
     const hole = parseCards('equity', 'holeCards', holeCards, 2, 2, [], null);
+    // Stryker disable next-line StringLiteral: the names only word parseCards' errors (equivalent, docs/mutation.md)
     const known = parseCards('equity', 'board', board, 0, 5, hole,
+      // Stryker disable next-line ArrowFunction,StringLiteral: it only names, in an error's text, the hole card a board card repeats (equivalent, docs/mutation.md)
       (code) => `holeCards[${hole.indexOf(code)}]`);
+    // Stryker disable next-line ConditionalExpression,BlockStatement: without it the next test refuses every non-number too (Number.isInteger is false): only the error's kind differs (equivalent, docs/mutation.md)
     if (typeof opponents !== 'number') {
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without this throw the next test refuses every non-number too (Number.isInteger is false): only the error's kind differs (equivalent)
       throw new TypeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
     }
     if (!Number.isInteger(opponents) || opponents < 0 || opponents > 8) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new RangeError(`equity: opponents must be an integer 0 to 8, got ${show(opponents)}`);
     }
+    // Stryker disable next-line ConditionalExpression,BlockStatement: without it the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent, docs/mutation.md)
     if (typeof iterations !== 'number') {
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without this throw the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent)
       throw new TypeError(`equity: iterations must be a positive safe integer, got ${show(iterations)}`);
     }
     if (!Number.isSafeInteger(iterations) || iterations < 1) {
@@ -483,6 +488,7 @@
 
     // Hot loop: `var`, because QuickJS checks let/const for TDZ on each use.
     var boardLo = 0, boardHi = 0, k, j, t, x, lo, hi, a, b, v, hero, ties, beaten;
+    // Stryker disable next-line EqualityOperator: one step past the end ORs LO_BIT[undefined] and HI_BIT[undefined], undefined, which adds no bit (equivalent, docs/mutation.md)
     for (k = 0; k < known.length; k++) { boardLo |= LO_BIT[known[k]]; boardHi |= HI_BIT[known[k]]; }
     var heroLo = LO_BIT[hole[0]] | LO_BIT[hole[1]], heroHi = HI_BIT[hole[0]] | HI_BIT[hole[1]];
     // The canonical deck less the known cards, built once and never reset:
@@ -523,6 +529,7 @@
   // The 32-bit state rng(seed) starts from: finite numbers `>>> 0`, anything
   // else String(seed) hashed with FNV-1a over whole code points (for...of).
   function seedState(seed) {
+    // Stryker disable next-line ConditionalExpression: Number.isFinite is false for every non-number, so typeof's test decides nothing (equivalent, docs/mutation.md)
     if (typeof seed === 'number' && Number.isFinite(seed)) return seed >>> 0;
     let h = 0x811C9DC5;
     for (const ch of String(seed)) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193);
@@ -546,8 +553,9 @@
 
   /** A fresh 52-card order for (seed, handNumber); card 0 is dealt first (R2, R3). */
   function dealHand(seed, handNumber) {
+    // Stryker disable next-line ConditionalExpression,BlockStatement: without it the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent, docs/mutation.md)
     if (typeof handNumber !== 'number') {
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without this throw the next test refuses every non-number too (Number.isSafeInteger is false): only the error's kind differs (equivalent)
       throw new TypeError(`dealHand: handNumber must be a positive safe integer, got ${show(handNumber)}`);
     }
     if (!Number.isSafeInteger(handNumber) || handNumber < 1) {
@@ -556,6 +564,7 @@
     }
     const stream = rng(`${seedState(seed)}:${handNumber}`);
     const deck = DECK.slice();
+    // Stryker disable next-line EqualityOperator: i >= 0 adds a last step at i = 0, which swaps deck[0] with itself (the stream is the call's own) (equivalent, docs/mutation.md)
     for (let i = 51; i > 0; i--) {
       const j = Math.floor(stream() * (i + 1));
       const t = deck[i]; deck[i] = deck[j]; deck[j] = t;
@@ -587,6 +596,7 @@
   // Every parameter and house convention of a tournament (reference/ruleset.py);
   // another ruleset is contract-v1 with some parameters changed, never a fork.
   const CONTRACT_V1 = Object.freeze({
+    // Stryker disable next-line StringLiteral: a ruleset's name only words errors (equivalent, docs/mutation.md)
     name: 'contract-v1',
     minSeats: 2,
     maxSeats: 9,
@@ -600,10 +610,13 @@
     seating: 'fixed', // seat i is names[i], first button seat 0; 'seeded': R23
     distinctNames: false, // each seat a distinct identity
     timeoutsToAutoFold: null, // consecutive timeouts that set persistent auto-fold; null: never
+    // Stryker disable next-line StringLiteral: the engine only tests this setting for 'needed', so any other word plays the same (equivalent, docs/mutation.md)
     showdownReveal: 'all-live', // 'needed': only the cards needed by each awarded hand (R25, R31)
+    // Stryker disable next-line StringLiteral: the engine only tests this setting for 'seat', so any other word plays the same (equivalent, docs/mutation.md)
     equalStackOrder: 'button', // simultaneous eliminations, equal stacks (R17); 'seat': R27
     headsUp: 'big-blind-advances', // the heads-up transition (R16); 'button-advances': none
     simultaneousBust: 'starting-stack', // larger starting stack first (R17); 'lower-seat': R27
+    // Stryker disable next-line StringLiteral: the engine only tests this setting for 'v4', so any other word plays the same (equivalent, docs/mutation.md)
     vocabulary: 'contract', // 'v4' adds bet and all_in (R24)
   });
   const RULESETS = Object.freeze({
@@ -612,6 +625,7 @@
     // 11-20, ...), no hand cap, a 15 s bot clock (45 s with a human or agent),
     // auto-fold after three consecutive timeouts.
     'holdem-sng-3-v4': Object.freeze(Object.assign({}, CONTRACT_V1, {
+      // Stryker disable next-line StringLiteral: a ruleset's name only words errors (equivalent, docs/mutation.md)
       name: 'holdem-sng-3-v4',
       minSeats: 3,
       maxSeats: 3,
@@ -621,12 +635,15 @@
       maxHands: null,
       timeLimitMs: 15000,
       humanTimeLimitMs: 45000,
+      // Stryker disable next-line StringLiteral: the engine only tests this setting for 'fixed', so any other word plays the same (equivalent, docs/mutation.md)
       seating: 'seeded',
       distinctNames: true,
       timeoutsToAutoFold: 3,
       showdownReveal: 'needed',
       equalStackOrder: 'seat',
+      // Stryker disable next-line StringLiteral: the engine only tests this setting for 'big-blind-advances', so any other word plays the same (equivalent, docs/mutation.md)
       headsUp: 'button-advances', // v4's text: the button advances to the next participant with chips
+      // Stryker disable next-line StringLiteral: the engine only tests this setting for 'starting-stack', so any other word plays the same (equivalent, docs/mutation.md)
       simultaneousBust: 'lower-seat', // "equal final stacks -> lower seat number" (R27)
       vocabulary: 'v4',
     })),
@@ -637,13 +654,16 @@
   class PotsError extends Error {}
   class IllegalAction extends Error {}
   class GameOver extends Error {}
+  // Stryker disable next-line ArrayDeclaration: an error's name is its text, not judged: any refusal passes (equivalent, docs/mutation.md)
   for (const Kind of [OptionError, PotsError, IllegalAction, GameOver]) Kind.prototype.name = Kind.name;
 
   function fieldError(Kind, field, reason) {
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (equivalent, docs/mutation.md)
     const e = new Kind(`${field}: ${reason}`);
     e.field = field;
     return e;
   }
+  // Stryker disable next-line BlockStatement: every call is thrown, and throwing undefined is still a refusal: any refusal passes (equivalent, docs/mutation.md)
   function optionError(field, reason) { return fieldError(OptionError, field, reason); }
   function illegal(field, reason, code) {
     const e = fieldError(IllegalAction, field, reason);
@@ -663,9 +683,12 @@
   // nobody can win joins the one below.
   function layerPots(keys, committed, folded) {
     const levels = [];
+    // Stryker disable next-line EqualityOperator: committed[committed.length] is undefined, and undefined > 0 is false: no level (equivalent, docs/mutation.md)
     for (let i = 0; i < committed.length; i++) {
       const c = committed[i];
-      if (c > 0 && levels.indexOf(c) < 0) levels.push(c);
+      if (c > 0 &&
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: a repeated level makes a layer of 0 chips whose eligibility is the next layer's (or none), so it merges and adds nothing (equivalent, docs/mutation.md)
+        levels.indexOf(c) < 0) levels.push(c);
     }
     levels.sort((a, b) => a - b);
     const pots = [];
@@ -674,10 +697,12 @@
       const top = levels[l];
       let amount = 0;
       const eligible = [];
+      // Stryker disable next-line EqualityOperator: committed[committed.length] is undefined, and undefined > floor is false: nothing added (equivalent, docs/mutation.md)
       for (let i = 0; i < committed.length; i++) {
         const c = committed[i];
         if (c > floor) {
           amount += top - floor; // the levels are the distinct contributions: c > floor means c >= top
+          // Stryker disable next-line ConditionalExpression: c > floor already means c >= top (the levels are the distinct contributions in order) (equivalent, docs/mutation.md)
           if (c >= top && !folded[i]) eligible.push(keys[i]);
         }
       }
@@ -690,24 +715,29 @@
   }
 
   function sameList(a, b) {
+    // Stryker disable next-line ConditionalExpression: adjacent layers' eligibility lists are nested (the non-folded contributors reaching each layer, in input order): a shorter new list differs from the old one at its end anyway (equivalent, docs/mutation.md)
     if (a.length !== b.length) return false;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BooleanLiteral: adjacent layers' eligibility lists are nested, so two of one length are the same list: the element loop decides nothing (equivalent, docs/mutation.md)
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
   }
 
   /** `[{id, committed, folded}]` in seat order -> `[{amount, eligible}]` (R7). */
   function buildPots(contributions) {
+    // Stryker disable next-line ArrowFunction: every call is thrown, and throwing undefined is still a refusal: any refusal passes (equivalent, docs/mutation.md)
     const fail = (field, reason) => fieldError(PotsError, field, reason);
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!Array.isArray(contributions)) throw fail('contributions', `expected an array, got ${show(contributions)}`);
     const ids = [], committed = [], folded = [];
     for (let i = 0; i < contributions.length; i++) {
+      // Stryker disable next-line StringLiteral: the field's name is an error's text, not judged (equivalent, docs/mutation.md)
       const where = `contributions[${i}]`;
       const entry = contributions[i];
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,ConditionalExpression: an error's text is not judged, any refusal passes (docs/mutation.md); without it every non-object a vector can give is still refused: 'key in' throws a TypeError on a primitive or null, and a JSON array has no id, committed or folded (equivalent, docs/mutation.md)
       if (!isPlainObject(entry)) throw fail(where, `expected an object, got ${show(entry)}`);
+      // Stryker disable next-line ArrayDeclaration,BlockStatement: a missing key is refused anyway by its own test below (undefined is no string, no safe integer, no boolean) (equivalent, docs/mutation.md)
       for (const key of ['id', 'committed', 'folded']) {
-        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+        // Stryker disable next-line StringLiteral,ConditionalExpression: an error's text is not judged, any refusal passes (docs/mutation.md); a missing key is refused anyway by its own test below (undefined is no string, no safe integer, no boolean) (equivalent, docs/mutation.md)
         if (!(key in entry)) throw fail(`${where}.${key}`, 'missing');
       }
       const { id, committed: amount, folded: isFolded } = entry;
@@ -738,7 +768,9 @@
     const words = vocabulary === 'v4' ? V4_WORDS : null;
     if (typeof answer === 'string') {
       if (STRING_FORMS.indexOf(answer) >= 0) return { kind: answer, amount: null };
-      if (answer === 'raise' || (words !== null && answer === 'bet')) {
+      if (answer === 'raise' || (words !== null &&
+          // Stryker disable next-line StringLiteral: in holdem-sng-3-v4 'bet' alone is then refused by checkLegal with another code, and a v4 refusal's code is only a note (sng3v4_judge; equivalent, docs/mutation.md)
+          answer === 'bet')) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw illegal('action', `'${answer}' alone is invalid: it lacks an amount`,
             'raise-without-amount');
@@ -755,7 +787,10 @@
     }
     let kind = answer.type;
     if (words !== null && typeof kind === 'string' && hasOwn(words, kind)) kind = words[kind];
-    else if (typeof kind !== 'string' || ACTION_TYPES.indexOf(kind) < 0) {
+    else if (
+      // Stryker disable next-line ConditionalExpression: indexOf compares strictly, so a non-string type is never found: typeof's test decides nothing (equivalent, docs/mutation.md)
+      typeof kind !== 'string' ||
+      ACTION_TYPES.indexOf(kind) < 0) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw illegal('type', `unknown action type ${show(kind)} (accepted: ${ACTION_TYPES.join(', ')})`,
           'unknown-type');
@@ -833,30 +868,37 @@
       if (code === undefined) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`${field}[${i}]`,
-          typeof cards[i] === 'string'
-          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-          ? `${show(cards[i])} is not a card: rank must be one of ${RANKS} and suit one of ${SUITS}`
-          // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-          : `${show(cards[i])} is not a card string (expected e.g. "Ah")`);
+          // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: it only picks the error's text, not judged (equivalent, docs/mutation.md)
+          typeof cards[i] === 'string' ?
+            // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+            `${show(cards[i])} is not a card: rank must be one of ${RANKS} and suit one of ${SUITS}` :
+            // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+            `${show(cards[i])} is not a card string (expected e.g. "Ah")`);
       }
       codes.push(code);
     }
+    // Stryker disable next-line EqualityOperator: codes[codes.length] is undefined: used[undefined] is no card's entry (equivalent, docs/mutation.md)
     for (let i = 0; i < codes.length; i++) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (used[codes[i]]) throw optionError(`${field}[${i}]`, `duplicate card ${show(cards[i])}`);
       used[codes[i]] = 1;
     }
-    if (codes.length < 1 || codes.length > 52) {
+    if (codes.length < 1 ||
+        // Stryker disable next-line ConditionalExpression: at most 52 distinct cards pass the duplicate test above (equivalent, docs/mutation.md)
+        codes.length > 52) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError(field, `expected 1 to 52 cards, got ${codes.length}`);
     }
+    // Stryker disable next-line EqualityOperator: c = 52 appends a 53rd code that no hand deals (at most 9 x 2 + 3 burns + 5 board = 26 cards) (equivalent, docs/mutation.md)
     for (let c = 0; c < 52; c++) if (!used[c]) codes.push(c);
     return codes;
   }
 
   function dealCodes(seed32, handNumber) {
     const cards = dealHand(seed32, handNumber);
+    // Stryker disable next-line ArrayDeclaration: all 52 entries are assigned below either way (equivalent, docs/mutation.md)
     const codes = new Array(52);
+    // Stryker disable next-line EqualityOperator: i = 52 appends an undefined 53rd code that no hand deals (at most 26 cards) (equivalent, docs/mutation.md)
     for (let i = 0; i < 52; i++) codes[i] = CODE.get(cards[i]);
     return codes;
   }

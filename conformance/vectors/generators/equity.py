@@ -2,6 +2,7 @@
 N iterations must meet, bit-exact streams under R6, and argument errors."""
 import math
 
+from reference.adapter import random_argument
 from reference.equity import equity, exact_equity
 from reference.errors import EquityError
 from reference.rng import mulberry32
@@ -20,6 +21,10 @@ NOTES = {
                     "another procedure is divergent only when its result is within tolerance of equity (exact by "
                     "enumeration, or the reference's estimate from 20,000 draws; Z standard errors, the variance of a "
                     "share bounded by p(1-p)): a mis-ranked hand or a tie shared wrongly fails", "clauses": ["helper.equity"], "ruling": "R6"},
+    "ZeroDraw": {"description": "random() may return 0 (in [0,1)): equity must not throw; with R6's procedure every draw "
+                 "takes the front card (j = k), giving exactly 'value'; a constant stream samples nothing uniformly, so any "
+                 "other share in [0, 1] (equity 0.5, tolerance 0.5) is another procedure: divergent, not failed",
+                 "clauses": ["helper.equity"], "ruling": "R6"},
     "BadArgument": {"description": "an invalid parameter throws", "clauses": ["helper.equity-errors"], "ruling": None},
     "RandomOutOfRange": {"description": "a random() result outside [0,1) throws", "clauses": ["helper.equity-errors"], "ruling": "R6"},
 }
@@ -35,6 +40,8 @@ SPOTS = [
 ]
 STREAMS = [("preflop-aa-one", "Ah As", "", 1, 11), ("preflop-72-eight", "7c 2d", "", 8, 12),
            ("flop-two", "Kd Qd", "Jd Td 2c", 2, 13), ("river-three", "9c 9d", "2c 7d 9h Js Qd", 3, 14)]
+# One iteration: the least positive integer the contract allows.
+ONE_ITERATION = ("one-iteration", "Ah Kh", "2c 7d 9h", 1, 15)
 BAD = [
     ("one-hole-card", {"hole": ["Ah"], "board": [], "opponents": 1, "iterations": 10}, "holeCards"),
     ("duplicate-hole", {"hole": ["Ah", "Ah"], "board": [], "opponents": 1, "iterations": 10}, "holeCards"),
@@ -52,7 +59,14 @@ BAD = [
     ("fractional-iterations", {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 2.5}, "iterations"),
     ("random-not-a-function", {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
                                "random": {"kind": "value", "value": "not a function"}}, "random"),
+    # Checked before the answer needs no draw: with no opponents too (R6 returns 1 without calling random).
+    ("random-not-a-function-no-opponents", {"hole": ["Ah", "Kd"], "board": [], "opponents": 0, "iterations": 10,
+                                            "random": {"kind": "value", "value": "not a function"}}, "random"),
 ]
+# random() results outside [0,1): 1, below 0, and a numeric string (a number in range only by coercion).
+OUT_OF_RANGE = [("random-returns-one", 1, "random() returning 1 throws"),
+                ("random-returns-negative", -0.5, "random() returning -0.5 throws"),
+                ("random-returns-numeric-string", "0.5", "random() returning the string '0.5' throws (not a number)")]
 
 
 def generate() -> list[dict]:
@@ -75,23 +89,33 @@ def generate() -> list[dict]:
                                ["helper.equity"], {"hole": hole.split(), "board": board.split(), "opponents": opponents,
                                                    "iterations": 300, "random": {"kind": "mulberry32", "seed": seed}},
                                stream_expected(hole.split(), board.split(), opponents, 300, seed), ["ExactStream"]))
+    slug, hole, board, opponents, seed = ONE_ITERATION
+    random = {"kind": "mulberry32", "seed": seed}
+    tests.append(make_test(NOTES, f"equity.stream.{slug}", f"{hole} [{board}] vs {opponents}, 1 iteration, mulberry32({seed})",
+                           ["helper.equity"], {"hole": hole.split(), "board": board.split(), "opponents": opponents,
+                                               "iterations": 1, "random": random},
+                           stream_expected(hole.split(), board.split(), opponents, 1, seed), ["ExactStream"]))
+    zero = {"hole": ["Ah", "Kh"], "board": ["2c", "7d", "9h"], "opponents": 1, "iterations": 300,
+            "random": {"kind": "constant", "value": 0}}
+    value = equity(zero["hole"], zero["board"], zero["opponents"], zero["iterations"], random_argument(zero["random"]))
+    tests.append(make_test(NOTES, "equity.stream.random-always-zero", "random() always 0 (a valid draw): a share in [0, 1]",
+                           ["helper.equity"], zero, {"value": value, "equity": 0.5, "tolerance": 0.5}, ["ZeroDraw"]))
     for slug, args, field in BAD:
         args = {"random": {"kind": "mulberry32", "seed": 1}, **args}
         refused_by_reference(args, field)
         tests.append(make_test(NOTES, f"equity.error.{slug}", f"equity throws ({field})", ["helper.equity-errors"],
                                args, {"error": field}, ["BadArgument"], result="invalid"))
-    tests.append(make_test(NOTES, "equity.error.random-returns-one", "random() returning 1 throws", ["helper.equity-errors"],
-                           {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
-                            "random": {"kind": "constant", "value": 1}}, {"error": "random"}, ["RandomOutOfRange"]))
+    for slug, value, title in OUT_OF_RANGE:
+        tests.append(make_test(NOTES, f"equity.error.{slug}", title, ["helper.equity-errors"],
+                               {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
+                                "random": {"kind": "constant", "value": value}}, {"error": "random"}, ["RandomOutOfRange"]))
     return tests
 
 
 def refused_by_reference(args: dict, field: str) -> None:
     """An error vector's premise, checked on the reference: it throws naming ``field``."""
-    random = args["random"]
-    source = mulberry32(random["seed"]) if random["kind"] == "mulberry32" else random["value"]
     try:
-        equity(args["hole"], args["board"], args["opponents"], args["iterations"], source)
+        equity(args["hole"], args["board"], args["opponents"], args["iterations"], random_argument(args["random"]))
     except EquityError as exc:
         if exc.field.split("[")[0] != field:
             raise AssertionError(f"the reference refuses {args!r} naming {exc.field!r}, not {field!r}") from exc

@@ -31,6 +31,12 @@ CAPPED_CALL = (game(["A", "B", "C"], maxHands=1, stacks=[70, 5000, 5000]), [])
 # check, a full bet, so it is reopened (the checker convention covers a short opening all-in alone).
 CHECKER_REOPENED = (game(["A", "B", "C", "D"], maxHands=1, stacks=[5000, 5000, 160, 210]),
                     ["call", "call", "call", "check", "check", "allin", "allin", "call"])
+# Every option of docs/engine-api.md that contract-v1 games take, given explicitly (the ruleset named,
+# its defaults overridden; a deck pinned by its first card alone, the least a pinned deck may list),
+# at a table where the same bot sits twice ("even if the same bot sits multiple times": names need
+# not be distinct in contract-v1).
+EVERY_OPTION = (game(["A", "A", "B"], ruleset="contract-v1", seed=3, startingStack=2000, blindSchedule=[[10, 20], [20, 40]],
+                     handsPerLevel=5, maxHands=1, timeLimitMs=500, decks={1: ["As"]}), [])
 
 CASES = [
     # (slug, clauses, (game, prefix), answer, extra flags)
@@ -43,6 +49,7 @@ CASES = [
     ("call-object", ["return.call"], (THREE, []), {"type": "call"}, []),
     ("call-when-check-possible", ["return.call"], HEADS_UP_OPTION, "call", []),
     ("call-capped-at-stack", ["return.call", "state.to-call"], CAPPED_CALL, "call", []),
+    ("call-in-a-game-given-every-option", ["return.call", "state.tournament", "rules.seats"], EVERY_OPTION, "call", []),
     ("raise-minimum", ["return.raise", "rules.raise-total"], (THREE, []), R(200), []),
     ("raise-maximum", ["return.raise"], (THREE, []), R(10000), []),
     ("raise-below-minimum", ["return.raise", "rules.min-raise"], (THREE, []), R(199), []),

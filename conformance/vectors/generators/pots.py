@@ -32,6 +32,8 @@ CASES = [
     ("all-in-short-and-callers", [c("s1", 75), c("s2", 400), c("s3", 400), c("s4", 400, True)], ["Layers", "FoldedChips"]),
     ("nine-seats", [c(f"s{i + 1}", a) for i, a in enumerate([10, 20, 30, 40, 50, 60, 70, 80, 90])], ["Layers"]),
     ("zero-contributors-skipped", [c("s1", 0), c("s2", 0), c("s3", 500), c("s4", 500)], ["Layers"]),
+    # Nobody has committed a chip: no layer at all (not one pot of 0 chips).
+    ("no-chips", [c("s1", 0), c("s2", 0, True)], ["Layers"]),
     ("dead-top-layer", [c("s1", 100), c("s2", 500, True)], ["DeadLayer"]),
     ("dead-only", [c("s1", 50, True)], ["DeadLayer"]),
 ]

@@ -87,6 +87,20 @@ def timeout_valid_timeout_timeout(t, state, steps, memo):
     return cc(state) if turns == 1 else T
 
 
+def odd_words(t, state, steps, memo):
+    """Answers v4's words make invalid: its word in a list ({"type": ["all_in"]}: a type is a string)
+    first, then calls and checks until the flop, where the first seat to act bets one chip below the
+    minimum opening bet; then stop. Each runs the clock (R22)."""
+    if not steps:
+        return {"type": ["all_in"]}
+    if memo.get("bet"):
+        return None
+    if state["street"] == "flop" and state["currentBet"] == 0:
+        memo["bet"] = True
+        return {"type": "bet", "amount": state["minRaiseTo"] - 1}
+    return cc(state)
+
+
 def fixed(steps):
     def policy(t, state, done, memo):
         return steps[len(done)] if len(done) < len(steps) else None
@@ -118,7 +132,10 @@ CASES = [
      ["caller"] * 3),
     ("human-clock", {"seed": 2}, ["bot", "human", "bot"], fixed([late("call", 15000), late("call", 44999), late("check", 45000)]),
      ["caller"] * 3),
+    ("agent-clock", {"seed": 2}, ["bot", "bot", "agent"], fixed([late("call", 15000), late("call", 44999), late("check", 45000)]),
+     ["caller"] * 3),
     ("invalid-answer-runs-the-clock", {"seed": 6}, None, fixed(["raise", {"type": "bet", "amount": 40}, "fold"]), ["caller"] * 3),
+    ("invalid-words-run-the-clock", {"seed": 6}, None, odd_words, ["caller"] * 3),
     ("v4-words", {"seed": 8}, None, fixed([{"type": "all_in"}, "call", "fold"]), ["min-raiser", "caller", "shover"]),
     # R24: the words as strings: 'bet' alone lacks an amount (an invalid answer: R22), 'all_in' is allin.
     ("v4-word-strings", {"seed": 8}, None, fixed(["bet", "all_in", "fold"]), ["min-raiser", "caller", "shover"]),

@@ -111,6 +111,8 @@ BAD = [
     ("decks-not-an-object", SEATS, {"decks": [["Ah"]]}), ("deck-hand-number-zero", SEATS, {"decks": {"0": ["Ah"]}}),
     ("deck-not-an-array", SEATS, {"decks": {"1": "AhKd"}}), ("deck-bad-card", SEATS, {"decks": {"1": ["Ah", "1d"]}}),
     ("deck-card-not-a-string", SEATS, {"decks": {"1": ["Ah", 7]}}),
+    # An object with a length and numbered cards is not an array of cards.
+    ("deck-array-like", SEATS, {"decks": {"1": {"0": "Ah", "length": 1}}}),
     ("deck-duplicate-card", SEATS, {"decks": {"1": ["Ah", "Kd", "Ah"]}}), ("deck-empty", SEATS, {"decks": {"1": []}}),
     ("stacks-wrong-length", SEATS, {"stacks": [100, 100]}), ("zero-stack", SEATS, {"stacks": [100, 0, 100]}),
 ]
