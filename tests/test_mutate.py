@@ -38,7 +38,6 @@ def line_of(text: str) -> int:
 
 REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the second-largest bet
 TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
-PROFILES = line_of("profiles: Object.freeze(['helpers', 'hand', 'tournament', 'sng3v4'])")  # what the engine declares
 SEAT_CHECK = line_of("spec[key] < 0 || spec[key] >= n")  # a hand spec's seat check
 PROFILES = line_of("profiles: Object.freeze(['helpers',")  # the profiles the engine declares
 NODE_BRANCH = line_of("if (self !== g && typeof module === 'object'")  # the module wrapper's CommonJS case
