@@ -312,6 +312,30 @@ def test_a_mutant_run_is_deterministic_and_stops_at_the_first_failure(session):
     assert run_mutant(session, (REFUND, 69, "b >= second"), tests=tests) == {"status": "survived", "tests": len(tests)}
 
 
+def test_a_mutant_that_changes_the_engine_s_own_state_leaves_nothing_for_the_next(tmp_path):
+    """dealHand shuffling the engine's canonical deck in place (`DECK.slice()` made `DECK`) is killed by
+    the deck family, and leaves that deck shuffled: the next mutant must run on a fresh engine, or it is
+    judged on what the first left (one that changes nothing would be 'killed')."""
+    from conformance.mutate.session import Plan, Session
+    from conformance.vectors import fresh_vectors
+    node, prefix = _stryker()
+    instrumented = tmp_path / ENGINE.name
+    mutants = stryker.list_mutants(node, prefix, ENGINE, instrumented)
+    line = line_of("const deck = DECK.slice();") - 1
+    poison = next(m for m in mutants if m["location"]["start"]["line"] == line and m["replacement"] == "DECK")
+    seed = fresh_vectors.engine_seed([ENGINE.read_text(encoding="utf-8")], None)
+    s = Session(Plan(str(ENGINE), (), None, ("deck",), ("helpers",), "contract-v1", seed, seed, 2, 10_000, node))
+    try:
+        s.init(str(instrumented))
+        s.dry_run()
+        tests = [t.id for t in s.tests]
+        first = s.mutant_run(poison["id"], tests, False, None, True, poison["location"], poison["replacement"])
+        assert first["status"] == "killed", first
+        assert s.mutant_run("no-such-mutant", tests, False, None, True) == {"status": "survived", "tests": len(tests)}
+    finally:
+        s.close()
+
+
 def test_spliced_puts_the_replacement_at_strykers_location():
     from conformance.mutate.session import spliced
     text = "let a = 1;\nif (x < 2) {\n  y();\n}\n"

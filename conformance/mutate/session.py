@@ -129,6 +129,7 @@ class MutantDriver(QuickJSDriver):
         self.late = False  # the last run had no answer within its time limit
         self.hits: dict[str, int] = {}  # the mutants the last test reached (dry run)
         self.hit_count: int | None = None  # how often the active mutant ran in the last test
+        self.used = False  # a mutant has run on the loaded engine (it is not fresh)
 
     def load(self, mutant: str | None, text: str | None = None) -> None:
         """Activate ``mutant`` (None: none) from the next vector on; ``text``: the engine to load instead of
@@ -236,8 +237,14 @@ class Session:
                 return ended
         else:
             self.driver.load(mutant)
+            if self.driver.used:
+                # A mutant may change the engine's own state (its tables, a shared deck shuffled in place):
+                # the next mutant must not be judged on what an earlier one left (false kills), so each
+                # runs on a freshly loaded engine.
+                self.driver.close()
             if self.driver._worker is None:
                 self.driver.start()
+            self.driver.used = True
         chosen = set(tests) if tests is not None else None
         runner = self._runner()
         killed, failure, ran = [], "", 0
