@@ -13,10 +13,12 @@
  */
 (function (self, factory) {
   const api = factory();
+  // Stryker disable next-line StringLiteral: typeof globalThis !== '' always holds, and globalThis exists wherever the engine runs (ES2020) (equivalent, docs/mutation.md)
   const g = typeof globalThis !== 'undefined' ? globalThis : self;
   // In Node's CommonJS wrapper top-level `this` is module.exports; in a classic
   // script it is the global object. A worker's module/exports shim (present for
   // bots) must not capture the engine, so only the wrapper case exports.
+  // Stryker disable next-line LogicalOperator: in the contract's worker (its module shim present, `this` the global object) and in Node's wrapper `self === module.exports` alone decides, as here (equivalent, docs/mutation.md)
   if (self !== g && typeof module === 'object' && module !== null &&
       // Stryker disable next-line ConditionalExpression: where this line is reached (self is not the global object: Node's wrapper) `self === module.exports` alone decides, and it holds there (equivalent, docs/mutation.md)
       typeof module.exports === 'object' && self === module.exports) {
