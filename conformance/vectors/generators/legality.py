@@ -3,6 +3,7 @@ and its reason, for every return-value rule (contract: Return values; R19)."""
 import math
 
 from reference.errors import IllegalAction
+from reference.rng import JSBigInt
 
 from conformance.host.jsvalue import UNDEFINED, encode
 from conformance.vectors.gamespec import game, tournament
@@ -88,6 +89,10 @@ CASES = [
     ("undefined", ["return.forms"], (THREE, []), UNDEFINED, []),
     ("array", ["return.forms"], (THREE, []), ["fold"], []),
     ("unknown-type", ["return.forms"], (THREE, []), {"type": "muck"}, []),
+    # Malformed answers whose rendering in an error text could itself throw (a BigInt in JSON, an
+    # object whose toString is not a function): the fallback still applies (issue #37).
+    ("bigint", ["return.forms"], (THREE, []), JSBigInt(3), []),
+    ("type-object-without-tostring", ["return.forms"], (THREE, []), {"type": {"toString": None}}, []),
     ("short-blind-call", ["return.call", "state.to-call"], SHORT_BLIND, "call", ["ShortBlind"]),
     ("short-blind-min-raise", ["return.raise", "state.min-raise-to"], SHORT_BLIND, R(160), ["ShortBlind"]),
     ("short-blind-below-min-raise", ["return.raise"], SHORT_BLIND, R(159), ["ShortBlind"]),

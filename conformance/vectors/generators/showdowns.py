@@ -77,6 +77,9 @@ SAME_CATEGORY = [
      ["Two pair", "Two pair"], {1}),
     ("trips-second-kicker-decides", ["rules.best-five"], "9h9dKs5c2d", ["9cQd", "9sJd"],
      ["Three of a kind", "Three of a kind"], {0}),
+    # The group's rank decides before any kicker: aces beat kings with the better kicker (issue #37).
+    ("trips-higher-rank-beats-higher-kicker", ["rules.best-five"], "AhKd7c4s2h", ["KsKc", "AsAc"],
+     ["Three of a kind", "Three of a kind"], {1}),
     ("straight-higher-top-card", ["rules.best-five"], "9h8d7c2sKd", ["Td6c", "TcJd"],
      ["Straight", "Straight"], {1}),
     ("flush-fifth-card-decides", ["rules.best-five"], "AhKh9h7h2c", ["4h3d", "3h4d"],
@@ -92,6 +95,8 @@ SAME_CATEGORY = [
      ["Full house", "Full house"], {1}),
     ("quads-kicker-decides", ["rules.best-five"], "9c9d9h9s2d", ["Ah3c", "KhQd"],
      ["Four of a kind", "Four of a kind"], {0}),
+    ("quads-higher-rank-beats-higher-kicker", ["rules.best-five"], "AhAdKhKd2c", ["KsKc", "AsAc"],
+     ["Four of a kind", "Four of a kind"], {1}),
     ("quads-kicker-tie", ["rules.best-five", "rules.split"], "9c9d9h9sKd", ["QhJh", "Qd2c"],
      ["Four of a kind", "Four of a kind"], {0, 1}),
     ("straight-flush-higher", ["rules.best-five"], "9s8s7s6s2d", ["5sAh", "TsAd"],
