@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from .errors import IllegalAction
-from .rng import MAX_SAFE_INTEGER
+from .rng import MAX_SAFE_INTEGER, JSBigInt
 
 ACTION_TYPES = ("fold", "check", "call", "raise", "allin")
 STRING_FORMS = ("fold", "check", "call", "allin")
@@ -62,8 +62,9 @@ def parse_answer(answer: object, vocabulary: str = "contract") -> tuple[str, int
 
 
 def safe_integer(amount: object) -> int:
-    """JavaScript's Number.isSafeInteger on a Python value (an integral float counts)."""
-    if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+    """JavaScript's Number.isSafeInteger on a Python value (an integral float counts; a BigInt, a
+    JSBigInt here, is no Number)."""
+    if isinstance(amount, (bool, JSBigInt)) or not isinstance(amount, (int, float)):
         raise IllegalAction("amount", f"must be a number, got {js_describe(amount)}", "amount-not-safe-integer")
     if isinstance(amount, float):
         if not math.isfinite(amount) or not amount.is_integer():

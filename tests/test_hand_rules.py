@@ -428,3 +428,15 @@ def test_hand_accepts_a_whole_deck_as_given_and_completes_a_partial_one():
     assert Hand(**_hand_args(deck=whole)).deck == whole
     partial = Hand(**_hand_args(deck=["Ah", "Kd"])).deck
     assert partial[:2] == ["Ah", "Kd"] and sorted(partial) == sorted(CANONICAL_DECK)
+
+
+def test_a_bigint_amount_is_no_number():
+    # Number.isSafeInteger(300n) is false: a raise to a BigInt is invalid, as in the JavaScript engine
+    # (found by mutation testing, issue #37; vector legality.raise-bigint-amount).
+    from reference.rng import JSBigInt
+    t = table([5000] * 3)
+    with pytest.raises(IllegalAction) as exc:
+        t.act(R(JSBigInt(300)))
+    assert exc.value.code == "amount-not-safe-integer"
+    play(t, R(300))
+    assert state(t)["currentBet"] == 300

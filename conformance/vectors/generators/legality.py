@@ -63,6 +63,8 @@ CASES = [
     ("raise-infinity", ["return.raise"], (THREE, []), R(math.inf), []),
     ("raise-1e21", ["return.raise"], (THREE, []), R(1e21), []),
     ("raise-unsafe-integer", ["return.raise"], (THREE, []), R(2**53), []),
+    # A BigInt is no Number: Number.isSafeInteger(300n) is false, so the raise is invalid (the fallback).
+    ("raise-bigint-amount", ["return.raise"], (THREE, []), R(JSBigInt(300)), []),
     ("raise-missing-amount", ["return.raise"], (THREE, []), {"type": "raise"}, []),
     ("raise-string-alone", ["return.raise-alone"], (THREE, []), "raise", []),
     ("raise-short-all-in-exact", ["return.raise", "state.min-raise-to"], SHORT_STACK, R(150), []),
