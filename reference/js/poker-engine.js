@@ -1250,6 +1250,7 @@
       throw optionError('maxHands', `expected a positive integer or null (no cap), got ${show(rules.maxHands)}`);
     }
     const schedule = rules.blindSchedule;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: a schedule that is not an array has no map, and an empty one gives the first hand no blinds (a TypeError): refused either way (equivalent; docs/mutation.md)
     if (!Array.isArray(schedule) || schedule.length === 0) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('blindSchedule', 'expected a non-empty array of [small, big] pairs');
@@ -1272,7 +1273,7 @@
   }
 
   function validatedNames(seats, rules) {
-    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+    // Stryker disable next-line StringLiteral,ConditionalExpression: an error's text is not judged, any refusal passes; a JSON value that is not an array has no forEach: refused below anyway (equivalent; docs/mutation.md)
     if (!Array.isArray(seats)) throw optionError('seats', `expected an array of seat names, got ${show(seats)}`);
     if (seats.length < rules.minSeats || seats.length > rules.maxSeats) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
@@ -1295,6 +1296,7 @@
   // Who plays each identity (in the order given): 'bot', 'human' or 'agent'
   // (all bots by default).
   function validatedControllers(controllers, n) {
+    // Stryker disable next-line ArrayDeclaration: controllers is read only by .some(c => c !== 'bot'): an empty list has none, as all bots (equivalent; docs/mutation.md)
     if (controllers === undefined || controllers === null) return new Array(n).fill('bot');
     if (!Array.isArray(controllers) || controllers.length !== n) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)

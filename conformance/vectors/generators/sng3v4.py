@@ -167,6 +167,8 @@ CASES = [
     # R24: the words as strings: 'bet' alone lacks an amount (an invalid answer: R22), 'all_in' is allin.
     ("v4-word-strings", {"seed": 8}, None, fixed(["bet", "all_in", "fold"]), ["min-raiser", "caller", "shover"]),
     ("shovers-to-the-end", {"seed": 12}, None, fixed([]), ["shover"] * 3),
+    # No seed: the default, 0, seats the identities and deals (R23).
+    ("seating-from-the-default-seed", {}, None, fixed([]), ["shover"] * 3),
     ("callers-to-the-end", {"seed": 5}, None, fixed([]), ["caller", "cycler", "min-raiser"]),
     ("reveal-board-completes-the-straight", {"seed": 7, "decks": {1: KING_HIGH_STRAIGHT}}, None, fixed([]), ["caller"] * 3),
     ("uncontested-side-pot-reveals-nothing", {"seed": 7, "stacks": [100, 500, 500], "decks": {1: SIDE_POT}}, None,
