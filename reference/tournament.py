@@ -8,6 +8,7 @@ invalid answer takes the contract's fallback and counts an error).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 
 from .actions import Legal, check_legal, parse_answer
@@ -180,7 +181,9 @@ class Tournament:
         if self.ruleset.timeouts_to_auto_fold is None:
             raise OptionError("seat", f"{self.ruleset.name} has no auto-fold to recover from")
         if isinstance(seat, bool) or not (isinstance(seat, int) and 0 <= seat < self.n):
-            raise OptionError("seat", f"seat {seat!r} does not exist")
+            # A string shown in double quotes, as the bundled engine's message shows it.
+            shown = json.dumps(seat) if isinstance(seat, str) else repr(seat)
+            raise OptionError("seat", f"seat {shown} does not exist")
         chips = self.hand.stacks[seat] if not self.over and self.hand is not None else self.stacks[seat]
         if self.out[seat] or chips == 0:
             raise OptionError("seat", f"seat {seat} has no chips: recovery is unavailable")

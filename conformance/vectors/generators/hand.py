@@ -80,12 +80,16 @@ BAD_SPECS = [
     ("spec-not-an-object", "s1 s2 s3"), ("unknown-field", _with(ante=10)), ("missing-deck", _without("deck")),
     ("missing-ids", _without("ids")), ("one-id", _with(ids=["s1"], stacks=[1000])), ("ids-not-an-array", _with(ids="s1 s2 s3")),
     ("duplicate-id", _with(ids=["s1", "s2", "s1"])), ("empty-id", _with(ids=["s1", "", "s3"])),
+    ("ten-ids", _with(ids=[f"s{i}" for i in range(1, 11)], stacks=[1000] * 10)), ("id-not-a-string", _with(ids=["s1", 2, "s3"])),
     ("stacks-wrong-length", _with(stacks=[1000, 1000])), ("negative-stack", _with(stacks=[1000, -1, 1000])),
     ("fractional-stack", _with(stacks=[1000, 10.5, 1000])), ("small-blind-above-big", _with(blinds=[200, 100])),
     ("zero-blind", _with(blinds=[0, 100])), ("blinds-not-a-pair", _with(blinds=[50])),
+    ("fractional-big-blind", _with(blinds=[50, 100.5])), ("blinds-three-items", _with(blinds=[50, 100, 200])),
+    # An object shaped like the pair (indices and a length) is not an array.
+    ("blinds-not-an-array", _with(blinds={"0": 50, "1": 100, "length": 2})),
     ("one-seat-with-chips", _with(stacks=[1000, 0, 0])), ("no-such-button", _with(button=3)),
     ("negative-small-blind-seat", _with(smallBlindSeat=-1)), ("blinds-on-one-seat", _with(smallBlindSeat=2)),
-    ("big-blind-on-an-out-seat", _with(stacks=[1000, 1000, 0])), ("zero-hand-number", _with(handNumber=0)),
+    ("big-blind-on-an-out-seat", _with(stacks=[1000, 1000, 0])), ("small-blind-on-an-out-seat", _with(stacks=[1000, 0, 1000])), ("zero-hand-number", _with(handNumber=0)),
     ("deck-duplicate-card", _with(deck=["Ah", "Ah"])), ("deck-bad-card", _with(deck=["Ah", "Kx"])),
     ("deck-empty", _with(deck=[])),
 ]

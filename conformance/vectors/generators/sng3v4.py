@@ -41,14 +41,14 @@ def cc(state):
     return "check" if state["canCheck"] else "call"
 
 
-def until_auto_folded(then=None):
-    """The first seat to act times out at each of its turns until auto-folded; the others check
-    or call. ``then(seat, t)`` may add steps afterwards (e.g. a recovery request)."""
+def until_auto_folded(then=None, seat=None):
+    """The first seat to act (or ``seat``) times out at each of its turns until auto-folded; the
+    others check or call. ``then(seat, t)`` may add steps afterwards (e.g. a recovery request)."""
     def policy(t, state, steps, memo):
-        seat = memo.setdefault("seat", state["you"]["seat"])
-        if t.auto_folded[seat] or "asked" in memo:
-            return then(seat, t, memo) if then else None
-        return T if state["you"]["seat"] == seat else cc(state)
+        seat_ = memo.setdefault("seat", state["you"]["seat"] if seat is None else seat)
+        if t.auto_folded[seat_] or "asked" in memo:
+            return then(seat_, t, memo) if then else None
+        return T if state["you"]["seat"] == seat_ else cc(state)
     return policy
 
 
@@ -72,6 +72,42 @@ def recover_twice(seat, t, memo):
         memo["asked"] += 1
         return {"recover": seat}
     return None
+
+
+def recover_then_time_out_again(seat, t, memo):
+    """One recovery, then the seat times out at each of its turns until auto-folded again: a
+    request is used up by the boundary it takes effect at (R26), so the next boundary leaves the
+    seat auto-folded (and its consecutive timeouts count on across hands)."""
+    if "asked" not in memo:
+        memo["asked"] = t.hand_number
+        return {"recover": seat}
+    state = t.decision_state()
+    if t.hand_number == memo["asked"]:
+        return cc(state)  # the seat is folded for the rest of this hand
+    if t.auto_folded[seat]:
+        return None
+    return T if state["you"]["seat"] == seat else cc(state)
+
+
+def recover_by_number_string(seat, t, memo):
+    """A recovery asked for the seat's number as a string (no seat: refused, R38), then for the
+    seat itself (seat 0: the lowest seat exists); the recovered seat plays the next hand."""
+    asked = memo.setdefault("asked", [])
+    if len(asked) < 2:
+        asked.append(t.hand_number)
+        return {"recover": str(seat) if len(asked) == 1 else seat}
+    return None if t.hand_number > asked[-1] + 1 else cc(t.decision_state())
+
+
+def recover_with_the_blind_all_in(seat, t, memo):
+    """The auto-folded seat bleeds its blinds; in the hand whose blind takes its last chip (not out
+    yet: it busts when the hand ends) a recovery is asked for: it has no chips, refused (R26)."""
+    if "asked" in memo:
+        return None
+    if t.hand.stacks[seat] == 0 and not t.out[seat]:
+        memo["asked"] = True
+        return {"recover": seat}
+    return cc(t.decision_state())
 
 
 def timeout_valid_timeout_timeout(t, state, steps, memo):
@@ -126,6 +162,14 @@ CASES = [
     ("valid-answer-resets-consecutive-timeouts", {"seed": 4}, None, timeout_valid_timeout_timeout, ["caller"] * 3),
     ("recovery-unavailable-without-chips", {"seed": 3}, None, until_auto_folded(bust_then_recover), ["caller"] * 3),
     ("recovery-refused-when-not-auto-folded", {"seed": 3}, None, fixed([{"recover": 0}]), ["shover"] * 3),
+    # A recovery is used up where it takes effect: the seat, timing out again, is auto-folded again.
+    ("recovery-used-once", {"seed": 9}, None, until_auto_folded(recover_then_time_out_again), ["caller"] * 3),
+    # Seat 0 by its number as a string is no seat (refused, R38); seat 0 itself recovers.
+    ("recovery-of-seat-0-not-by-a-string", {"seed": 9}, None, until_auto_folded(recover_by_number_string, seat=0),
+     ["caller"] * 3),
+    # An auto-folded seat whose blind took its last chips has none in the hand: refused (R26).
+    ("recovery-refused-with-the-blind-all-in", {"seed": 9, "stacks": [25, 1000, 1000]}, None,
+     until_auto_folded(recover_with_the_blind_all_in, seat=0), ["caller"] * 3),
     # No seat 3 in a three-seat game: not auto-folded, so refused (R38: the engine API's refusals).
     ("recovery-refused-for-no-such-seat", {"seed": 3}, None, fixed([{"recover": 3}]), ["shover"] * 3),
     ("answer-at-deadline-is-late", {"seed": 2}, None, fixed([late("call", 15000), late("call", 14999), late("check", 0)]),
@@ -140,6 +184,8 @@ CASES = [
     # R24: the words as strings: 'bet' alone lacks an amount (an invalid answer: R22), 'all_in' is allin.
     ("v4-word-strings", {"seed": 8}, None, fixed(["bet", "all_in", "fold"]), ["min-raiser", "caller", "shover"]),
     ("shovers-to-the-end", {"seed": 12}, None, fixed([]), ["shover"] * 3),
+    # No seed: the default, 0, seats the identities and deals (R23).
+    ("seating-from-the-default-seed", {}, None, fixed([]), ["shover"] * 3),
     ("callers-to-the-end", {"seed": 5}, None, fixed([]), ["caller", "cycler", "min-raiser"]),
     ("reveal-board-completes-the-straight", {"seed": 7, "decks": {1: KING_HIGH_STRAIGHT}}, None, fixed([]), ["caller"] * 3),
     ("uncontested-side-pot-reveals-nothing", {"seed": 7, "stacks": [100, 500, 500], "decks": {1: SIDE_POT}}, None,
@@ -206,7 +252,8 @@ def generate() -> list[dict]:
             flags += ["AutoFold", "Vocabulary"]
         if any(o.get("action", {}).get("type") == "fold" and o.get("error") == "late" for o in expected["steps"]):
             flags.append("AutoFold")
-        if any(isinstance(s, dict) and s.get("recover", 0) >= len(IDS) for s in steps):
+        if any(isinstance(s, dict) and "recover" in s and not (isinstance(s["recover"], int) and 0 <= s["recover"] < len(IDS))
+               for s in steps):
             flags.append("NoSuchSeat")
         tests.append(make_test(NOTES, f"sng3v4.{slug}", f"holdem-sng-3-v4: {slug.replace('-', ' ')}", ["rules.end"],
                                {"game": spec, "steps": steps, "strategies": strategies}, expected, flags))

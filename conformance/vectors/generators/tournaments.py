@@ -98,6 +98,10 @@ SEATS = ["A", "B", "C"]
 # slug, seats, options: what docs/engine-api.md defines as invalid (R38: create refuses it).
 BAD = [
     ("unknown-ruleset", SEATS, {"ruleset": "holdem-limit"}), ("ruleset-not-a-string", SEATS, {"ruleset": 1}),
+    # Every option the ruleset would give a default to is given: nothing else refuses the name.
+    ("unknown-ruleset-every-option-given", SEATS, {"ruleset": "holdem-limit", "startingStack": 1000,
+                                                   "blindSchedule": [[50, 100]], "handsPerLevel": 12, "maxHands": 300,
+                                                   "timeLimitMs": 1000}),
     ("unknown-option", SEATS, {"ante": 10}), ("options-not-an-object", SEATS, 5),
     ("zero-starting-stack", SEATS, {"startingStack": 0}), ("fractional-hands-per-level", SEATS, {"handsPerLevel": 1.5}),
     ("string-time-limit", SEATS, {"timeLimitMs": "1000"}), ("zero-max-hands", SEATS, {"maxHands": 0}),
@@ -108,7 +112,11 @@ BAD = [
     ("empty-seat-name", ["A", "", "C"], {}), ("seat-name-not-a-string", ["A", 2, "C"], {}),
     ("controllers-wrong-length", SEATS, {"controllers": ["bot", "bot"]}),
     ("unknown-controller", SEATS, {"controllers": ["bot", "robot", "bot"]}),
-    ("decks-not-an-object", SEATS, {"decks": [["Ah"]]}), ("deck-hand-number-zero", SEATS, {"decks": {"0": ["Ah"]}}),
+    ("decks-not-an-object", SEATS, {"decks": [["Ah"]]}), ("decks-empty-array", SEATS, {"decks": []}),
+    ("deck-hand-number-zero", SEATS, {"decks": {"0": ["Ah"]}}),
+    # Hand numbers are the whole key's digits: no sign, no exponent.
+    ("deck-hand-number-negative", SEATS, {"decks": {"-1": ["Ah"]}}),
+    ("deck-hand-number-exponent", SEATS, {"decks": {"1e3": ["Ah"]}}),
     ("deck-not-an-array", SEATS, {"decks": {"1": "AhKd"}}), ("deck-bad-card", SEATS, {"decks": {"1": ["Ah", "1d"]}}),
     ("deck-card-not-a-string", SEATS, {"decks": {"1": ["Ah", 7]}}),
     # An object with a length and numbered cards is not an array of cards.
