@@ -56,8 +56,8 @@ OWNER = re.compile(r"^(?:\s*function\s+(\w+)|    (?:static\s+)?(\w+)\s*\([^)]*\)
 
 
 def owner(lines: list[str], number: int) -> str:
-    """The function, method, class or constant a line of the engine belongs to (the nearest above)."""
-    for line in reversed(lines[:number - 1]):
+    """The function, method, class or constant the code after a comment belongs to (the nearest above)."""
+    for line in reversed(lines[:number + 1]):  # from the excluded code's line (the comment's next) up
         m = OWNER.match(line)
         if m and not line.lstrip().startswith(("if ", "for ", "while ", "switch ")):
             return next(g for g in m.groups() if g)
