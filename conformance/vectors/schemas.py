@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from conformance.resources import SCHEMA_DIR
+
+if TYPE_CHECKING:  # imported on first use below
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 BASE = "https://holdem-conformance.dev/schemas/"
 
