@@ -70,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
     if args.html_dir is not None and args.html_dir.exists() and not args.html_dir.is_dir():
         raise UsageError(f"--html {args.html_dir}: is not a directory")
     try:
+        _check_lines(args)  # bad input first: before the engine is started or anything is installed
         node = stryker.stryker_node()
-        plan = make_plan(args, node)  # bad input first: before anything is installed
-        _check_lines(args)
+        plan = make_plan(args, node)
         prefix = stryker.install()
     except stryker.Unavailable as exc:
         raise UsageError(f"mutate: {exc}") from None
@@ -109,8 +109,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_lines(args: argparse.Namespace) -> None:
-    total = len(args.engine.read_text(encoding="utf-8").splitlines())
-    for a, b in args.lines or ():
+    if not args.lines:
+        return
+    try:
+        total = len(args.engine.read_text(encoding="utf-8").splitlines())
+    except (OSError, UnicodeDecodeError):
+        return  # make_plan names the unreadable engine
+    for a, b in args.lines:
         if b > total:
             raise UsageError(f"--lines {a}-{b}: {args.engine} has {total} lines")
 
