@@ -297,8 +297,10 @@ class Tournament:
         self.stacks = [0 if self.out[s] else int(c) for s, c in enumerate(stacks)]
         if auto_folded is not None and self.ruleset.timeouts_to_auto_fold is not None:
             self.auto_folded = [bool(x) and not self.out[s] for s, x in enumerate(auto_folded)]
-        if history is not None:
-            self.history = history
+        # The hands this table played from ``hand_number`` on are its own, not that table's (it may
+        # have played on alone, its seats sitting out in an auto-fold the other table's do not have).
+        self.hands = [h for h in self.hands if h["handNumber"] < hand_number]
+        self.history = history if history is not None else [e for e in self.history if e["handNumber"] < hand_number]
         self.hand_number, self.over = hand_number, False
         button, sb, bb = positions
         self.hand = Hand(ids=self.ids, stacks=self.stacks, button=button, small_blind_seat=sb, big_blind_seat=bb,

@@ -116,19 +116,7 @@ CAUSE_BREAKS = {
 REPRO_MUTANTS = list({(m["find"], m["replace"]): m for m in BLIND_SPOT_MUTANTS + MUTANTS}.values())
 
 
-# Known gap (issue #38, open): after a difference in a holdem-sng-3-v4 recovery, the following judge
-# does not follow the engine's own auto-fold state, so later transitions cascade into causes of their
-# own. Shown by two vectors added this stop (mutation testing, issue #37): one defect, many causes.
-CASCADE_AFTER_RECOVERY = {
-    "v4-auto-fold-after-second-timeout": "sng3v4.recovery-of-seat-0-not-by-a-string: 5 causes",
-    "v4-auto-fold-not-persistent": "sng3v4.recovery-refused-with-the-blind-all-in: 16 causes",
-}
-
-
-@pytest.mark.parametrize("mutant", [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="issue #38 open: the sng3v4 following judge cascades "
-                                            "after a recovery difference (" + CASCADE_AFTER_RECOVERY[m["name"]] + ")"))
-    if m["name"] in CASCADE_AFTER_RECOVERY else m for m in REPRO_MUTANTS], ids=[m["name"] for m in REPRO_MUTANTS])
+@pytest.mark.parametrize("mutant", REPRO_MUTANTS, ids=[m["name"] for m in REPRO_MUTANTS])
 def test_the_mutant_fails_its_family_naming_its_rule_and_every_reproduction_tells_the_truth(mutant, tmp_path):
     """One certification of the mutant on its whole family (shared by three checks: CI's time):
     its first failed vector is of that family, its first cause names the rule the mutant breaks

@@ -31,6 +31,9 @@ from .refusals import code_of, is_refusal, refusal_note
 
 MUST_NOT_ACT = "a seat asked to act that must not act"
 AUTO_FOLDED = "a seat auto-folded otherwise (R26)"
+# The engine's persistent auto-fold set by fewer consecutive timeouts than R22's count, whether a
+# timeout that folds where checking is legal or a seat dealt in auto-folded shows it: one behaviour.
+AUTO_FOLDED_SOONER = "persistent auto-fold before the third consecutive timeout (R22)"
 # What a hand start is judged on before the reference takes the engine's (ReferenceGame.resync).
 HAND_START = frozenset(("history", "handNumber", "tournament", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat"))
 ACCEPTED = "an answer accepted where it must be refused"
@@ -79,7 +82,7 @@ def judge_state(out: Comparison, ref, hand, at: int, expected: dict, state: obje
         return not hand_start_judged or top_field(where, root) not in HAND_START
 
     if _auto_fold_differs(expected, state) and ref.follow_state(state):  # R26: who is auto-folded decides
-        _auto_fold_difference(out, hand, at, root, expected, state)
+        _auto_fold_difference(out, ref, hand, at, root, expected, state)
         _judge_derived(out, hand, at, expected, ref.state(), state, kept, root)
         return
     own, theirs = _who_acts(expected), _who_acts(state)
@@ -111,16 +114,22 @@ def _judge_derived(out: Comparison, hand, at: int, expected: dict, followed: dic
     out.compare(hand, at, root, from_own_fields(followed, state), state, STATE_ORDER, only=judged)
 
 
-def _auto_fold_difference(out: Comparison, hand, at: int, root: str, expected: dict, state: dict) -> None:
-    """Seats auto-folded otherwise (R26): one difference; where the game's timeouts already differed
-    (timing.fallback: the count that auto-folds), their consequence, counted under the first of them."""
+def _auto_fold_difference(out: Comparison, ref, hand, at: int, root: str, expected: dict, state: dict) -> None:
+    """Seats auto-folded otherwise (R26): one difference; where the engine auto-folded them after
+    fewer consecutive timeouts than R22's count, that count's (timing.fallback), the reference then
+    auto-folding at the engine's count (ReferenceGame.auto_folded_sooner); where the game's timeouts
+    already differed, their consequence, counted under the first of them."""
     out.auto_folded_otherwise.update(x.get("id") for k, x in enumerate(state["seats"])
                                      if auto_folded(expected, k) != auto_folded(state, k) and isinstance(x, dict))
+    sooner = ref.auto_folded_sooner(state)
     timeouts = next((d for d in out.firsts if d.clause == "timing.fallback"), None)
-    if timeouts is None:
-        out.add(hand, at, f"{root}.seats", expected.get("seats"), state.get("seats"), "rules.elimination", kind=AUTO_FOLDED)
-    else:
+    if timeouts is not None:
         _count_under(out, timeouts)
+    elif sooner:
+        out.add(hand, at, f"{root}.seats", expected.get("seats"), state.get("seats"), "timing.fallback",
+                kind=AUTO_FOLDED_SOONER)
+    else:
+        out.add(hand, at, f"{root}.seats", expected.get("seats"), state.get("seats"), "rules.elimination", kind=AUTO_FOLDED)
 
 
 def _count_under(out: Comparison, cause) -> None:
@@ -154,7 +163,9 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
     if not lost and before is None and isinstance(state, dict) and (cause := _auto_fold_cause(out)) is not None:
         # the reference's game ended with seats sitting out in an auto-fold the engine's does not
         # have (R26): that difference's consequence; the reference follows the engine's next hand
+        # (and those seats end in the engine's own auto-fold: step_judge.auto_fold_followed)
         _count_under(out, cause)
+        out.auto_folded_otherwise.update(ref.auto_folded_otherwise(state))
     elif not lost and (before is None or _identical(before, state)):
         return None
     if before is not None and isinstance(state, dict):
@@ -165,7 +176,7 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
             out.compare(before["handNumber"], at, root, before, state, STATE_ORDER,
                         only=lambda where: top_field(where, root) in HAND_START)
         if auto_fold:
-            _auto_fold_difference(out, before["handNumber"], at, root, before, state)
+            _auto_fold_difference(out, ref, before["handNumber"], at, root, before, state)
     if not ref.resync(state, standings):
         out.unfollowed(at)
         return False

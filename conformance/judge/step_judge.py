@@ -19,7 +19,7 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import hand_in_play, hand_start, judge_state, replay_decisions
+from .following import AUTO_FOLDED_SOONER, hand_in_play, hand_start, judge_state, replay_decisions
 from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
                     single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
@@ -191,9 +191,16 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             return False
         if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
             mine, theirs = {x: v for x, v in want.items() if x != "state"}, {x: v for x, v in got.items() if x != "state"}
-            if not out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"),
-                               clause=_step_clause(step, {**want, "state": seen}, got)) \
-                    and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
+            # A timeout that folds where checking is legal: the engine's auto-fold at a lower count (R22)
+            sooner = want.get("error") == "late" and ref.auto_fold_count(seen, got.get("action")) is not None
+            typed = f"steps[{k}].action.type"
+            if sooner:
+                out.add(hand, k, typed, want["action"]["type"], got["action"]["type"], "timing.fallback",
+                        kind=AUTO_FOLDED_SOONER)
+            clean = out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"),
+                                clause=_step_clause(step, {**want, "state": seen}, got),
+                                only=(lambda where: where != typed) if sooner else None) and not sooner
+            if not clean and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
                 if want.get("error") == "late":  # the engine's own timeout handling: its auto-fold too
                     ref.follow_timeout(seen, got["action"])
                 ref.follow_action(seen, got["action"])

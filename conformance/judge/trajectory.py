@@ -171,6 +171,15 @@ class ReferenceGame:
             return False
         return True
 
+    def auto_folded_otherwise(self, state: object) -> set:
+        """The ids of the seats whose holdem-sng-3-v4 auto-fold (R26) in this table differs from the
+        engine's decision ``state`` (a seat folded there without a fold of its own)."""
+        seats = state.get("seats") if isinstance(state, dict) else None
+        if not (isinstance(seats, list) and len(seats) == self.t.n):
+            return set()
+        return {self.t.ids[k] for k in range(self.t.n)
+                if isinstance(seats[k], dict) and not seats[k].get("out") and self.t.auto_folded[k] != auto_folded(state, k)}
+
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
         return attempt(self.t.act, answer)
@@ -197,24 +206,56 @@ class ReferenceGame:
             return False
         return True
 
-    def follow_timeout(self, state: object, record: object) -> None:
-        """Before the engine's timeout ``record`` from its ``state`` is followed: a fold where its state
-        lets the seat check is the fold holdem-sng-3-v4 makes only on setting persistent auto-fold
-        (R22), so the seat's auto-fold follows the engine's, and the engine's count that auto-folds
-        is taken as this one (the reference's count of the seat's consecutive timeouts): its later
-        timeouts and invalid answers, a recovery among them, judged from there (issue #38)."""
+    def auto_fold_count(self, state: object, record: object) -> "int | None":
+        """The engine's count of consecutive timeouts that auto-folds, where its timeout ``record``
+        from its ``state`` shows one below this table's: a fold where its state lets the seat check
+        is the fold holdem-sng-3-v4 makes only on setting persistent auto-fold (R22), at this
+        table's count of the seat's consecutive timeouts (this timeout's included); else None."""
         try:
             seat = state["you"]["seat"]
             limit = self.t.ruleset.timeouts_to_auto_fold
             if record["type"] == "fold" and state["canCheck"] is True and limit \
                     and self._same_hand(state) and not self.t.auto_folded[seat]:
                 count = self.t.consecutive_timeouts[seat]
-                if 0 < count < limit:  # the engine's own timeout handling: it auto-folds sooner
-                    self.t.ruleset = dataclasses.replace(self.t.ruleset, timeouts_to_auto_fold=count)
-                self.t.auto_folded[seat] = True
-                self.t.consecutive_timeouts[seat] = self.t.ruleset.timeouts_to_auto_fold
+                return count if 0 < count < limit else None
         except (KeyError, TypeError, IndexError):
-            return
+            pass
+        return None
+
+    def follow_timeout(self, state: object, record: object) -> None:
+        """Before the engine's timeout ``record`` from its ``state`` is followed: where it auto-folds
+        sooner (:meth:`auto_fold_count`), the seat's auto-fold and the engine's count follow it."""
+        count = self.auto_fold_count(state, record)
+        if count is not None:
+            self._auto_fold_at(state["you"]["seat"], count)
+
+    def auto_folded_sooner(self, state: object) -> bool:
+        """Whether the engine's decision ``state`` shows in persistent auto-fold (R26) seats that
+        this table has not auto-folded, each after fewer consecutive timeouts than this table's
+        count (R22), and no other auto-fold differs: then the engine's count (the smallest of
+        theirs) is taken as this table's and those seats auto-folded (issue #38: the reference
+        follows the engine's own timeout handling)."""
+        seats = state.get("seats") if isinstance(state, dict) else None
+        limit = self.t.ruleset.timeouts_to_auto_fold
+        if not (limit and isinstance(seats, list) and len(seats) == self.t.n):
+            return False
+        differing = [k for k in range(self.t.n) if isinstance(seats[k], dict) and not seats[k].get("out")
+                     and self.t.auto_folded[k] != auto_folded(state, k)]
+        if not differing or any(self.t.auto_folded[k] or not 0 < self.t.consecutive_timeouts[k] < limit
+                                for k in differing):
+            return False
+        count = min(self.t.consecutive_timeouts[k] for k in differing)
+        for k in differing:
+            self._auto_fold_at(k, count)
+        return True
+
+    def _auto_fold_at(self, seat: int, count: int) -> None:
+        """``seat`` in persistent auto-fold as the engine put it there, after ``count`` consecutive
+        timeouts: that count taken as this table's, so its later timeouts and invalid answers, a
+        recovery among them, are judged from there (issue #38)."""
+        self.t.ruleset = dataclasses.replace(self.t.ruleset, timeouts_to_auto_fold=count)
+        self.t.auto_folded[seat] = True
+        self.t.consecutive_timeouts[seat] = count
 
     def step(self, step: object, clock: object = None) -> dict:
         """One holdem-sng-3-v4 step (INTERPRETING.md, sng3v4) as the engine reports it: a recovery
