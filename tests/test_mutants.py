@@ -163,6 +163,36 @@ def test_the_mutant_fails_its_family_naming_its_rule_and_every_reproduction_tell
     assert not lies, lies
 
 
+# A vector on which both holdem-sng-3-v4 auto-fold mutants cascaded into causes of other rules
+# before the reference followed the engine's own auto-fold (issue #38), and an independent later
+# defect of another rule (R25's reveal: cards the winner's hand does not need are shown).
+AUTO_FOLD_MUTANTS = ("v4-auto-fold-after-second-timeout", "v4-auto-fold-not-persistent")
+CASCADED = "sng3v4.recovery-refused-with-the-blind-all-in"
+LATER_DEFECT = next(m for m in MUTANTS if m["name"] == "v4-reveal-hole-cards-in-best-five")
+
+
+@pytest.mark.parametrize("name", AUTO_FOLD_MUTANTS)
+def test_an_auto_fold_defect_and_an_independent_later_one_are_two_causes_each_under_its_clause(name):
+    """Issue #38, item 1: after an auto-fold difference the reference follows the engine's own
+    auto-fold (its count, the seats it deals in auto-folded), so an engine with the auto-fold defect
+    and an independent later defect of another rule gets exactly two causes over the sng3v4 family,
+    each under its clause, and the game that cascaded before shows both: the auto-fold first, the
+    later defect after it, each once."""
+    auto_fold = next(m for m in MUTANTS if m["name"] == name)
+    source = mutate(auto_fold).replace(LATER_DEFECT["find"], LATER_DEFECT["replace"])
+    assert source.count(LATER_DEFECT["replace"]) == 1
+    report = certify(QuickJSDriver(source, engine_name="mutant.js", host=HOST), load_tests(["sng3v4"]), {},
+                     ruleset=FAMILY_RULESET["sng3v4"])
+    failed = report.with_status("failed")
+    every = causes.group(failed)
+    assert sorted(c.breaks for c in every) == sorted([CAUSE_BREAKS[name], CAUSE_BREAKS[LATER_DEFECT["name"]]]), \
+        [c.title() for c in every]
+    game = next(c for c in failed if c.id == CASCADED)
+    assert [f["clause"] for f in game.failures] == [CAUSE_BREAKS[name], CAUSE_BREAKS[LATER_DEFECT["name"]]], \
+        game.failures
+    assert game.failures[0]["hand"] < game.failures[1]["hand"]
+
+
 def test_every_mutant_has_its_rule():
     assert sorted(CAUSE_BREAKS) == sorted(m["name"] for m in MUTANTS)
 
