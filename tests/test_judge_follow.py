@@ -217,3 +217,49 @@ def test_a_v4_step_is_judged_on_the_engine_clock_and_a_timeout_fold_where_check_
     assert not ref.t.auto_folded[seat] and ref.t.ruleset.timeouts_to_auto_fold == 3
     ref.follow_timeout(state, fold)
     assert ref.t.auto_folded[seat] and ref.t.ruleset.timeouts_to_auto_fold == 1
+
+
+def _v4_game_at_hand_2(timeouts: int):
+    """A holdem-sng-3-v4 reference game whose first seat to act timed out ``timeouts`` times (0 or 1)
+    in hand 1 (a fold: it faces the big blind), standing at hand 2's first decision; and that seat."""
+    from conformance.judge.trajectory import ReferenceGame
+    ref = ReferenceGame({"seats": ["a", "b", "c"], "options": {"ruleset": "holdem-sng-3-v4", "seed": 9}})
+    seat = ref.state()["you"]["seat"]
+    ref.step({"timeout": True} if timeouts else "fold")
+    while ref.t.hand_number == 1:
+        ref.t.act("check" if ref.state()["canCheck"] else "call")
+    return ref, seat
+
+
+def _dealt_in_auto_folded(state: dict, seat: int) -> dict:
+    return {**state, "seats": [{**x, "folded": x["folded"] or k == seat} for k, x in enumerate(state["seats"])]}
+
+
+def test_a_seat_the_engine_deals_in_auto_folded_after_fewer_timeouts_than_the_count_sets_the_engines_count():
+    """Issue #38: a v4 seat the engine's state shows auto-folded (folded, no fold of its own) after
+    one consecutive timeout is auto-folded at the engine's count, which the reference takes as its
+    own (R22's count, timing.fallback); a seat without a timeout auto-folded so is no count."""
+    ref, seat = _v4_game_at_hand_2(timeouts=1)
+    assert ref.t.consecutive_timeouts[seat] == 1 and not ref.t.auto_folded[seat]
+    assert ref.auto_folded_sooner(_dealt_in_auto_folded(ref.state(), seat))
+    assert ref.t.auto_folded[seat] and ref.t.ruleset.timeouts_to_auto_fold == 1
+    ref, seat = _v4_game_at_hand_2(timeouts=0)
+    assert not ref.auto_folded_sooner(_dealt_in_auto_folded(ref.state(), seat))
+    assert not ref.t.auto_folded[seat] and ref.t.ruleset.timeouts_to_auto_fold == 3
+    assert not ref.auto_folded_sooner(ref.state())  # no auto-fold differs
+
+
+def test_a_resynchronised_reference_keeps_no_record_of_the_hands_it_played_past_the_engines_hand():
+    """Issue #38: resuming at the engine's hand N, the reference drops its own records of hands N and
+    later (hands it played alone, its seats sitting out in an auto-fold the engine's do not have):
+    log() and history() are compared on the hands it follows."""
+    ref, _ = _v4_game_at_hand_2(timeouts=0)
+    engine_hand_2 = ref.state()
+    for _ in range(2):  # the reference plays hands 2 and 3 on its own
+        number = ref.t.hand_number
+        while ref.t.hand_number == number:
+            ref.t.act("check" if ref.state()["canCheck"] else "call")
+    assert [h["handNumber"] for h in ref.t.hands] == [1, 2, 3]
+    assert ref.resync({**engine_hand_2, "history": None})
+    assert [h["handNumber"] for h in ref.t.hands] == [1] and [e["handNumber"] for e in ref.t.history] == [1]
+    assert ref.state() == {**engine_hand_2, "history": ref.state()["history"]}
