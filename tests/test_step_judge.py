@@ -9,6 +9,7 @@ from conformance.judge.families import RULESETS
 from conformance.judge.family_judges import judge
 from conformance.judge.engine_drivers import CommandDriver, QuickJSDriver, Run
 from conformance.judge.comparison import differences
+from conformance.judge.following import AUTO_FOLDED_SOONER
 from conformance.judge.field_clauses import clause_for
 from conformance.vectors.gamespec import game, hands_played, play_hand
 from conformance.vectors.generators import hands, sng3v4
@@ -150,6 +151,9 @@ def test_an_answer_both_sides_refuse_differs_in_its_fallback_not_in_its_word():
     assert case.status == "failed" and case.breaks == "timing.fallback", case.message
     assert (case.first["decision"], case.first["path"], case.first["expected"], case.first["actual"]) == (
         4, "steps[4].action.type", "check", "fold")
+    # processed as a timeout, the fold is the engine's auto-fold before R22's third (issue #38): one
+    # kind with a timeout's fold where checking is legal and a seat dealt in auto-folded sooner
+    assert case.first["kind"] == AUTO_FOLDED_SOONER
 
 
 def test_hands_without_a_decision_state_fail_at_that_decision():

@@ -191,8 +191,10 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             return False
         if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
             mine, theirs = {x: v for x, v in want.items() if x != "state"}, {x: v for x, v in got.items() if x != "state"}
-            # A timeout that folds where checking is legal: the engine's auto-fold at a lower count (R22)
-            sooner = want.get("error") == "late" and ref.auto_fold_count(seen, got.get("action")) is not None
+            # A timeout, or an answer both refuse (processed as one, R22), that folds where checking is
+            # legal: the engine's auto-fold at a lower count (R22)
+            as_timeout = want.get("error") == "late" or (want.get("error") is not None and got.get("error") is not None)
+            sooner = as_timeout and ref.auto_fold_count(seen, got.get("action")) is not None
             typed = f"steps[{k}].action.type"
             if sooner:
                 out.add(hand, k, typed, want["action"]["type"], got["action"]["type"], "timing.fallback",
@@ -201,7 +203,7 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
                                 clause=_step_clause(step, {**want, "state": seen}, got),
                                 only=(lambda where: where != typed) if sooner else None) and not sooner
             if not clean and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
-                if want.get("error") == "late":  # the engine's own timeout handling: its auto-fold too
+                if as_timeout:  # the engine's own timeout handling: its auto-fold too
                     ref.follow_timeout(seen, got["action"])
                 ref.follow_action(seen, got["action"])
         elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
