@@ -263,3 +263,19 @@ def test_a_resynchronised_reference_keeps_no_record_of_the_hands_it_played_past_
     assert ref.resync({**engine_hand_2, "history": None})
     assert [h["handNumber"] for h in ref.t.hands] == [1] and [e["handNumber"] for e in ref.t.history] == [1]
     assert ref.state() == {**engine_hand_2, "history": ref.state()["history"]}
+
+
+def test_a_lone_hand_state_with_a_seat_folded_without_a_fold_of_its_own_is_one_difference():
+    """A lone hand (no timeouts, no auto-fold count) is judged as before: a seat folded without a fold
+    of its own is one difference of who sits out (rules.elimination), the rest followed."""
+    from conformance.judge.comparison import Comparison
+    from conformance.judge.engine_cert import load_tests
+    from conformance.judge.following import AUTO_FOLDED, judge_state
+    from conformance.judge.hand_judge import ReferenceHand
+    test = load_tests(["hand"])["hand"][0]
+    ref = ReferenceHand({"hand": test["input"]["hand"]})
+    state = ref.state()
+    other = next(k for k in range(len(state["seats"])) if k != state["you"]["seat"])
+    out = Comparison()
+    judge_state(out, ref, state["handNumber"], 0, state, _dealt_in_auto_folded(state, other))
+    assert [(d.path, d.clause, d.kind) for d in out.firsts] == [("state.seats", "rules.elimination", AUTO_FOLDED)]

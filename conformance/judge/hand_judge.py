@@ -84,6 +84,10 @@ class ReferenceHand:
             return False
         return True
 
+    def auto_folded_sooner(self, state: object) -> bool:
+        """A lone hand counts no timeouts: no auto-fold is set sooner (trajectory.ReferenceGame's)."""
+        return False
+
     def end(self) -> dict:
         return {"over": self.hand.done, "result()": hand_result(self.hand)}
 
