@@ -171,14 +171,18 @@ class ReferenceGame:
             return False
         return True
 
-    def auto_folded_otherwise(self, state: object) -> set:
-        """The ids of the seats whose holdem-sng-3-v4 auto-fold (R26) in this table differs from the
-        engine's decision ``state`` (a seat folded there without a fold of its own)."""
+    def _auto_fold_differs(self, state: object) -> list[int]:
+        """The seats in play in the engine's decision ``state`` whose holdem-sng-3-v4 auto-fold (R26)
+        differs from this table's (there: folded without a fold of its own)."""
         seats = state.get("seats") if isinstance(state, dict) else None
         if not (isinstance(seats, list) and len(seats) == self.t.n):
-            return set()
-        return {self.t.ids[k] for k in range(self.t.n)
-                if isinstance(seats[k], dict) and not seats[k].get("out") and self.t.auto_folded[k] != auto_folded(state, k)}
+            return []
+        return [k for k in range(self.t.n) if isinstance(seats[k], dict) and not seats[k].get("out")
+                and self.t.auto_folded[k] != auto_folded(state, k)]
+
+    def auto_folded_otherwise(self, state: object) -> set:
+        """The ids of the seats whose auto-fold in this table differs from the engine's ``state``."""
+        return {self.t.ids[k] for k in self._auto_fold_differs(state)}
 
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
@@ -235,14 +239,10 @@ class ReferenceGame:
         count (R22), and no other auto-fold differs: then the engine's count (the smallest of
         theirs) is taken as this table's and those seats auto-folded (issue #38: the reference
         follows the engine's own timeout handling)."""
-        seats = state.get("seats") if isinstance(state, dict) else None
         limit = self.t.ruleset.timeouts_to_auto_fold
-        if not (limit and isinstance(seats, list) and len(seats) == self.t.n):
-            return False
-        differing = [k for k in range(self.t.n) if isinstance(seats[k], dict) and not seats[k].get("out")
-                     and self.t.auto_folded[k] != auto_folded(state, k)]
-        if not differing or any(self.t.auto_folded[k] or not 0 < self.t.consecutive_timeouts[k] < limit
-                                for k in differing):
+        differing = self._auto_fold_differs(state)
+        if not (limit and differing) or any(self.t.auto_folded[k] or not 0 < self.t.consecutive_timeouts[k] < limit
+                                            for k in differing):
             return False
         count = min(self.t.consecutive_timeouts[k] for k in differing)
         for k in differing:
