@@ -40,7 +40,9 @@ REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the
 TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
 SUBMIT = line_of("const action = this.rules.timeoutsToAutoFold === null ? this.fallback() : this.timeout().action;")
 PROFILES = line_of("profiles: Object.freeze(['helpers'")  # the profiles the engine declares
-NODE_BRANCH = line_of("if (self !== g && typeof module === 'object'")  # the module wrapper's CommonJS case
+NODE_BRANCH = line_of("if (self === moduleExports) {")  # the module wrapper's CommonJS case
+FROZEN_DECK = line_of("const CANONICAL_DECK = Object.freeze(DECK.slice());")  # made at load, equivalent (disabled)
+FROZEN_COLUMN = ENGINE.read_text(encoding="utf-8").splitlines()[FROZEN_DECK - 1].index("DECK.slice()") + 1
 NEXT_TO_ACT = line_of("if (bet[s] < cb || (acted[s] === NOT_ACTED && solvent >= 2)) return s;")  # R11
 WITH_CHIPS = line_of("if (withChips < 2) throw optionError('stacks'")  # a hand spec's count of seats with chips
 ID_CHECK = line_of("if (typeof id !== 'string' || id === '' || ids.indexOf(id) < i) {")  # a hand spec's ids
@@ -310,11 +312,22 @@ def test_a_static_mutant_that_changes_the_declared_profiles_is_killed_at_load(se
 
 
 def test_a_static_mutant_runs_every_test_on_its_own_text_and_survives_when_equivalent(session):
-    # The engine's CommonJS branch: in the host `module` is not the wrapper's, so `g.PokerEngine = api`
-    # runs either way; every test runs (static) and none can tell.
+    # CANONICAL_DECK frozen from DECK itself instead of a copy (an equivalent mutant, disabled in the
+    # engine, which a session still runs when asked): every test runs (static) and none can tell.
     s, _ = session
-    out = run_mutant(session, (NODE_BRANCH, 7, "false"), static=True)
+    out = run_mutant(session, (FROZEN_DECK, FROZEN_COLUMN, "DECK"), static=True)
     assert out == {"status": "survived", "tests": len(s.kept)}, out
+
+
+def test_the_session_runs_the_commonjs_check_which_kills_the_module_wrapper_s_node_branch(session):
+    # `self === moduleExports` -> false: in the worker the engine loads as before; required in Node it
+    # sets the global and exports nothing, which the certification's CommonJS check (smoke.module,
+    # engine.commonjs) tells.
+    s, _ = session
+    assert s.tests[0].id == "smoke.module"
+    out = run_mutant(session, (NODE_BRANCH, 7, "false"), static=True)
+    assert out["status"] == "killed" and out["killedBy"] == ["smoke.module"], out
+    assert "breaks engine.commonjs" in out["failure"]
 
 
 def test_a_mutant_run_is_deterministic_and_stops_at_the_first_failure(session):
@@ -465,9 +478,9 @@ def test_a_second_run_writes_the_same_bytes(sample, tmp_path):
 
 def test_a_static_mutant_whose_text_does_not_parse_runs_on_the_instrumented_build(session):
     # Were Stryker's printed replacement not to fit the original's text, the mutant still runs: switched on
-    # in the instrumented build from its first statement (here the CommonJS branch's equivalent mutant).
+    # in the instrumented build from its first statement (here CANONICAL_DECK's equivalent mutant).
     s, places = session
-    m = places[(NODE_BRANCH, 7, "false")]
+    m = places[(FROZEN_DECK, FROZEN_COLUMN, "DECK")]
     out = s.mutant_run(m["id"], None, True, None, True, m["location"], "((")
     assert out == {"status": "survived", "tests": len(s.kept)}, out
     assert "globalThis.__stryker__" in s.driver.engine_source  # the instrumented build, loaded active

@@ -13,18 +13,19 @@
  */
 (function (self, factory) {
   const api = factory();
-  // Stryker disable next-line StringLiteral: typeof globalThis !== '' always holds, and globalThis exists wherever the engine runs (ES2020) (docs/mutation.md)
-  const g = typeof globalThis !== 'undefined' ? globalThis : self;
   // In Node's CommonJS wrapper top-level `this` is module.exports; in a classic
   // script it is the global object. A worker's module/exports shim (present for
-  // bots) must not capture the engine, so only the wrapper case exports.
-  // Stryker disable next-line LogicalOperator: in the contract's worker (its module shim present, `this` the global object) and in Node's wrapper `self === module.exports` alone decides, as here (docs/mutation.md)
-  if (self !== g && typeof module === 'object' && module !== null &&
-      // Stryker disable next-line ConditionalExpression: where this line is reached (self is not the global object: Node's wrapper) `self === module.exports` alone decides, and it holds there (docs/mutation.md)
-      typeof module.exports === 'object' && self === module.exports) {
+  // bots) must not capture the engine, so only the wrapper case exports: `this`
+  // is the module's exports, and that alone decides (engine.commonjs). Where there
+  // is no `module` (or it is null) reading it throws: nothing to export to.
+  // (It tested `self !== g && typeof module === 'object' && ...` before, whose
+  // tests other than the last were equivalent mutants: docs/mutation.md.)
+  let moduleExports = null;
+  try { moduleExports = module.exports; } catch (e) { /* no CommonJS module here */ }
+  if (self === moduleExports) {
     module.exports = api;
   } else {
-    g.PokerEngine = api;
+    globalThis.PokerEngine = api;
   }
 })(this, function () {
   'use strict';
