@@ -233,3 +233,22 @@ def test_refused_input_rests_on_r38_alone_and_its_judging_can_fail():
     spec = next(t for t in library.load("hand")["tests"] if t["id"] == "hand.error.unknown-field")
     assert judge("hand", spec, Run("result", {"error": {"at": "createHand", "message": "no", "field": "ante"}})).status == "passed"
     assert judge("hand", spec, Run("result", {"decisions": [], "actions": [], "over": False, "result": None})).status == "divergent"
+
+
+def test_an_array_like_object_as_evaluate_s_cards_is_refused_and_evaluating_its_items_is_r40():
+    """R40: `evaluate.error.array-like` expects a refusal; an engine evaluating the object's items (the
+    bundled engine without its array test, docs/mutation.md) is divergent on R40, anything else fails."""
+    from conformance.judge.engine_drivers import Run
+    from conformance.judge.family_judges import judge
+    from conformance.vectors import library
+    from reference.evaluator import evaluate, evaluate_array_like
+    from reference.rulings import RULINGS
+    test = next(t for t in library.load("evaluate")["tests"] if t["id"] == "evaluate.error.array-like")
+    assert test["result"] == "acceptable" and test["rulings"] == ["R40"] and RULINGS["R40"].default == "refuse"
+    items = evaluate(["Ah", "Kd", "7c", "7s", "2h"])
+    assert evaluate_array_like(test["input"]["cards"]) == items and items["name"] == "One pair"
+    assert judge("evaluate", test, Run("result", {"threw": {"message": "not an array"}})).status == "passed"
+    divergent = judge("evaluate", test, Run("result", {"result": items}))
+    assert divergent.status == "divergent" and divergent.rulings == ["R40"]
+    for wrong in (dict(items, value=items["value"] + 1), dict(items, best=["Ah", "Kd", "7c", "7s", "2c"]), None):
+        assert judge("evaluate", test, Run("result", {"result": wrong})).status == "failed"
