@@ -68,9 +68,15 @@
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
-  function randomArg(spec) {
+  // `counted`: mulberry32(seed), its calls counted in `counter` (R6: none with no opponents);
+  // `omitted`: no random at all (R41: JavaScript's equity then takes Math.random).
+  function randomArg(spec, counter) {
     if (spec.kind === 'mulberry32') return mulberry32(spec.seed);
     if (spec.kind === 'constant') return () => spec.value;
+    if (spec.kind === 'counted') {
+      const r = mulberry32(spec.seed);
+      return () => { counter.calls++; return r(); };
+    }
     return spec.value;
   }
 
@@ -156,9 +162,12 @@
   }
 
   function equity(i) {
-    const e = engine('equity');
-    try { return { equity: clone(e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random))) }; }
-    catch (x) { return { threw: describe(x) }; }
+    const e = engine('equity'), counter = { calls: 0 }, counted = i.random.kind === 'counted';
+    try {
+      const value = i.random.kind === 'omitted' ? e.equity(i.hole, i.board, i.opponents, i.iterations)
+        : e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random, counter));
+      return counted ? { equity: clone(value), calls: counter.calls } : { equity: clone(value) };
+    } catch (x) { return { threw: describe(x) }; }
   }
 
   function pots(i) {

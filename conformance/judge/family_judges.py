@@ -155,6 +155,9 @@ def _equity(test: dict, r: dict) -> Judged:
     call = f"equity({js_text(i['hole'])}, {js_text(i['board'])}, {js_text(i['opponents'])}, {js_text(i['iterations'])}, {i['random']['kind']} random)"
     if "error" in expected:
         return must_throw(r, call, test, lambda x: None if is_number(x) and 0 <= x <= 1 else "not in [0, 1]", result)
+    if is_refusal(r) and i["random"]["kind"] == "omitted":  # R41's other option: random required
+        return Judged("divergent", f"{call} threw {thrown_text(r['threw'])}: random required (R41's random-required)",
+                      rulings=test["rulings"])
     if is_refusal(r):
         return failed(f"{call} threw {thrown_text(r['threw'])}")
     if not is_finite(result):
@@ -171,6 +174,9 @@ def _equity(test: dict, r: dict) -> Judged:
                       f"equity {js_text(expected['equity'])}, beyond the tolerance {expected['tolerance']:.6f}: no sampling "
                       "procedure (R6) explains it (hands mis-ranked, or ties shared wrongly?)")
     off = abs(result - expected["equity"])
+    if off <= expected["tolerance"] and "calls" in expected and not same(r.get("calls"), expected["calls"]):
+        return Judged("divergent", f"{call} returned {js_text(result)} having called random {js_text(r.get('calls'))} "
+                      f"times, where R6's procedure calls it {expected['calls']} times: another procedure", rulings=test["rulings"])
     if off <= expected["tolerance"]:
         return passed()
     return failed(f"equity {js_text(result)} is {off:.6f} from the exact {js_text(expected['equity'])}, beyond the tolerance "
