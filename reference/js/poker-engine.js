@@ -58,18 +58,23 @@
     else HI_BIT[c] = 1 << (c - 26);
   }
 
-  // A short, safe rendering of a bad argument for error messages.
+  // A short, safe rendering of a bad argument for error messages: it never throws (String of an
+  // object without a toString would, and JSON.stringify of a BigInt), which submit's refusals rely
+  // on. A switch, so that each choice's mutants stand on a line of their own: those that only word
+  // the text differently are excluded there; those that reach String(x) with an object are killed.
   // Stryker disable next-line BlockStatement: show only words error texts, which are not judged; undefined in a message throws nothing (docs/mutation.md)
   function show(x) {
-    // Stryker disable next-line StringLiteral: typeof x === '' never holds, so a string is shown by String(x): error text only (docs/mutation.md)
-    if (typeof x === 'string') return JSON.stringify(x);
-    // Stryker disable next-line ConditionalExpression,StringLiteral: an array shown as 'an object', or anything as 'an array': error text only (docs/mutation.md)
-    if (Array.isArray(x)) return 'an array';
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a function shown by String(x), or anything as 'a function': error text only, String of a function never throws (docs/mutation.md)
-    if (typeof x === 'function') return 'a function';
-    // Stryker disable next-line LogicalOperator: a primitive shown as 'an object': error text only (docs/mutation.md)
-    if (x !== null && typeof x === 'object') return 'an object';
-    return String(x); // numbers, booleans, null, undefined, symbols, bigints
+    switch (typeof x) {
+      // Stryker disable next-line ConditionalExpression,StringLiteral: a string shown as 'a function' (the next case) or by String(x): error text only (docs/mutation.md)
+      case 'string': return JSON.stringify(x);
+      // Stryker disable next-line ConditionalExpression,StringLiteral: a function shown as 'an object' (the next case) or by String(x), which never throws for a function: error text only (docs/mutation.md)
+      case 'function': return 'a function';
+      case 'object':
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: null, an array or an object shown in another of these words: error text only (docs/mutation.md)
+        return x === null ? 'null' : Array.isArray(x) ? 'an array' : 'an object';
+      // Stryker disable next-line ConditionalExpression: undefined for a number, boolean, undefined, symbol or bigint: error text only (docs/mutation.md)
+      default: return String(x); // numbers, booleans, undefined, symbols, bigints
+    }
   }
 
   // Validate `cards` as an array of `min..max` distinct cards, none of them in
