@@ -117,18 +117,16 @@ def _smoke_module(test: dict, r: dict) -> str | None:
         return f"loaded as a CommonJS module it threw {thrown_text(r['loadThrew'])} -- {breaks}"
     if r.get("type") not in ("object", "function"):
         return f"loaded as a CommonJS module its module.exports is {r.get('type')}, not the API -- {breaks}"
-    differs = r.get("differs") if isinstance(r.get("differs"), list) else []
-    for d in differs:
-        if d.get("missing"):
-            return f"loaded as a CommonJS module its module.exports.{d['name']} is not a function -- {breaks}"
-        return (f"loaded as a CommonJS module, module.exports.{d['name']} gives {d['exported']} where the global's "
-                f"gives {d['global']} -- {breaks}")
-    return None
+    differs = [d for d in r.get("differs") or [] if isinstance(d, dict)]
+    named = [f"module.exports.{d.get('name')} is not a function" if d.get("missing") else
+             f"module.exports.{d.get('name')} gives {d.get('exported')} where the global's gives {d.get('global')}"
+             for d in differs]  # every function that differs, not the first only
+    return f"loaded as a CommonJS module, {'; '.join(named)} -- {breaks}" if named else None
 
 
 SMOKE_MODULE = (COMMONJS, _smoke_test("module", ["engine.commonjs"],
-                                           "required as a CommonJS module (Node's wrapper), the engine exports the "
-                                           "API the global PokerEngine is, and sets no global", {}), _smoke_module)
+                                      "required as a CommonJS module (Node's wrapper), the engine exports the API "
+                                      "the global PokerEngine is, and sets no global", {}), _smoke_module)
 
 
 def smoke_tests(families: Iterable[str], commonjs: bool = False) -> list[tuple]:
