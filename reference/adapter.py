@@ -128,19 +128,38 @@ def run_evaluate(i: dict) -> dict:
     return {"result": result, "bestValue": evaluate(result["best"])["value"]}
 
 
-def random_argument(spec: dict) -> object:
+def random_argument(spec: dict, counter: list | None = None) -> object:
+    """The vector's ``random`` (docs/engine-protocol.md): ``counted`` is mulberry32 whose calls are
+    counted in ``counter[0]``; ``omitted`` stands for no argument, which the contract's JavaScript
+    equity takes as Math.random (R41): here an unseeded stand-in, which a vector omitting it never calls
+    (no opponents)."""
     if spec["kind"] == "mulberry32":
         return mulberry32(spec["seed"])
     if spec["kind"] == "constant":
         return lambda: spec["value"]
+    if spec["kind"] == "counted":
+        stream = mulberry32(spec["seed"])
+
+        def counted() -> float:
+            counter[0] += 1
+            return stream()
+        return counted
+    if spec["kind"] == "omitted":
+        return _math_random
     return spec["value"]
 
 
+def _math_random() -> float:
+    raise AssertionError("Math.random's stand-in was called: no vector omitting random may draw")
+
+
 def run_equity(i: dict) -> dict:
+    counter = [0]
     try:
-        return {"equity": equity(i["hole"], i["board"], i["opponents"], i["iterations"], random_argument(i["random"]))}
+        value = equity(i["hole"], i["board"], i["opponents"], i["iterations"], random_argument(i["random"], counter))
     except HoldemError as exc:
         return {"threw": thrown(exc)}
+    return {"equity": value, "calls": counter[0]} if i["random"]["kind"] == "counted" else {"equity": value}
 
 
 def run_pots(i: dict) -> dict:

@@ -281,3 +281,14 @@ def evaluate(cards) -> dict:
         raise _invalid(cards) from None
     return {"rank": rank, "value": value, "name": NAMES[rank],
             "best": [pool[a], pool[b], pool[c], pool[d], pool[e]]}
+
+
+def evaluate_array_like(cards) -> dict:
+    """R40's alternative ``accept-array-like``: an array-like object (JSON ``{"0": card, ...,
+    "length": n}``) evaluated as the list of its items 0..n-1, as a JavaScript ``evaluate`` that
+    only reads ``length`` and indices would. Raises EvaluateError where that list is refused, or
+    where ``cards`` is no array-like object."""
+    length = cards.get("length") if isinstance(cards, dict) else None
+    if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= 7:
+        raise EvaluateError("cards", f"not an array-like object of 5 to 7 cards: {cards!r}")
+    return evaluate([cards.get(str(i)) for i in range(length)])

@@ -163,6 +163,10 @@ _ALL = (
     _r("R37", "hand profile: an engine that deals from its own shuffled deck", "cards-by-position", ()),
     _r("R38", "engine API: invalid input is refused", "refuse", ("pots", "hand", "tournaments", "sng3v4")),
     _r("R39", "the bot worker's globals: a classic Web Worker's", "worker-global-scope", ()),
+    # Played by reference.evaluator.evaluate_array_like, not by a ruleset field.
+    _r("R40", "evaluate: an array-like object as cards", "refuse accept-array-like", ("evaluate",)),
+    # Played by the adapter's random of kind omitted (reference.adapter.random_argument).
+    _r("R41", "equity without random", "math-random random-required", ("equity",)),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 
 from conformance.cli.main import main
 from conformance.judge.diffs import compare
-from conformance.judge.engine_cert import RETRY_SCALE, certify, conclude, load_tests
+from conformance.judge.engine_cert import RETRY_SCALE, certify, conclude, load_tests, smoke_tier
 from conformance.judge.families import FAMILIES, RULESETS
 from conformance.judge.family_judges import judge
 from conformance.judge.sng3v4_judge import sng3v4_problem
@@ -668,3 +668,62 @@ def test_the_fresh_seed_comes_from_the_engine_bytes_unless_given(tmp_path, cli):
     assert changed != seeds[0] and f"{fresh_vectors.COUNTS['deck']} fresh tests, seed {changed}" in text
     code, text = cli(engine, "--fresh-seed", "-1")
     assert code == 2 and "--fresh-seed" in text
+
+
+# ---- the Node export (engine.commonjs) ---------------------------------------------------------------
+
+EXPORT_LINE = "    module.exports = api;\n"
+# Only the global, wherever it loads (the bundled engine with its CommonJS case taken out).
+GLOBAL_ONLY = patched("  if (self === moduleExports) {", "  if (false) {")
+# A legal export of another form: each function put on `exports` (module.exports stays that object).
+EXPORTS_EACH = patched(EXPORT_LINE, "    for (const name of Object.keys(api)) exports[name] = api[name];\n")
+
+
+@pytest.mark.parametrize("host", ["quickjs", "node"])
+def test_the_commonjs_check_fails_an_engine_that_only_sets_the_global_and_goes_on(host):
+    for source, problem in ((GLOBAL_ONLY, "it assigned the global PokerEngine"),
+                            ("var PokerEngine = {rng: function () { return function () { return 0.5; }; }};",
+                             "module.exports.rng is not a function"),
+                            (patched(EXPORT_LINE, "    module.exports = Object.assign({}, api, {rng: () => () => 0.5});\n"),
+                             "module.exports.rng gives")):
+        driver = QuickJSDriver(source, engine_name="engine.js", host=host)
+        driver.start()
+        try:
+            cases, runner = smoke_tier(driver, [], certification=True)
+        finally:
+            driver.close()
+        module = cases[-1]
+        assert module.id == "smoke.module" and module.status == "failed" and module.breaks == "engine.commonjs", module
+        assert problem in module.message and runner is not None  # it stops nothing: the vectors still run
+        # A run of some families only is no certification: the check is not made.
+        driver = QuickJSDriver(source, engine_name="engine.js", host=host)
+        driver.start()
+        try:
+            assert [c.id for c in smoke_tier(driver, [])[0]] == ["smoke.load"]
+        finally:
+            driver.close()
+
+
+@pytest.mark.parametrize("host", ["quickjs", "node"])
+def test_the_commonjs_check_passes_the_bundled_engine_and_an_export_of_another_form(host):
+    for source in (ENGINE_SOURCE, EXPORTS_EACH):
+        driver = QuickJSDriver(source, engine_name="engine.js", host=host)
+        driver.start()
+        try:
+            cases, runner = smoke_tier(driver, [], certification=True)
+        finally:
+            driver.close()
+        assert [(c.id, c.status) for c in cases] == [("smoke.load", "passed"), ("smoke.module", "passed")], cases
+
+
+def test_an_engine_not_exported_in_node_is_not_certified_with_every_vector_judged():
+    tests = load_tests(["hand"])
+    report = certify(QuickJSDriver(GLOBAL_ONLY, engine_name="global-only.js"), tests, {}, profiles=["hand"])
+    assert not report.certified and report.counts()["hand"]["passed"] == len(tests["hand"]), report.verdict
+    assert "smoke.module failed" in report.verdict and "breaks engine.commonjs" in report.verdict
+    assert "so no vector was run" not in report.verdict
+    # An adapted engine's Node export is its adapter's: not checked.
+    adapted = certify(QuickJSDriver(GLOBAL_ONLY, engine_name="global-only.js", adapter_source="PokerEngine;"),
+                      tests, {}, profiles=["hand"])
+    assert adapted.certified and "smoke.module" not in [c.id for c in adapted.smoke], adapted.verdict
+    assert certify(QuickJSDriver(EXPORTS_EACH, engine_name="each.js"), tests, {}, profiles=["hand"]).certified

@@ -2,7 +2,7 @@
 certification's tests, the report in the mutation-testing-report schema, its HTML view in Chromium,
 and clear errors for bad input.
 
-The sample (``--sample 12 --sample-seed 3`` over the legality and hands families, five fuzz games)
+The sample (``--sample 12 --sample-seed 3`` over the legality and hands families, ten fuzz games)
 holds mutants of the betting round's code, the hand evaluator's tables (made while the engine loads:
 a static mutant) and code those families never reach; its statuses are checked one by one where the
 reason is known (docs/INTERPRETING.md, Mutation score)."""
@@ -40,18 +40,24 @@ REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the
 TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
 SUBMIT = line_of("const action = this.rules.timeoutsToAutoFold === null ? this.fallback() : this.timeout().action;")
 PROFILES = line_of("profiles: Object.freeze(['helpers'")  # the profiles the engine declares
-NODE_BRANCH = line_of("if (self !== g && typeof module === 'object'")  # the module wrapper's CommonJS case
+NODE_BRANCH = line_of("if (self === moduleExports) {")  # the module wrapper's CommonJS case
+FROZEN_DECK = line_of("const CANONICAL_DECK = Object.freeze(DECK.slice());")  # made at load, equivalent (disabled)
+FROZEN_COLUMN = ENGINE.read_text(encoding="utf-8").splitlines()[FROZEN_DECK - 1].index("DECK.slice()") + 1
 NEXT_TO_ACT = line_of("if (bet[s] < cb || (acted[s] === NOT_ACTED && solvent >= 2)) return s;")  # R11
 WITH_CHIPS = line_of("if (withChips < 2) throw optionError('stacks'")  # a hand spec's count of seats with chips
-ID_CHECK = line_of("if (typeof id !== 'string' || id === '' || ids.indexOf(id) < i) {")  # a hand spec's ids
+# Game.recover (holdem-sng-3-v4's auto-fold only): no test of the sample reaches it, smoke.module's calls
+# of every API function included.
+RECOVER_CHIPS = line_of("if (!this.autoFolded[seat]) throw optionError('seat'")  # a seat not in auto-fold
+RECOVER_COLUMN = ENGINE.read_text(encoding="utf-8").splitlines()[RECOVER_CHIPS - 1].index("!this.autoFolded") + 1
 UNKNOWN_TYPE = line_of("unknown action type ${show(kind)}")  # a refusal's message (disabled), its code next line
 # The sample: the code of these lines (Stryker selects by range: lines, unlike a seeded draw from the
 # list of mutants, do not move when a disable comment elsewhere changes that list), judged on two
-# families and five fuzz games.
+# families and ten fuzz games (the fuzz seed follows the engine's bytes: with five, whether one game judged an
+# unknown type's refusal code came down to luck).
 SAMPLE = [*(a for a, b in ((REFUND, REFUND), (TOP3, TOP3), (NEXT_TO_ACT, NEXT_TO_ACT), (WITH_CHIPS, WITH_CHIPS),
-                           (ID_CHECK, ID_CHECK), (UNKNOWN_TYPE, UNKNOWN_TYPE + 1))
+                           (RECOVER_CHIPS, RECOVER_CHIPS), (UNKNOWN_TYPE, UNKNOWN_TYPE + 1))
             for a in ("--lines", f"{a}-{b}")),
-          "--family", "legality", "--family", "hands", "--fuzz-games", "5", "--jobs", "2"]
+          "--family", "legality", "--family", "hands", "--fuzz-games", "10", "--jobs", "2"]
 
 
 def _stryker() -> tuple[str, Path]:
@@ -102,8 +108,8 @@ def test_the_sample_mutants_statuses(sample):
     # chips, so no input tells `false` from it: Ignored, with its reason.
     ignored = mutants[(WITH_CHIPS, 9, "false")]
     assert ignored["status"] == "Ignored" and "blinds check" in ignored["statusReason"]
-    # A hand spec's id check belongs to the hand profile, not run here: no test reaches it.
-    assert mutants[(ID_CHECK, 50, "ids.indexOf(id) <= i")]["status"] == "NoCoverage"
+    # Recovering from auto-fold belongs to holdem-sng-3-v4, not run here: no test reaches it.
+    assert mutants[(RECOVER_CHIPS, RECOVER_COLUMN, "true")]["status"] == "NoCoverage"
     # A refusal's message is never judged (any refusal passes): Ignored with its reason; the refusal's
     # code, which submit() returns, is judged: on the next line, not excluded, and killed.
     message = [m for (line, _, _), m in mutants.items() if line == UNKNOWN_TYPE and m["mutatorName"] == "StringLiteral"]
@@ -126,7 +132,7 @@ def test_the_sample_mutants_statuses(sample):
     tally = score.counts(report)
     assert f"{tally['Killed']} Killed" in run.stdout and f"{tally['Survived']} Survived" in run.stdout
     assert f"mutation score: {score.score(tally):.2f}%" in run.stdout
-    assert f"poker-engine.js:{ID_CHECK}:50 EqualityOperator -> ids.indexOf(id) <= i  (no test reaches it)" in run.stdout
+    assert f"poker-engine.js:{RECOVER_CHIPS}:{RECOVER_COLUMN} ConditionalExpression -> true  (no test reaches it)" in run.stdout
     assert f"poker-engine.js:{WITH_CHIPS}:9 ConditionalExpression -> false" not in run.stdout
 
 
@@ -310,11 +316,22 @@ def test_a_static_mutant_that_changes_the_declared_profiles_is_killed_at_load(se
 
 
 def test_a_static_mutant_runs_every_test_on_its_own_text_and_survives_when_equivalent(session):
-    # The engine's CommonJS branch: in the host `module` is not the wrapper's, so `g.PokerEngine = api`
-    # runs either way; every test runs (static) and none can tell.
+    # CANONICAL_DECK frozen from DECK itself instead of a copy (an equivalent mutant, disabled in the
+    # engine, which a session still runs when asked): every test runs (static) and none can tell.
     s, _ = session
-    out = run_mutant(session, (NODE_BRANCH, 7, "false"), static=True)
+    out = run_mutant(session, (FROZEN_DECK, FROZEN_COLUMN, "DECK"), static=True)
     assert out == {"status": "survived", "tests": len(s.kept)}, out
+
+
+def test_the_session_runs_the_commonjs_check_which_kills_the_module_wrapper_s_node_branch(session):
+    # `self === moduleExports` -> false: in the worker the engine loads as before; required in Node it
+    # sets the global and exports nothing, which the certification's CommonJS check (smoke.module,
+    # engine.commonjs) tells.
+    s, _ = session
+    assert s.tests[0].id == "smoke.module"
+    out = run_mutant(session, (NODE_BRANCH, 7, "false"), static=True)
+    assert out["status"] == "killed" and out["killedBy"] == ["smoke.module"], out
+    assert "breaks engine.commonjs" in out["failure"]
 
 
 def test_a_mutant_run_is_deterministic_and_stops_at_the_first_failure(session):
@@ -465,9 +482,9 @@ def test_a_second_run_writes_the_same_bytes(sample, tmp_path):
 
 def test_a_static_mutant_whose_text_does_not_parse_runs_on_the_instrumented_build(session):
     # Were Stryker's printed replacement not to fit the original's text, the mutant still runs: switched on
-    # in the instrumented build from its first statement (here the CommonJS branch's equivalent mutant).
+    # in the instrumented build from its first statement (here CANONICAL_DECK's equivalent mutant).
     s, places = session
-    m = places[(NODE_BRANCH, 7, "false")]
+    m = places[(FROZEN_DECK, FROZEN_COLUMN, "DECK")]
     out = s.mutant_run(m["id"], None, True, None, True, m["location"], "((")
     assert out == {"status": "survived", "tests": len(s.kept)}, out
     assert "globalThis.__stryker__" in s.driver.engine_source  # the instrumented build, loaded active

@@ -233,3 +233,47 @@ def test_refused_input_rests_on_r38_alone_and_its_judging_can_fail():
     spec = next(t for t in library.load("hand")["tests"] if t["id"] == "hand.error.unknown-field")
     assert judge("hand", spec, Run("result", {"error": {"at": "createHand", "message": "no", "field": "ante"}})).status == "passed"
     assert judge("hand", spec, Run("result", {"decisions": [], "actions": [], "over": False, "result": None})).status == "divergent"
+
+
+def test_an_array_like_object_as_evaluate_s_cards_is_refused_and_evaluating_its_items_is_r40():
+    """R40: `evaluate.error.array-like` expects a refusal; an engine evaluating the object's items (the
+    bundled engine without its array test, docs/mutation.md) is divergent on R40, anything else fails."""
+    from conformance.judge.engine_drivers import Run
+    from conformance.judge.family_judges import judge
+    from conformance.vectors import library
+    from reference.evaluator import evaluate, evaluate_array_like
+    from reference.rulings import RULINGS
+    test = next(t for t in library.load("evaluate")["tests"] if t["id"] == "evaluate.error.array-like")
+    assert test["result"] == "acceptable" and test["rulings"] == ["R40"] and RULINGS["R40"].default == "refuse"
+    items = evaluate(["Ah", "Kd", "7c", "7s", "2h"])
+    assert evaluate_array_like(test["input"]["cards"]) == items and items["name"] == "One pair"
+    assert judge("evaluate", test, Run("result", {"threw": {"message": "not an array"}})).status == "passed"
+    divergent = judge("evaluate", test, Run("result", {"result": items}))
+    assert divergent.status == "divergent" and divergent.rulings == ["R40"]
+    for wrong in (dict(items, value=items["value"] + 1), dict(items, best=["Ah", "Kd", "7c", "7s", "2c"]), None):
+        assert judge("evaluate", test, Run("result", {"result": wrong})).status == "failed"
+
+
+def test_equity_with_no_opponents_draws_nothing_r6_and_an_omitted_random_is_math_random_r41():
+    """R6: no opponents, no call of random (counted by the runner); R41: random omitted is Math.random,
+    a refusal is its other option. Both are what an engine drawing anyway, or refusing an omitted random,
+    changes (docs/mutation.md), and the reference adapter plays them."""
+    from conformance.judge.engine_drivers import Run
+    from conformance.judge.family_judges import judge
+    from conformance.vectors import library
+    from reference.adapter import run_equity
+    from reference.rulings import RULINGS
+    tests = {t["id"]: t for t in library.load("equity")["tests"]}
+    no_draw, omitted = tests["equity.no-opponents.no-draw"], tests["equity.no-opponents.random-omitted"]
+    assert no_draw["rulings"] == ["R6"] and omitted["rulings"] == ["R41"] and RULINGS["R41"].default == "math-random"
+    assert run_equity(no_draw["input"]) == {"equity": 1.0, "calls": 0} and run_equity(omitted["input"]) == {"equity": 1.0}
+    assert judge("equity", no_draw, Run("result", {"equity": 1.0, "calls": 0})).status == "passed"
+    drew = judge("equity", no_draw, Run("result", {"equity": 1.0, "calls": 3}))
+    assert drew.status == "divergent" and drew.rulings == ["R6"]
+    assert judge("equity", no_draw, Run("result", {"equity": 0.5, "calls": 0})).status == "failed"
+    assert judge("equity", omitted, Run("result", {"equity": 1.0})).status == "passed"
+    refused = judge("equity", omitted, Run("result", {"threw": {"name": "TypeError", "message": "random"}}))
+    assert refused.status == "divergent" and refused.rulings == ["R41"]
+    assert judge("equity", omitted, Run("result", {"equity": 0.0})).status == "failed"
+    # A refusal with a random given is no R41 reading: it fails.
+    assert judge("equity", no_draw, Run("result", {"threw": {"message": "no"}})).status == "failed"

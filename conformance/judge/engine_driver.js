@@ -68,9 +68,15 @@
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
   }
-  function randomArg(spec) {
+  // `counted`: mulberry32(seed), its calls counted in `counter` (R6: none with no opponents);
+  // `omitted`: no random at all (R41: JavaScript's equity then takes Math.random).
+  function randomArg(spec, counter) {
     if (spec.kind === 'mulberry32') return mulberry32(spec.seed);
     if (spec.kind === 'constant') return () => spec.value;
+    if (spec.kind === 'counted') {
+      const r = mulberry32(spec.seed);
+      return () => { counter.calls++; return r(); };
+    }
     return spec.value;
   }
 
@@ -156,9 +162,12 @@
   }
 
   function equity(i) {
-    const e = engine('equity');
-    try { return { equity: clone(e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random))) }; }
-    catch (x) { return { threw: describe(x) }; }
+    const e = engine('equity'), counter = { calls: 0 }, counted = i.random.kind === 'counted';
+    try {
+      const value = i.random.kind === 'omitted' ? e.equity(i.hole, i.board, i.opponents, i.iterations)
+        : e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random, counter));
+      return counted ? { equity: clone(value), calls: counter.calls } : { equity: clone(value) };
+    } catch (x) { return { threw: describe(x) }; }
   }
 
   function pots(i) {
@@ -426,7 +435,62 @@
     return out;
   }
 
-  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, hand, tournaments, sng3v4 };
+  // The contract's "exported identically through UMD in Node" (engine.commonjs): `wrapper` is the
+  // engine's text in Node's CommonJS wrapper, function (exports, require, module, __filename,
+  // __dirname) {...} (compiled by the host: engine_drivers.commonjs_source), called as Node calls it,
+  // with `this` = module.exports, in this realm, where the classic load defined PokerEngine.
+  // module.exports must be the same API (each function of the global's, called once with the same
+  // arguments, gives the same outcome), and the load must leave the global alone.
+  const SAMPLE_CALLS = {
+    rng: (e) => { const r = e.rng(7); return [r(), r(), r()]; },
+    dealHand: (e) => e.dealHand(7, 1),
+    evaluate: (e) => e.evaluate(['Ah', 'Kh', 'Qd', 'Qs', '2c', '7h', '9d']),
+    equity: (e) => e.equity(['Ah', 'Ad'], ['Kc', '7d', '2s'], 1, 20, mulberry32(3)),
+    buildPots: (e) => e.buildPots([{ id: 'a', committed: 100, folded: false }, { id: 'b', committed: 40, folded: false },
+      { id: 'c', committed: 100, folded: true }]),
+    create: (e) => e.create(['A', 'B', 'C'], { seed: 1, maxHands: 1 }).state(),
+    createHand: (e) => e.createHand({ ids: ['s1', 's2', 's3'], stacks: [1000, 1000, 1000], button: 0, smallBlindSeat: 1,
+      bigBlindSeat: 2, blinds: [10, 20], deck: ['Ah', 'Kd', '7c', 'As', 'Kh', '2d'] }).state(),
+  };
+  function outcome(e, name) {
+    try { return JSON.stringify(clone(SAMPLE_CALLS[name](e)), wire()); } catch (x) { return JSON.stringify({ threw: describe(x) }); }
+  }
+  function commonjs(wrapper) {
+    const global = typeof PokerEngine === 'undefined' ? undefined : PokerEngine, holder = {}, unset = {};
+    if (global === null || (typeof global !== 'object' && typeof global !== 'function')) throw new Missing('PokerEngine');
+    const saved = globalThis.PokerEngine;
+    const module = { exports: {} };
+    let threw = null;
+    try {
+      globalThis.PokerEngine = unset;
+      wrapper.call(module.exports, module.exports, function require(name) {
+        throw new Error('require(' + text(name) + '): the engine is self-contained');
+      }, module, '/engine/poker-engine.js', '/engine');
+    } catch (x) { threw = describe(x); }
+    const after = globalThis.PokerEngine;
+    globalThis.PokerEngine = saved;
+    holder.definedGlobal = after !== unset;
+    if (threw !== null) return Object.assign(holder, { loadThrew: threw });
+    const api = module.exports;
+    holder.type = api === null ? 'null' : typeof api;
+    holder.differs = [];
+    for (const name of FUNCTIONS) {
+      if (typeof global[name] !== 'function') continue;
+      let theirs;
+      try { theirs = api === null || api === undefined ? undefined : api[name]; } catch (x) { theirs = undefined; }
+      if (typeof theirs !== 'function') { holder.differs.push({ name, missing: true }); continue; }
+      if (!(name in SAMPLE_CALLS)) continue;
+      // A function whose outcome differs between two calls on the global (it draws from Math.random,
+      // say) cannot be compared by outcome: being a function is all that is checked of it.
+      const want = outcome(global, name);
+      if (outcome(global, name) !== want) continue;
+      const got = outcome(api, name);
+      if (want !== got) holder.differs.push({ name, global: want.slice(0, 300), exported: got.slice(0, 300) });
+    }
+    return holder;
+  }
+
+  const FAMILIES = { rng, deck, evaluate, equity, pots, legality, hands, hand, tournaments, sng3v4, module: commonjs };
   // A JSON.stringify replacer giving the worker's tags for what JSON cannot carry.
   function wire() {
     const wrapped = new Set(); // objects with their own '$' key, already wrapped as {$: 'object', value}

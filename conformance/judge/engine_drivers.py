@@ -135,6 +135,18 @@ def _fatal_message(kind: str, error: dict | None, timeout_ms: float) -> str:
 HOSTS = ("node", "quickjs")  # where a JavaScript engine runs (docs/engine-api.md, Hosts)
 
 
+# The CommonJS check's driver family (engine_driver.js, commonjs; smoke.py, smoke.module).
+COMMONJS = "module"
+
+
+def commonjs_source(engine_source: str) -> str:
+    """An evalFn source running ``engine_source`` as Node runs a CommonJS module: in its wrapper
+    function, which the driver calls with ``this`` = module.exports. The host compiles it (the realm's
+    own Function constructor is guarded, as a bot's is)."""
+    return ("(function () { return globalThis.__holdemDriver('module', "
+            "function (exports, require, module, __filename, __dirname) {\n" + engine_source + "\n}); })")
+
+
 def default_host() -> str:
     """node (V8) where a node that can host engines is installed, else QuickJS."""
     return "node" if find_node() is not None else "quickjs"
@@ -226,7 +238,10 @@ class QuickJSDriver:
             except EngineLoadError as exc:
                 return Run("errored", f"restarting the engine failed: {exc}", fatal=True)
         timeout = budget_ms(family, test, self.timeout_ms) * scale
-        out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
+        if family == COMMONJS:  # the engine's own text as a CommonJS module (smoke.module, engine.commonjs)
+            out = self._worker.eval_fn(commonjs_source(self.engine_source), [], timeout_ms=timeout)
+        else:
+            out = self._worker.call("__holdemDriver", [family, jsvalue.decode(test["input"])], timeout_ms=timeout)
         if self.coverage is not None and self._worker.dead:
             self.coverage.died(test["id"])
         if out.kind == "ok":

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from reference.cards import CANONICAL_DECK
+from reference.errors import EvaluateError
+from reference.evaluator import evaluate_array_like
 
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
 from .js_values import UNDEFINED, js_text
@@ -85,6 +87,9 @@ def _evaluate(test: dict, r: dict) -> Judged:
     i, expected = test["input"], test["expected"]
     if test["result"] == "invalid":
         return must_throw(r, f"evaluate({js_text(i['cards'])})", test, returned=r.get("result"))
+    if "error" in expected:  # an array-like object (R40): evaluating it as its items is the other option
+        return must_throw(r, f"evaluate({js_text(i['cards'])})", test, lambda res: _as_array_like(i["cards"], res),
+                          returned=r.get("result"))
     if is_refusal(r):
         return failed(f"evaluate threw {thrown_text(r['threw'])}")
     if "digest" in i:
@@ -114,6 +119,21 @@ def _evaluate(test: dict, r: dict) -> Judged:
     return judge_outcome(test, {k: res[k] for k in expected if k in res}, expected, well_formed)
 
 
+def _as_array_like(cards: dict, res: object) -> str | None:
+    """Whether ``res`` is what R40's ``accept-array-like`` gives: the evaluation of the object's items
+    (its rank, value and name, and a best of five of those cards)."""
+    try:
+        want = evaluate_array_like(cards)
+    except EvaluateError as exc:
+        return f"its items are refused as cards too ({exc})"
+    if not isinstance(res, dict) or any(not same(res.get(k), want[k]) for k in ("rank", "value", "name")):
+        return f"not the evaluation of its items ({js_text(want['name'])}, value {want['value']})"
+    best, items = res.get("best"), [cards[str(k)] for k in range(cards["length"])]
+    if not (isinstance(best, list) and len(best) == 5 and len(set(map(str, best))) == 5 and all(c in items for c in best)):
+        return f"best {js_text(best)} is not five of its cards"
+    return None
+
+
 def _evaluate_rank(cards: list, rank: int, res: dict, best_value: object) -> Judged:
     if not same(res.get("rank"), rank):
         return failed(f"rank {js_text(res.get('rank', UNDEFINED))}, expected {rank}", readable_diff({"rank": rank}, {"rank": res.get("rank")}))
@@ -135,6 +155,9 @@ def _equity(test: dict, r: dict) -> Judged:
     call = f"equity({js_text(i['hole'])}, {js_text(i['board'])}, {js_text(i['opponents'])}, {js_text(i['iterations'])}, {i['random']['kind']} random)"
     if "error" in expected:
         return must_throw(r, call, test, lambda x: None if is_number(x) and 0 <= x <= 1 else "not in [0, 1]", result)
+    if is_refusal(r) and i["random"]["kind"] == "omitted":  # R41's other option: random required
+        return Judged("divergent", f"{call} threw {thrown_text(r['threw'])}: random required (R41's random-required)",
+                      rulings=test["rulings"])
     if is_refusal(r):
         return failed(f"{call} threw {thrown_text(r['threw'])}")
     if not is_finite(result):
@@ -151,6 +174,9 @@ def _equity(test: dict, r: dict) -> Judged:
                       f"equity {js_text(expected['equity'])}, beyond the tolerance {expected['tolerance']:.6f}: no sampling "
                       "procedure (R6) explains it (hands mis-ranked, or ties shared wrongly?)")
     off = abs(result - expected["equity"])
+    if off <= expected["tolerance"] and "calls" in expected and not same(r.get("calls"), expected["calls"]):
+        return Judged("divergent", f"{call} returned {js_text(result)} having called random {js_text(r.get('calls'))} "
+                      f"times, where R6's procedure calls it {expected['calls']} times: another procedure", rulings=test["rulings"])
     if off <= expected["tolerance"]:
         return passed()
     return failed(f"equity {js_text(result)} is {off:.6f} from the exact {js_text(expected['equity'])}, beyond the tolerance "

@@ -38,10 +38,12 @@ MAX_STEPS = 300  # answers per game: long enough for several hands, short enough
 MAX_SHRINK_RUNS = 60  # engine runs the shrinker may spend
 TIMEOUT = {"timeout": True}
 CLAUSES = ["rules.end", "state.fields", "return.forms", "timing.fallback"]
-# Answers no decision accepts (R-independent rejections, docs/engine-api.md's codes).
+# Answers no decision accepts (R-independent rejections, docs/engine-api.md's codes). "bet" alone is
+# no contract-v1 word (`malformed`), where v4's vocabulary would make it a bet without an amount
+# (`raise-without-amount`): an engine applying v4's words to every game is told apart (docs/mutation.md).
 ODD_ANSWERS = [None, float("nan"), "", "RAISE", 7, True, [], {}, {"type": "raise"}, {"type": "raise", "amount": "100"},
                {"type": "raise", "amount": 1.5}, {"type": "raise", "amount": float("inf")}, {"type": "bet", "amount": 2},
-               {"type": "call", "amount": 7}, {"type": "allin", "amount": 0}, "Check", " fold"]
+               {"type": "call", "amount": 7}, {"type": "allin", "amount": 0}, "Check", " fold", "bet"]
 
 
 def _legal(rnd: random.Random, state: dict) -> object:

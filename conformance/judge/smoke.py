@@ -10,7 +10,7 @@ from conformance.vectors.clauses import CLAUSES
 from conformance.vectors.gamespec import GAME_FAMILIES
 from .js_values import js_text
 from .diffs import show
-from .engine_drivers import Run
+from .engine_drivers import COMMONJS, Run
 from .invariants import conserved, standings_chips
 from .judged import failure_text, state_problem, thrown_text
 from .comparison import edited_path
@@ -107,12 +107,36 @@ SMOKE_LONE_HAND = ("hand", _smoke_test("lone-hand", ["rules.end", "state.history
                                         "script": SHOWDOWN_SCRIPT}), _smoke_lone_hand)
 
 
-def smoke_tests(families: Iterable[str]) -> list[tuple]:
+def _smoke_module(test: dict, r: dict) -> str | None:
+    """A check that the engine's text, run as Node runs a CommonJS module, exports the API the classic
+    load defines as PokerEngine, and leaves the global alone (engine_driver.js, commonjs)."""
+    breaks = f"breaks engine.commonjs ({CLAUSES['engine.commonjs'][1]})"
+    if r.get("definedGlobal"):
+        return f"loaded as a CommonJS module it assigned the global PokerEngine -- {breaks}"
+    if "loadThrew" in r:
+        return f"loaded as a CommonJS module it threw {thrown_text(r['loadThrew'])} -- {breaks}"
+    if r.get("type") not in ("object", "function"):
+        return f"loaded as a CommonJS module its module.exports is {r.get('type')}, not the API -- {breaks}"
+    differs = [d for d in r.get("differs") or [] if isinstance(d, dict)]
+    named = [f"module.exports.{d.get('name')} is not a function" if d.get("missing") else
+             f"module.exports.{d.get('name')} gives {d.get('exported')} where the global's gives {d.get('global')}"
+             for d in differs]  # every function that differs, not the first only
+    return f"loaded as a CommonJS module, {'; '.join(named)} -- {breaks}" if named else None
+
+
+SMOKE_MODULE = (COMMONJS, _smoke_test("module", ["engine.commonjs"],
+                                      "required as a CommonJS module (Node's wrapper), the engine exports the API "
+                                      "the global PokerEngine is, and sets no global", {}), _smoke_module)
+
+
+def smoke_tests(families: Iterable[str], commonjs: bool = False) -> list[tuple]:
     """The smoke vectors for a selection of families: the two hands when a game family is
-    selected, the lone hand when the hand family is. (dealHand is not among them: only the deck
-    family needs it, and an engine without it is reported there, issue #12.)"""
+    selected, the lone hand when the hand family is; with ``commonjs`` (a JavaScript engine's
+    certification), the CommonJS check first. (dealHand is not among them: only the deck family
+    needs it, and an engine without it is reported there, issue #12.)"""
     chosen = set(families)
-    return (SMOKE_HANDS if GAME_FAMILIES & chosen else []) + ([SMOKE_LONE_HAND] if "hand" in chosen else [])
+    return (([SMOKE_MODULE] if commonjs else []) + (SMOKE_HANDS if GAME_FAMILIES & chosen else [])
+            + ([SMOKE_LONE_HAND] if "hand" in chosen else []))
 
 
 def smoke_problem(test: dict, check: Callable[[dict, dict], str | None], run: Run) -> str | None:

@@ -110,6 +110,17 @@ CLAUSES: dict[str, tuple[str, str, str]] = {
     "helper.rng": ("Helper globals", "rng: mulberry32; numeric seeds >>> 0; others FNV-1a", "engine"),
     "helper.deal-hand": ("Helper globals", "dealHand: a fresh 52-card order from (seed, handNumber)", "engine"),
     "helper.deal-hand-errors": ("Helper globals", "handNumber is a positive safe integer", "engine"),
+    # "The engine API is described in `index.md` and exported identically through UMD in Node."
+    # (under `PokerEngine.create`): require()d as a CommonJS module, module.exports is the API and no
+    # global is set. Checked by the smoke tier (smoke.module), not by a vector: it is about the
+    # engine's text, not a call.
+    "engine.commonjs": ("Helper globals", "exported identically through UMD in Node: module.exports is the API", "engine"),
+}
+
+# Clauses no vector holds, and what checks them instead: a vector is a call and its outcome, and
+# these are about the engine's text.
+NOT_BY_VECTOR: dict[str, str] = {
+    "engine.commonjs": "the smoke tier's smoke.module, in every certification of a JavaScript engine",
 }
 
 

@@ -2,7 +2,7 @@
 N iterations must meet, bit-exact streams under R6, and argument errors."""
 import math
 
-from reference.adapter import random_argument
+from reference.adapter import random_argument, run_equity
 from reference.equity import equity, exact_equity
 from reference.errors import EquityError
 from reference.rng import mulberry32
@@ -27,6 +27,11 @@ NOTES = {
                  "clauses": ["helper.equity"], "ruling": "R6"},
     "BadArgument": {"description": "an invalid parameter throws", "clauses": ["helper.equity-errors"], "ruling": None},
     "RandomOutOfRange": {"description": "a random() result outside [0,1) throws", "clauses": ["helper.equity-errors"], "ruling": "R6"},
+    "NoDraw": {"description": "with no opponents equity returns 1 without calling random (R6; the runner counts the calls: "
+               "random of kind counted): a call is another procedure, divergent", "clauses": ["helper.equity"], "ruling": "R6"},
+    "RandomOmitted": {"description": "random omitted: JavaScript's equity takes Math.random (R41); with no opponents it is "
+                      "never called, so the share is exactly 1; a refusal is R41's other option (random required): "
+                      "divergent", "clauses": ["helper.equity"], "ruling": "R41"},
 }
 
 SPOTS = [
@@ -105,11 +110,24 @@ def generate() -> list[dict]:
         refused_by_reference(args, field)
         tests.append(make_test(NOTES, f"equity.error.{slug}", f"equity throws ({field})", ["helper.equity-errors"],
                                args, {"error": field}, ["BadArgument"], result="invalid"))
+    tests += random_use_tests()
     for slug, value, title in OUT_OF_RANGE:
         tests.append(make_test(NOTES, f"equity.error.{slug}", title, ["helper.equity-errors"],
                                {"hole": ["Ah", "Kd"], "board": [], "opponents": 1, "iterations": 10,
                                 "random": {"kind": "constant", "value": value}}, {"error": "random"}, ["RandomOutOfRange"]))
     return tests
+
+
+def random_use_tests() -> list[dict]:
+    """How equity uses `random` with no opponents (docs/mutation.md: an engine drawing anyway, or one
+    refusing an omitted random, gives the same 1): R6's no calls, R41's default."""
+    counted = {"hole": ["2c", "7d"], "board": ["Ah"], "opponents": 0, "iterations": 50, "random": {"kind": "counted", "seed": 5}}
+    omitted = {"hole": ["2c", "7d"], "board": [], "opponents": 0, "iterations": 50, "random": {"kind": "omitted"}}
+    one = {"equity": 1.0, "variance": 0.0, "tolerance": 0.0}
+    return [make_test(NOTES, "equity.no-opponents.no-draw", "opponents 0: 1, and random never called (R6)", ["helper.equity"],
+                      counted, dict(one, **{k: v for k, v in run_equity(counted).items() if k == "calls"}), ["NoDraw"]),
+            make_test(NOTES, "equity.no-opponents.random-omitted", "random omitted, opponents 0: 1 (R41)", ["helper.equity"],
+                      omitted, dict(one, equity=run_equity(omitted)["equity"]), ["RandomOmitted"])]
 
 
 def refused_by_reference(args: dict, field: str) -> None:

@@ -17,6 +17,9 @@ NOTES = {
     "Suits": {"description": "suits have no rank: hands differing only in suits tie", "clauses": ["rules.suits"], "ruling": None},
     "BoardPlays": {"description": "the best five may be the five board cards", "clauses": ["rules.best-five"], "ruling": None},
     "BadInput": {"description": "invalid counts, malformed cards or duplicates throw", "clauses": ["helper.evaluate-errors", "rules.cards"], "ruling": None},
+    "ArrayLike": {"description": "an array-like object ({\"0\": card, ..., \"length\": n}) is no array of cards: refused "
+                  "(R40); evaluating it as the list of its items is R40's other option: divergent, any other outcome fails",
+                  "clauses": ["helper.evaluate-errors"], "ruling": "R40"},
     "Digest": {"description": "all 2,598,960 five-card hands: category counts, 7,462 distinct values, and the FNV-1a "
                "hash of each hand's class index in canonical enumeration order (see INTERPRETING.md)", "clauses": ["helper.evaluate"], "ruling": None},
 }
@@ -129,6 +132,16 @@ def generate() -> list[dict]:
         refused_by_reference(cards)
         tests.append(make_test(NOTES, f"evaluate.error.{slug}", f"evaluate({cards!r}) throws", ["helper.evaluate-errors"],
                                {"cards": cards}, {"error": "cards"}, ["BadInput"], result="invalid"))
+    tests += array_like_tests()
     tests.append(make_test(NOTES, "evaluate.digest.five-card", "every five-card hand", ["helper.evaluate"],
                            {"digest": "five-card"}, five_card_digest(), ["Digest"]))
     return tests
+
+
+def array_like_tests() -> list[dict]:
+    """R40: an array-like object of five valid cards is refused (docs/mutation.md: an evaluate
+    without its array test reads `length` and the indices and evaluates it)."""
+    cards = {"0": "Ah", "1": "Kd", "2": "7c", "3": "7s", "4": "2h", "length": 5}
+    refused_by_reference(cards)
+    return [make_test(NOTES, "evaluate.error.array-like", "evaluate({0: 'Ah', ..., length: 5}) throws (R40)",
+                      ["helper.evaluate-errors"], {"cards": cards}, {"error": "cards"}, ["ArrayLike"])]
