@@ -163,6 +163,9 @@ _ALL = (
     _r("R37", "hand profile: an engine that deals from its own shuffled deck", "cards-by-position", ()),
     _r("R38", "engine API: invalid input is refused", "refuse", ("pots", "hand", "tournaments", "sng3v4")),
     _r("R39", "the bot worker's globals: a classic Web Worker's", "worker-global-scope", ()),
+    # Played by reference.adapter.given_options (null exists only in the engine API's JSON), and proven by the
+    # judge on a create refusal (conformance.judge.family_judges), not searched over replays.
+    _r("R42", "engine API: null for the options, stacks, decks or controllers", "none-given refuse", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
