@@ -92,9 +92,9 @@ def run_rng(i: dict) -> dict:
 
 def run_deck(i: dict) -> dict:
     if "game" in i:  # a seeded game, then the same game with its dealHand decks pinned
-        options = i["game"]["options"]
+        options = i["game"].get("options") or {}  # null or no options: none given (R42), as the JS driver reads it
         try:
-            decks = {str(n): deal_hand(options["seed"], n) for n in range(1, options["maxHands"] + 1)}
+            decks = {str(n): deal_hand(options.get("seed", 0), n) for n in range(1, (options.get("maxHands") or 0) + 1)}
         except HoldemError as exc:
             return {"threw": thrown(exc)}
         pinned = {**i["game"], "options": {**options, "decks": decks}}
