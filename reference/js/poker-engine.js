@@ -1024,8 +1024,8 @@
       const keys = [], committed = [], folded = [];
       // Stryker disable next-line EqualityOperator: s = n is no seat: inHand[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) {
-        // Stryker disable next-line ConditionalExpression: a seat out of the hand committed 0 and is folded: layerPots counts contributions above 0 only (equivalent; docs/mutation.md)
-        if (this.inHand[s]) { keys.push(this.ids[s]); committed.push(this.total[s]); folded.push(this.folded[s]); }
+        // Every seat: one out of the hand committed 0 and is folded, and layerPots counts contributions above 0 only.
+        keys.push(this.ids[s]); committed.push(this.total[s]); folded.push(this.folded[s]);
       }
       return layerPots(keys, committed, folded);
     }
