@@ -15,6 +15,7 @@ import math
 import re
 import sys
 import traceback
+from collections.abc import Mapping
 from itertools import combinations
 
 from .cards import CANONICAL_DECK
@@ -91,9 +92,9 @@ def run_rng(i: dict) -> dict:
 
 def run_deck(i: dict) -> dict:
     if "game" in i:  # a seeded game, then the same game with its dealHand decks pinned
-        options = i["game"]["options"]
+        options = i["game"].get("options") or {}  # null or no options: none given (R42), as the JS driver reads it
         try:
-            decks = {str(n): deal_hand(options["seed"], n) for n in range(1, options["maxHands"] + 1)}
+            decks = {str(n): deal_hand(options.get("seed", 0), n) for n in range(1, (options.get("maxHands") or 0) + 1)}
         except HoldemError as exc:
             return {"threw": thrown(exc)}
         pinned = {**i["game"], "options": {**options, "decks": decks}}
@@ -182,14 +183,34 @@ API_NAMES = {**{name: key for key, name in OPTIONS.items()}, "names": "seats"}
 _FIELD_HEAD = re.compile(r"[a-z_]+")
 
 
+# Options whose null is "none given" (R42, docs/rulings.md): the default, like the options argument's own null.
+NULL_IS_UNSET = ("stacks", "decks", "controllers")
+
+
+def given_options(game: dict) -> dict:
+    """A game spec's ``options`` (engine-API names) as the engine API reads them: null or no options at
+    all, and null for stacks, decks or controllers, is that option not given (R42's default); under the
+    spec's ``rulings`` R42 = ``refuse`` it is refused, as invalid input (R38). Other values as given."""
+    rulings = game.get("rulings")  # a ruling profile (a mapping); another value is refused by Tournament
+    refuse = isinstance(rulings, Mapping) and rulings.get("R42") == "refuse"
+    raw = game.get("options")
+    if raw is None:  # null, or create(seats) with no options at all
+        if refuse:
+            raise OptionError("options", "expected an object (R42 = 'refuse': null or no options is refused)")
+        return {}
+    if not isinstance(raw, dict):
+        raise OptionError("options", f"expected an object, got {type(raw).__name__}")
+    for key in NULL_IS_UNSET:
+        if key in raw and raw[key] is None and refuse:
+            raise OptionError(key, "null is no value of this option (R42 = 'refuse')")
+    return {key: value for key, value in raw.items() if not (value is None and key in NULL_IS_UNSET)}
+
+
 def create(game: dict) -> Tournament:
     """``{seats, options}`` (and a game's ``controllers``, INTERPRETING.md) -> a Tournament; invalid
     seats or options raise naming the field as the engine API does (``startingStack``, ``seats[1]``)."""
-    raw = game.get("options", {})
-    if not isinstance(raw, dict):
-        raise OptionError("options", f"expected an object, got {type(raw).__name__}")
     options = {}
-    for key, value in raw.items():
+    for key, value in given_options(game).items():
         if key not in OPTIONS:
             raise HoldemError(key, "unknown game option")
         if key == "decks":

@@ -167,6 +167,9 @@ _ALL = (
     _r("R40", "evaluate: an array-like object as cards", "refuse accept-array-like", ("evaluate",)),
     # Played by the adapter's random of kind omitted (reference.adapter.random_argument).
     _r("R41", "equity without random", "math-random random-required", ("equity",)),
+    # Played by reference.adapter.given_options (null exists only in the engine API's JSON), and proven by the
+    # judge on a create refusal (conformance.judge.family_judges), not searched over replays.
+    _r("R42", "engine API: null for the options, stacks, decks or controllers", "none-given refuse", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

@@ -265,9 +265,9 @@ def _rng(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
 def _deck(engine: JSEngine, test: dict, judge: Judge, notes: list) -> None:
     inp = test["input"]
     if "game" in inp:  # deck.seeded-game.*: the seeded game equals the game with its own dealHand pinned
-        options = inp["game"]["options"]
-        decks = {str(n): engine.call("dealHand", seed=options["seed"], handNumber=n)
-                 for n in range(1, options["maxHands"] + 1)}
+        options = inp["game"].get("options") or {}  # null or no options: none given (R42)
+        decks = {str(n): engine.call("dealHand", seed=options.get("seed", 0), handNumber=n)
+                 for n in range(1, (options.get("maxHands") or 0) + 1)}
         ends = []
         for spec in (inp["game"], {**inp["game"], "options": {**options, "decks": decks}}):
             game = engine.create(spec)

@@ -95,7 +95,7 @@
   // A seeded game, then the same game with the engine's own dealHand(seed, n) pinned for its hands.
   function seededGame(i) {
     const e = engine('dealHand');
-    const options = i.game.options, decks = {};
+    const options = i.game.options == null ? {} : i.game.options, decks = {}; // null or absent: none given (R42)
     for (let n = 1; n <= options.maxHands; n++) {
       try { decks[n] = clone(e.dealHand(options.seed, n)); } catch (x) { return { threw: describe(x) }; }
     }

@@ -1,9 +1,11 @@
 """One judge per vector family: what an engine's outcome for a vector means (docs/INTERPRETING.md)."""
 from __future__ import annotations
 
+from reference import adapter
 from reference.cards import CANONICAL_DECK
 from reference.errors import EvaluateError
 from reference.evaluator import evaluate_array_like
+from reference.errors import HoldemError
 
 from conformance.vectors.gamespec import GAME_FAMILIES, answer
 from .js_values import UNDEFINED, js_text
@@ -319,6 +321,27 @@ def _create_refused(family: str, test: dict, r: dict) -> Judged:
                   "(no card dealt twice, chips conserved)", rulings=test["rulings"])
 
 
+NULL_REFUSED = {"R42": "refuse"}  # R42's alternative: null for the options, stacks, decks or controllers refused
+
+
+def _null_refused(family: str, test: dict, r: dict) -> Judged | None:
+    """A game given null for an option (R42: the option not given, the reference's reading) that the
+    engine's create refused: divergent on R42 when the reference under R42 = 'refuse' refuses it
+    too (reference.adapter.given_options); None (judged as any game) when the engine did not refuse."""
+    seeded = r.get("seeded")  # a deck family's seeded game (_seeded_game): the game given the null
+    error = seeded.get("error") if isinstance(seeded, dict) else r.get("error")
+    if not (isinstance(error, dict) and error.get("at") == "create"):
+        return None
+    try:
+        adapter.create({**test["input"]["game"], "rulings": NULL_REFUSED})
+    except HoldemError:
+        j = Judged("divergent", f"create threw {thrown_text(error)} where the reference takes null as the option not "
+                   "given; the reference under R42 = 'refuse' refuses it too", rulings=["R42"])
+        j.alternative = dict(NULL_REFUSED)
+        return j
+    return None
+
+
 def _ruleset_refused(r: dict) -> str | None:
     """The skip reason when ``create`` threw naming the field ``ruleset`` (docs/engine-api.md: an
     engine may support only contract-v1), else None."""
@@ -350,6 +373,8 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         return Judged("skipped", reason)
     if family in CREATES and "error" in test["expected"]:
         return _create_refused(family, test, r)
+    if "R42" in test["rulings"] and (j := _null_refused(family, test, r)):
+        return j
     if family not in GAME_FAMILIES and family != "hand" and "error" in r:  # a lone hand: hand_judge
         return failed(f"the call failed {failure_text(r['error'])}")
     return JUDGES[family](test, r)

@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from reference.adapter import given_options
+
 from .diffs import is_number
 from .families import DEFAULT_RULESET, DEFAULT_STARTING_STACK
 from .js_values import js_text
@@ -157,7 +159,7 @@ def chips_changed(r: dict) -> list[Broken]:
 # ---- chips against a valid spec's starting chips (the game families' own check, any ruling) ---------
 
 def _starting_chips(game: dict) -> int:
-    options = game.get("options", {})
+    options = given_options(game)  # null for stacks is none given (R42)
     if "stacks" in options:
         return sum(options["stacks"])
     default = DEFAULT_STARTING_STACK[options.get("ruleset", DEFAULT_RULESET)]

@@ -2,6 +2,7 @@
 and the deterministic seat strategies used by tournament vectors (see docs/INTERPRETING.md)."""
 from __future__ import annotations
 
+from reference.adapter import given_options
 from reference.hand_api import create_hand, play_script
 from reference.rng import deal_hand, seed_to_uint32
 from reference.tournament import Tournament
@@ -19,6 +20,7 @@ OPTION_NAMES = {
     "maxHands": "max_hands",
     "timeLimitMs": "time_limit_ms",
     "decks": "decks",
+    "controllers": "controllers",
 }
 
 
@@ -26,15 +28,14 @@ def tournament(spec: dict) -> Tournament:
     """``{"seats", "options", "controllers"?, "rulings"?, "dealt"?}`` -> a Tournament; ``rulings`` (ruling
     id -> option, see reference.rulings) replays a game under documented ruling alternatives;
     ``dealt`` (hand number -> cards by seat) deals an engine's own cards (conformance.judge.dealing)."""
-    options = {}
-    for key, value in spec.get("options", {}).items():
+    options = {"controllers": spec.get("controllers")}
+    for key, value in given_options(spec).items():  # null as the engine API reads it (R42)
         if key not in OPTION_NAMES:
             raise KeyError(f"unknown game option {key!r}")
         if key == "decks":
             value = {int(k): v for k, v in value.items()}
         options[OPTION_NAMES[key]] = value
-    return Tournament(spec["seats"], controllers=spec.get("controllers"), rulings=spec.get("rulings"),
-                      dealt=spec.get("dealt"), **options)
+    return Tournament(spec["seats"], rulings=spec.get("rulings"), dealt=spec.get("dealt"), **options)
 
 
 def play_hand(vector_input: dict, rulings=None) -> dict:

@@ -1058,8 +1058,8 @@
       const keys = [], committed = [], folded = [];
       // Stryker disable next-line EqualityOperator: s = n is no seat: inHand[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) {
-        // Stryker disable next-line ConditionalExpression: a seat out of the hand committed 0 and is folded: layerPots counts contributions above 0 only (equivalent; docs/mutation.md)
-        if (this.inHand[s]) { keys.push(this.ids[s]); committed.push(this.total[s]); folded.push(this.folded[s]); }
+        // Every seat: one out of the hand committed 0 and is folded, and layerPots counts contributions above 0 only.
+        keys.push(this.ids[s]); committed.push(this.total[s]); folded.push(this.folded[s]);
       }
       return layerPots(keys, committed, folded);
     }
@@ -1196,7 +1196,8 @@
       const seats = [], committed = [], folded = [];
       // Stryker disable next-line EqualityOperator: s = n is no seat: inHand[n] is undefined (equivalent; docs/mutation.md)
       for (let s = 0; s < this.n; s++) {
-        if (this.inHand[s]) { seats.push(s); committed.push(this.total[s]); folded.push(this.folded[s]); }
+        // Every seat: one out of the hand committed 0 and is folded, and layerPots counts contributions above 0 only.
+        seats.push(s); committed.push(this.total[s]); folded.push(this.folded[s]);
       }
       // Stryker disable next-line ArrayDeclaration: an unset entry reads as false (equivalent; docs/mutation.md)
       const wonPot = new Array(this.n).fill(false);
@@ -1448,9 +1449,11 @@
 
   class Game {
     constructor(seats, options) {
-      if (options === undefined || options === null) options = {};
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-      else if (!isPlainObject(options)) throw optionError('options', `expected an object, got ${show(options)}`);
+      if (options === undefined || options === null) options = {}; // R42: null is no options given
+      else if (!isPlainObject(options)) {
+        // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw optionError('options', `expected an object, got ${show(options)}`);
+      }
       // An option that is undefined takes its default (maxHands: null means no cap).
       const rules = validatedRules(options);
       this.rules = rules;

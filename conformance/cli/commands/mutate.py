@@ -58,6 +58,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "family the engine's profiles certify, as holdem-cert engine)")
     parser.add_argument("--fuzz-games", type=games_count, default=fuzz.DEFAULT_GAMES, metavar="N",
                         help=f"fuzz games among the tests (default {fuzz.DEFAULT_GAMES}, as holdem-cert engine)")
+    parser.add_argument("--fuzz-seed", type=uint32, metavar="SEED",
+                        help="seed of the fuzz games (default: derived from the original engine's bytes, as holdem-cert "
+                             "engine): fixed, the same games judge an engine whose bytes changed")
     parser.add_argument("--timeout-ms", type=milliseconds, default=DEFAULT_TIMEOUT_MS, metavar="N",
                         help=f"wall-clock limit per vector (default {DEFAULT_TIMEOUT_MS}); a mutant that "
                              "exceeds it is a Timeout")
@@ -135,7 +138,8 @@ def line_span(text: str) -> tuple[int, int]:
 def make_plan(args: argparse.Namespace, node: str) -> Plan:
     """The ORIGINAL engine's tests (its seeds), after checking that it loads: every session uses this plan."""
     spec = EngineSpec(file=args.engine, adapter=args.adapter, preludes=tuple(args.prelude), host="node",
-                      families=tuple(args.family or ()), fuzz_games=args.fuzz_games, timeout_ms=args.timeout_ms)
+                      families=tuple(args.family or ()), fuzz_games=args.fuzz_games, fuzz_seed=args.fuzz_seed,
+                      timeout_ms=args.timeout_ms)
     chosen = prepare(spec)  # unreadable files: usage errors (a missing file: OSError, exit 2)
     try:
         chosen.driver.start()

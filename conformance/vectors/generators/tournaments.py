@@ -23,6 +23,9 @@ NOTES = {
                    "reference names (a note only). An engine taking them is divergent on R38 for that alone: the game "
                    "it then plays must deal no card twice and keep the table's chips",
                    "clauses": ["rules.seats", "rules.deck-distinct", "rules.chips-conserved"], "ruling": "R38"},
+    "NullOption": {"description": "null given for stacks or controllers: create takes it as the option not given, the "
+                   "default (R42); an engine refusing it is divergent on R42",
+                   "clauses": ["rules.seats"], "ruling": "R42"},
     "RepeatedIdentities": {"description": "holdem-sng-3-v4 with a repeated identity: its text says \"Exactly three distinct "
                            "identities start the game\", so create throws and taking it fails (expected.breaks)",
                            "clauses": ["rules.distinct-identities"], "ruling": None},
@@ -147,15 +150,42 @@ def generate() -> list[dict]:
         tests.append(make_test(NOTES, f"tournaments.{slug}", f"{n} seats, strategies {', '.join(strategies)}",
                                ["rules.end"], {"game": spec, "strategies": strategies}, expected, flags))
     for slug, seats, options in BAD + RULED_OUT:
-        # A strategy for every seat the engine may play if it takes the game (ten seats too: R38);
-        # shovers, so that a game taken ends within a few hands and every showdown shows its cards.
-        vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["shover"] * max(3, len(seats))}
-        field = refused_field(vector_input)
-        if (slug, seats, options) in RULED_OUT:
-            tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field}): the ruleset's text",
-                                   ["rules.seats"], vector_input, {"error": field, "breaks": "rules.distinct-identities"},
-                                   ["RepeatedIdentities"], result="invalid"))
-        else:
-            tests.append(make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field})", ["rules.seats"],
-                                   vector_input, {"error": field}, ["BadOptions"]))
+        tests.append(refused(slug, seats, options, ruled_out=(slug, seats, options) in RULED_OUT))
+    return tests + mutation_answers()
+
+
+def refused(slug: str, seats: object, options: object, ruled_out: bool = False) -> dict:
+    """The vector of a game create must refuse (R38; ``ruled_out``: the ruleset's own text rules it out)."""
+    # A strategy for every seat the engine may play if it takes the game (ten seats too: R38);
+    # shovers, so that a game taken ends within a few hands and every showdown shows its cards.
+    vector_input = {"game": {"seats": seats, "options": options}, "strategies": ["shover"] * max(3, len(seats))}
+    field = refused_field(vector_input)
+    if ruled_out:
+        return make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field}): the ruleset's text",
+                         ["rules.seats"], vector_input, {"error": field, "breaks": "rules.distinct-identities"},
+                         ["RepeatedIdentities"], result="invalid")
+    return make_test(NOTES, f"tournaments.error.{slug}", f"create throws ({field})", ["rules.seats"],
+                     vector_input, {"error": field}, ["BadOptions"])
+
+
+def mutation_answers() -> list[dict]:
+    """Vectors added for survivors of the bundled engine's mutants (docs/mutation.md, lines 864-1414)."""
+    # A ruleset name inside an array is no string, though String(["contract-v1"]) names a ruleset:
+    # refused (R38), where an engine that tests only `name in RULESETS` takes it.
+    tests = [refused("ruleset-in-an-array", SEATS, {"ruleset": ["contract-v1"]})]
+    # null for stacks or controllers is the option not given (R42): the default game; an engine that
+    # refuses it is divergent on R42 (the reference under R42 = 'refuse' refuses it too).
+    for slug, options in NULL_OPTIONS:
+        spec = game(SEATS, **options)
+        expected, flags = play(spec, ["shover"] * len(SEATS))
+        tests.append(make_test(NOTES, f"tournaments.{slug}", "create takes null as the option not given (R42)",
+                               ["rules.end"], {"game": spec, "strategies": ["shover"] * len(SEATS)}, expected,
+                               flags | {"NullOption"}))
     return tests
+
+
+# slug, options: null for an option whose null is "none given" (R42); decks and the whole options
+# are not here: their null leaves the game's cards to the engine's own shuffle, which no vector may
+# judge (R2: game judging pins every deck).
+NULL_OPTIONS = [("null-stacks", {"seed": 7, "stacks": None, "startingStack": 300}),
+                ("null-controllers", {"seed": 7, "controllers": None, "startingStack": 300})]
