@@ -26,8 +26,9 @@ from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, to
 from . import following
 from .field_clauses import auto_folded
 
-# The standings fields every family compares (docs/engine-protocol.md, tournaments).
-STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
+# The standings fields every family compares (docs/engine-protocol.md, tournaments); `errors`: the
+# contract counts one per invalid or late answer (timing.fallback).
+STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand", "errors")
 TRAJECTORY_SHOWN = 30  # decision states of a failing game kept for the replayer, up to the divergence
 LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
 

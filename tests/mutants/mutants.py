@@ -290,6 +290,13 @@ MUTANTS = [
         "find": "this.consecutiveTimeouts[this.hand.toAct] = 0; // a valid voluntary action (R22)",
         "replace": "// the count is kept",
     },
+    {
+        "name": "fallback-counts-no-error",
+        "description": "the contract's error counting: a late or invalid answer's fallback leaves the seat's standings errors unchanged",
+        "family_expected_to_fail": "sng3v4",
+        "find": "this.errors[hand.toAct] += 1;",
+        "replace": "// no error counted",
+    },
 ]
 
 # Engines that took a documented alternative of a ruling: judged divergent on that ruling, never
