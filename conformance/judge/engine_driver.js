@@ -311,6 +311,11 @@
             out.error = { at: 'decision ' + (base + n), message: 'not recorded further: a second state() differs from the first after the runner edited it' };
             break;
           }
+          // The standings while the hand is in play (docs/engine-api.md: place null; R44: chips at its start).
+          try { out.standingsAt.push({ decision: n, standings: clone(g.standings()) }); } catch (x) {
+            out.error = failure('standings() at decision ' + (base + n), x);
+            break;
+          }
         }
         // A history is recorded once, at the first decision that shows it (trajectory.expand).
         const recorded = isObject(seen) ? Object.assign({}, seen) : seen;
@@ -345,11 +350,27 @@
     try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }
     try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
     if (out.decisions) finish(g, out);
+    if (out.decisions && out.error === undefined) afterTheEnd(out, g, () => [g.over, g.history(), g.log(), g.standings()], [
+      ['act', () => g.act('fold')], ['submit', () => g.submit('fold')], ['timeout', () => g.timeout()]]);
     return out;
   }
 
+  // R45: answers given once the game (or hand) is over, each recorded as {threw} or {returned},
+  // and whether what the engine reports of the finished game (`ends()`) stayed the same.
+  function afterTheEnd(out, g, ends, calls) {
+    let before;
+    try { if (g.state() !== null) return; before = clone(ends()); } catch (x) { if (exhausted(x)) throw x; return; }
+    const probes = {};
+    for (const [name, call] of calls) {
+      try { probes[name] = { returned: clone(call()) }; } catch (x) { if (exhausted(x)) throw x; probes[name] = { threw: describe(x) }; }
+    }
+    let same;
+    try { same = equal(clone(ends()), before); } catch (x) { if (exhausted(x)) throw x; same = false; }
+    out.afterEnd = { probes, same };
+  }
+
   function tournaments(i) {
-    const out = { decisions: [], histories: [], fresh: [], actions: [] };
+    const out = { decisions: [], histories: [], fresh: [], standingsAt: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
     return playOut(g, i.strategies, out, i.game.seats);
@@ -383,7 +404,7 @@
   }
 
   function sng3v4(i) {
-    const out = { steps: [], decisions: [], histories: [], fresh: [], actions: [] };
+    const out = { steps: [], decisions: [], histories: [], fresh: [], standingsAt: [], actions: [] };
     const options = Object.assign({}, i.game.options, { ruleset: 'holdem-sng-3-v4' });
     if (i.game.controllers !== undefined) options.controllers = i.game.controllers;
     let g;
@@ -419,6 +440,7 @@
     }
     try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }
     try { out.result = clone(h.result()); } catch (x) { out.error = failure('result()', x); }
+    if (out.over === true && out.error === undefined) afterTheEnd(out, h, () => [h.over, h.result()], [['act', () => h.act('fold')]]);
     // A hand not over after the script: the state it waits on (the seat it asks; issue #38).
     if (out.over === false && out.actions.length === i.script.length) {
       try { out.waiting = clone(h.state()); } catch (x) { /* optional: judged without it */ }

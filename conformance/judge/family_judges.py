@@ -258,8 +258,33 @@ def _hand(test: dict, r: dict) -> Judged:
 NO_AGAIN = "the engine reported no second states ('again', an optional extension): freshness (state.fresh) not judged"
 
 
+def after_the_end(j: Judged, r: object) -> Judged:
+    """R45: an answer given once the game or hand is over (the driver's ``afterEnd`` probes:
+    ``act``, and a game's ``submit`` and ``timeout``) is refused: any throw passes. Taken with
+    nothing the engine reports of the finished game changed (over, history, log, standings; a
+    hand's result) is divergent on R45; taken so that something changed fails (rules.end: the
+    game or hand had ended)."""
+    after = r.get("afterEnd") if isinstance(r, dict) else None
+    if j.status == "failed" or not isinstance(after, dict) or not isinstance(after.get("probes"), dict):
+        return j
+    taken = [name for name, o in after["probes"].items() if not (isinstance(o, dict) and "threw" in o)]
+    if not taken:
+        return j
+    said = f"{', '.join(f'{n}()' for n in taken)} after the end returned instead of throwing"
+    if after.get("same") is not True:
+        k = failed(f"{said}, and what the engine reports of the finished game changed", notes=j.notes, breaks="rules.end")
+        return k
+    if j.status == "divergent":
+        j.rulings = sorted(set(j.rulings) | {"R45"})
+        j.message = f"{j.message}; {said} (R45)"
+        return j
+    return Judged("divergent", f"{said}, changing nothing (R45: refused)", rulings=["R45"], notes=j.notes)
+
+
 JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
-          "legality": _legality, "hands": _hands, "hand": _hand, "tournaments": _tournaments, "sng3v4": judge_sng3v4}
+          "legality": _legality, "hands": _hands, "hand": lambda t, r: after_the_end(_hand(t, r), r),
+          "tournaments": lambda t, r: after_the_end(_tournaments(t, r), r),
+          "sng3v4": lambda t, r: after_the_end(judge_sng3v4(t, r), r)}
 
 
 # The call that must refuse a game or hand vector of invalid input (R38), by family.

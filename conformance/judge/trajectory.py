@@ -176,6 +176,11 @@ class ReferenceGame:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
         return attempt(self.t.act, answer)
 
+    def standings_in_play(self, standings: object) -> tuple:
+        """(the reference's, the engine's ``standings``) as compared while a hand is in play: place
+        and eliminatedInHand null for a seat still playing, chips at the hand's start (R44)."""
+        return standings_view(self.t.standings()), standings_view(standings)
+
     # Following the engine inside a hand (conformance.judge.following).
     def hand_now(self):
         return self.t.hand

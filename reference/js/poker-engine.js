@@ -1622,15 +1622,15 @@
     /**
      * The runner's rule: an illegal answer becomes check-or-fold and counts one
      * error. holdem-sng-3-v4: an invalid answer does not consume the turn; the
-     * bot's clock then runs out, so it is processed as a timeout (R22).
+     * bot's clock then runs out, so it is processed as a timeout (R22). Both are
+     * timeout()'s action: contract-v1's timeout is exactly that fallback.
      */
     submit(answer) {
       try {
         return { action: this.act(answer), error: null };
       } catch (e) {
         if (!(e instanceof IllegalAction)) throw e;
-        const action = this.rules.timeoutsToAutoFold === null ? this.fallback() : this.timeout().action;
-        return { action, error: e.code };
+        return { action: this.timeout().action, error: e.code };
       }
     }
 
@@ -1663,15 +1663,17 @@
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `${this.rules.name} has no auto-fold to recover from`);
       }
-      if (!Number.isSafeInteger(seat) || seat < 0 || seat >= this.n) {
+      if (!Number.isSafeInteger(seat)) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `seat ${show(seat)} does not exist`);
       }
       const chips = this.isOver ? this.stacks[seat] : this.hand.stacks[seat];
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (this.out[seat] || chips === 0) throw optionError('seat', `seat ${seat} has no chips: recovery is unavailable`);
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-      if (!this.autoFolded[seat]) throw optionError('seat', `seat ${seat} is not in auto-fold`);
+      if (!this.autoFolded[seat]) { // a seat the game lacks has no entry either: refused here
+        // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator,LogicalOperator: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw optionError('seat', seat >= 0 && seat < this.n ? `seat ${seat} is not in auto-fold` : `seat ${seat} does not exist`);
+      }
       this.recoveries.add(seat);
     }
 
