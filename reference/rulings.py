@@ -167,6 +167,7 @@ _ALL = (
        ("tournaments", "sng3v4")),
     # Recognised by the driver's probe (family_judges.after_the_end), not played by the reference.
     _r("R45", "answers once the game or hand is over are refused", "refuse", ()),
+    _r("R46", "values the engine API hands out or takes in are not shared", "copies", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 

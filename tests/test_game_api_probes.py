@@ -104,3 +104,27 @@ def test_answers_taken_after_the_end_that_change_the_game_fail(family, find, rep
                or c.status == "passed" for c in cases), [(c.id, c.status, c.breaks) for c in cases][:3]
     if family == "tournaments":
         assert all(c.status == "failed" for c in cases)
+
+
+@pytest.mark.parametrize("family,find,replace", [
+    ("tournaments", "        blinds: r.blinds.slice(),", "        blinds: r.blinds,"),  # log() hands out its records' lists
+    ("tournaments", "        chips: r.chips.slice(),\n      }));", "        chips: r.chips,\n      }));"),
+    ("hand", "chips: hand.stacks.slice() } : null),", "chips: hand.stacks } : null),"),  # result() hands out the hand's stacks
+    ("hand", "return { ids: ids.slice(),", "return { ids: ids,"),  # the hand keeps the caller's ids
+])
+def test_values_shared_with_the_caller_are_divergent_on_r46(family, find, replace):
+    cases = judged(patched(find, replace), family, TOURNAMENTS if family == "tournaments" else ())
+    assert not [c for c in cases if c.status == "failed"]
+    divergent = [c for c in cases if c.status == "divergent"]
+    assert divergent and all("R46" in c.rulings for c in divergent)
+
+
+def test_a_game_keeping_the_caller_s_stacks_option_is_divergent_on_r46():
+    source = patched("        this.stacks = stacks.slice();\n      }", "        this.stacks = stacks;\n      }")
+    tests = [t for t in load_tests(["tournaments"])["tournaments"]
+             if isinstance(t["input"]["game"].get("options"), dict) and "stacks" in t["input"]["game"]["options"]
+             and "error" not in t["expected"]]
+    assert tests
+    report = certify(QuickJSDriver(source, engine_name="variant.js", host=HOST), {"tournaments": tests}, {})
+    assert [c.status for c in report.cases] == ["divergent"] * len(tests)
+    assert all(c.rulings == ["R46"] and "options" in c.message for c in report.cases)

@@ -350,9 +350,30 @@
     try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }
     try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
     if (out.decisions) finish(g, out);
+    if (out.decisions && out.error === undefined) {
+      out.shared = { log: shared(() => g.log()), history: shared(() => g.history()), standings: shared(() => g.standings()) };
+    }
     if (out.decisions && out.error === undefined) afterTheEnd(out, g, () => [g.over, g.history(), g.log(), g.standings()], [
       ['act', () => g.act('fold')], ['submit', () => g.submit('fold')], ['timeout', () => g.timeout()]]);
     return out;
+  }
+
+  // R46: whether a caller's edit of a value the engine handed out (`read()`) reaches the engine.
+  function shared(read) {
+    try {
+      const first = read(), before = clone(first);
+      mutate(first);
+      return !equal(clone(read()), before);
+    } catch (x) { if (exhausted(x)) throw x; return false; }
+  }
+  // R46: whether a caller's edit of the input it gave (`input`, JSON) after the call reaches the
+  // engine: a second game or hand made from a copy, read (`read`) before and after editing the copy.
+  function keepsInput(make, input, read) {
+    try {
+      const copy = JSON.parse(JSON.stringify(input)), made = make(copy), before = clone(read(made));
+      mutate(copy);
+      return !equal(clone(read(made)), before);
+    } catch (x) { if (exhausted(x)) throw x; return false; }
   }
 
   // R45: answers given once the game (or hand) is over, each recorded as {threw} or {returned},
@@ -373,7 +394,10 @@
     const out = { decisions: [], histories: [], fresh: [], standingsAt: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
-    return playOut(g, i.strategies, out, i.game.seats);
+    const input = keepsInput((o) => engine('create').create(i.game.seats, o), i.game.options, (m) => [m.state(), m.standings()]);
+    playOut(g, i.strategies, out, i.game.seats);
+    if (out.shared) out.shared.options = input;
+    return out;
   }
 
   // holdem-sng-3-v4 (INTERPRETING.md, sng3v4): the steps with virtual time, then the strategies.
@@ -440,6 +464,9 @@
     }
     try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }
     try { out.result = clone(h.result()); } catch (x) { out.error = failure('result()', x); }
+    if (out.over === true && out.error === undefined) {
+      out.shared = { result: shared(() => h.result()), spec: keepsInput((sp) => e.createHand(sp), i.hand, (m) => [m.state(), m.result()]) };
+    }
     if (out.over === true && out.error === undefined) afterTheEnd(out, h, () => [h.over, h.result()], [['act', () => h.act('fold')]]);
     // A hand not over after the script: the state it waits on (the seat it asks; issue #38).
     if (out.over === false && out.actions.length === i.script.length) {

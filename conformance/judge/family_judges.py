@@ -281,10 +281,33 @@ def after_the_end(j: Judged, r: object) -> Judged:
     return Judged("divergent", f"{said}, changing nothing (R45: refused)", rulings=["R45"], notes=j.notes)
 
 
+def shared_values(j: Judged, r: object) -> Judged:
+    """R46: a caller's edit of what the engine handed out (``log()``, ``history()``,
+    ``standings()``, a hand's ``result()``) or of what it gave (``create``'s options, the hand's
+    spec) after the call never reaches the engine (the driver's ``shared`` probes). An engine
+    sharing them is divergent on R46 (docs/engine-api.md is silent)."""
+    probes = r.get("shared") if isinstance(r, dict) else None
+    if j.status == "failed" or not isinstance(probes, dict):
+        return j
+    kept = sorted(k for k, v in probes.items() if v is True)
+    if not kept:
+        return j
+    said = f"a caller's edit reaches the engine through {', '.join(kept)} (R46: copies)"
+    if j.status == "divergent":
+        j.rulings = sorted(set(j.rulings) | {"R46"})
+        j.message = f"{j.message}; {said}"
+        return j
+    return Judged("divergent", said, rulings=["R46"], notes=j.notes)
+
+
+def _probed(judge):
+    """``judge`` then the engine API probes of a game or hand (R45, R46)."""
+    return lambda test, r: shared_values(after_the_end(judge(test, r), r), r)
+
+
 JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
-          "legality": _legality, "hands": _hands, "hand": lambda t, r: after_the_end(_hand(t, r), r),
-          "tournaments": lambda t, r: after_the_end(_tournaments(t, r), r),
-          "sng3v4": lambda t, r: after_the_end(judge_sng3v4(t, r), r)}
+          "legality": _legality, "hands": _hands, "hand": _probed(_hand), "tournaments": _probed(_tournaments),
+          "sng3v4": _probed(judge_sng3v4)}
 
 
 # The call that must refuse a game or hand vector of invalid input (R38), by family.
