@@ -1623,14 +1623,14 @@
      * The runner's rule: an illegal answer becomes check-or-fold and counts one
      * error. holdem-sng-3-v4: an invalid answer does not consume the turn; the
      * bot's clock then runs out, so it is processed as a timeout (R22). Both are
-     * timeout()'s action: contract-v1's timeout is exactly that fallback.
+     * a lapse's action: contract-v1's lapse is exactly that fallback.
      */
     submit(answer) {
       try {
         return { action: this.act(answer), error: null };
       } catch (e) {
-        if (!(e instanceof IllegalAction)) throw e;
-        return { action: this.timeout().action, error: e.code };
+        if (!(e instanceof IllegalAction)) throw e; // GameOver: the game is over (R45)
+        return { action: this.lapse(), error: e.code };
       }
     }
 
@@ -1642,6 +1642,11 @@
      */
     timeout() {
       this.requireLive();
+      return { action: this.lapse(), error: 'late' };
+    }
+
+    /** The seat to act lets its clock run out (timeout, and v4's invalid answer): the action applied. */
+    lapse() {
       const limit = this.rules.timeoutsToAutoFold;
       if (limit !== null) {
         const s = this.hand.toAct;
@@ -1650,10 +1655,10 @@
         if (this.consecutiveTimeouts[s] >= limit) {
           this.errors[s] += 1;
           this.autoFolded[s] = true;
-          return { action: this.apply('fold', null), error: 'late' };
+          return this.apply('fold', null);
         }
       }
-      return { action: this.fallback(), error: 'late' };
+      return this.fallback();
     }
 
     /** holdem-sng-3-v4: queue recovery from auto-fold; it takes effect at the next hand boundary (R26). */
@@ -1694,7 +1699,7 @@
     }
 
     standings() {
-      const clocked = this.rules.timeoutsToAutoFold !== null; // a ruleset with auto-fold reports timeouts
+      const extra = STANDING_EXTRAS[this.rules.name];
       return this.names.map((name, s) => {
         const entry = {
           id: this.ids[s],
@@ -1705,10 +1710,7 @@
           eliminatedInHand: this.eliminatedIn[s],
           errors: this.errors[s],
         };
-        if (clocked) {
-          entry.timeouts = this.timeouts[s];
-          entry.autoFolded = this.autoFolded[s];
-        }
+        for (const field of extra) entry[field] = this[field][s];
         return entry;
       });
     }
@@ -1731,6 +1733,9 @@
     }
   }
 
+  // The standings fields a ruleset adds (docs/engine-api.md): one with auto-fold reports timeouts.
+  const STANDING_EXTRAS = { 'contract-v1': [], 'holdem-sng-3-v4': ['timeouts', 'autoFolded'] };
+
   // ---- one hand on its own (the `hand` profile) ------------------------------------
 
   const HAND_FIELDS = ['ids', 'stacks', 'button', 'smallBlindSeat', 'bigBlindSeat', 'blinds', 'deck', 'handNumber'];
@@ -1748,16 +1753,18 @@
     // Stryker disable next-line UnaryOperator,ConditionalExpression: each field absent is refused by its own check below (equivalent; docs/mutation.md)
     for (const key of HAND_FIELDS.slice(0, -1)) if (!hasOwn(spec, key)) throw optionError(key, 'missing');
     const { ids, stacks, blinds } = spec;
-    if (!Array.isArray(ids) || ids.length < 2 || ids.length > 9) {
+    // 2 to 9 ids: one unsigned comparison (fewer than 2 wraps round to 2^32 - 1 or so).
+    if (!Array.isArray(ids) || (ids.length - 2) >>> 0 > 7) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('ids', `expected 2 to 9 seat ids, got ${show(ids)}`);
     }
-    ids.forEach((id, i) => {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
       if (typeof id !== 'string' || id === '' || ids.indexOf(id) < i) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`ids[${i}]`, `expected a distinct non-empty string, got ${show(id)}`);
       }
-    });
+    }
     const n = ids.length;
     if (!Array.isArray(stacks) || stacks.length !== n) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
@@ -1792,9 +1799,15 @@
     const handNumber = spec.handNumber === undefined ? 1 : spec.handNumber;
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!isPositiveInt(handNumber)) throw optionError('handNumber', `expected a positive integer, got ${show(handNumber)}`);
-    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-    return { ids: ids.slice(), stacks: stacks.slice(), blinds: [blinds[0], blinds[1]], deck: completeDeck(spec.deck, 'deck'),
-      handNumber };
+    return {
+      ids: ids.slice(),
+      // Stryker disable next-line MethodExpression: the Hand copies the stacks it is given (startStacks, stacks, inHand) and keeps none (equivalent; docs/mutation.md)
+      stacks: stacks.slice(),
+      blinds: [blinds[0], blinds[1]],
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      deck: completeDeck(spec.deck, 'deck'),
+      handNumber,
+    };
   }
 
   /** One hand from given seats, stacks, positions, blinds and pinned cards (docs/engine-api.md, createHand). */
