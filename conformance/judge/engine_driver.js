@@ -169,7 +169,11 @@
     try { return { pots: clone(e.buildPots(i.contributions)) }; } catch (x) { return { threw: describe(x) }; }
   }
 
-  function create(spec) { return engine('create').create(spec.seats, spec.options); }
+  // A game's `controllers`, when it lists them, are the `controllers` option (as for sng3v4).
+  function create(spec) {
+    const options = spec.controllers === undefined ? spec.options : Object.assign({}, spec.options, { controllers: spec.controllers });
+    return engine('create').create(spec.seats, options);
+  }
 
   // A fresh game with the prefix applied, or {error}.
   function prepared(i) {
