@@ -110,7 +110,7 @@ def test_answers_taken_after_the_end_that_change_the_game_fail(family, find, rep
     ("tournaments", "        blinds: r.blinds.slice(),", "        blinds: r.blinds,"),  # log() hands out its records' lists
     ("tournaments", "        chips: r.chips.slice(),\n      }));", "        chips: r.chips,\n      }));"),
     ("hand", "chips: hand.stacks.slice() } : null),", "chips: hand.stacks } : null),"),  # result() hands out the hand's stacks
-    ("hand", "return { ids: ids.slice(),", "return { ids: ids,"),  # the hand keeps the caller's ids
+    ("hand", "      ids: ids.slice(),", "      ids: ids,"),  # the hand keeps the caller's ids
 ])
 def test_values_shared_with_the_caller_are_divergent_on_r46(family, find, replace):
     cases = judged(patched(find, replace), family, TOURNAMENTS if family == "tournaments" else ())
