@@ -310,7 +310,7 @@ def play_out(game: Tournament, strategies: list[str], trajectory: bool = False) 
     while (state := game.decision_state()) is not None:
         answer = STRATEGIES[strategies[state["you"]["seat"]]](state)
         if trajectory:
-            if state["handNumber"] != hand:  # the standings while a hand is in play (R44)
+            if state["handNumber"] != hand:  # the standings while a hand is in play (R43)
                 hand = state["handNumber"]
                 out["standingsAt"].append({"decision": len(out["decisions"]), "standings": game.standings()})
             recorded = copy.deepcopy(state)

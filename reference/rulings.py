@@ -163,11 +163,11 @@ _ALL = (
     _r("R37", "hand profile: an engine that deals from its own shuffled deck", "cards-by-position", ()),
     _r("R38", "engine API: invalid input is refused", "refuse", ("pots", "hand", "tournaments", "sng3v4")),
     _r("R39", "the bot worker's globals: a classic Web Worker's", "worker-global-scope", ()),
-    _r("R44", "standings during a game: each seat's chips at the hand in play's start", "hand-start live",
+    _r("R43", "standings during a game: each seat's chips at the hand in play's start", "hand-start live",
        ("tournaments", "sng3v4")),
     # Recognised by the driver's probe (family_judges.after_the_end), not played by the reference.
-    _r("R45", "answers once the game or hand is over are refused", "refuse", ()),
-    _r("R46", "values the engine API hands out or takes in are not shared", "copies", ()),
+    _r("R44", "answers once the game or hand is over are refused", "refuse", ()),
+    _r("R45", "values the engine API hands out or takes in are not shared", "copies", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
@@ -189,7 +189,7 @@ _SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     "R25": ("showdown_reveal", {"winners-needed-cards": "needed", "all-showdown-hands": "all-live"}),
     "R27": ("simultaneous_bust", {}),
     "R31": ("reveal_uncontested_pots", {"contested-pots": False, "any-showdown-pot": True}),
-    "R44": ("standings_chips", {}),
+    "R43": ("standings_chips", {}),
 }
 
 

@@ -315,7 +315,7 @@
             out.error = { at: 'decision ' + (base + n), message: 'not recorded further: a second state() differs from the first after the runner edited it' };
             break;
           }
-          // The standings while the hand is in play (docs/engine-api.md: place null; R44: chips at its start).
+          // The standings while the hand is in play (docs/engine-api.md: place null; R43: chips at its start).
           try { out.standingsAt.push({ decision: n, standings: clone(g.standings()) }); } catch (x) {
             out.error = failure('standings() at decision ' + (base + n), x);
             break;
@@ -362,7 +362,7 @@
     return out;
   }
 
-  // R46: whether a caller's edit of a value the engine handed out (`read()`) reaches the engine.
+  // R45: whether a caller's edit of a value the engine handed out (`read()`) reaches the engine.
   function shared(read) {
     try {
       const first = read(), before = clone(first);
@@ -370,7 +370,7 @@
       return !equal(clone(read()), before);
     } catch (x) { if (exhausted(x)) throw x; return false; }
   }
-  // R46: whether a caller's edit of the input it gave (`input`, JSON) after the call reaches the
+  // R45: whether a caller's edit of the input it gave (`input`, JSON) after the call reaches the
   // engine: a second game or hand made from a copy, read (`read`) before and after editing the copy.
   function keepsInput(make, input, read) {
     try {
@@ -380,7 +380,7 @@
     } catch (x) { if (exhausted(x)) throw x; return false; }
   }
 
-  // R45: answers given once the game (or hand) is over, each recorded as {threw} or {returned},
+  // R44: answers given once the game (or hand) is over, each recorded as {threw} or {returned},
   // and whether what the engine reports of the finished game (`ends()`) stayed the same.
   function afterTheEnd(out, g, ends, calls) {
     let before;

@@ -182,7 +182,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
     again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
     # Second states after the runner's edits: every one (hands), or some (tournaments: `fresh`).
     fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
-    # Standings read at a hand's first decision (tournaments, sng3v4: R44).
+    # Standings read at a hand's first decision (tournaments, sng3v4: R43).
     in_play = {f.get("decision"): f.get("standings") for f in trajectory.get("standingsAt") or [] if isinstance(f, dict)}
     error = trajectory.get("error")
     lost = False  # the reference cannot follow the rest of the engine's hand

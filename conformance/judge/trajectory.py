@@ -178,7 +178,7 @@ class ReferenceGame:
 
     def standings_in_play(self, standings: object) -> tuple:
         """(the reference's, the engine's ``standings``) as compared while a hand is in play: place
-        and eliminatedInHand null for a seat still playing, chips at the hand's start (R44)."""
+        and eliminatedInHand null for a seat still playing, chips at the hand's start (R43)."""
         return standings_view(self.t.standings()), standings_view(standings)
 
     # Following the engine inside a hand (conformance.judge.following).

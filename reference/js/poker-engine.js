@@ -1629,7 +1629,7 @@
       try {
         return { action: this.act(answer), error: null };
       } catch (e) {
-        if (!(e instanceof IllegalAction)) throw e; // GameOver: the game is over (R45)
+        if (!(e instanceof IllegalAction)) throw e; // GameOver: the game is over (R44)
         return { action: this.lapse(), error: e.code };
       }
     }
