@@ -33,7 +33,7 @@ def judged(source: str, family: str, ids: tuple = ()) -> list:
     return report.cases
 
 
-def test_the_reference_plays_r44s_live_chips_while_a_hand_is_in_play():
+def test_the_reference_plays_r43s_live_chips_while_a_hand_is_in_play():
     default, live = (Tournament(["a", "b", "c"], starting_stack=100, rulings=r) for r in (None, {"R43": "live"}))
     for t in (default, live):
         assert t.decision_state()["handNumber"] == 1  # the blinds are posted
@@ -42,7 +42,7 @@ def test_the_reference_plays_r44s_live_chips_while_a_hand_is_in_play():
     assert all(s["place"] is None and s["eliminatedInHand"] is None for s in default.standings())
 
 
-def test_standings_with_the_live_stacks_are_divergent_on_r44():
+def test_standings_with_the_live_stacks_are_divergent_on_r43():
     # The hand's stacks shared with the game's: its standings show the chips behind.
     source = patched("      this.startStacks = stacks.slice();\n      this.stacks = stacks.slice();",
                      "      this.startStacks = stacks.slice();\n      this.stacks = stacks;")
@@ -81,7 +81,7 @@ IGNORED = ("      act: (answer) => game.act(answer),\n      submit: (answer) => 
     ("tournaments", *IGNORED),
     ("hand", "if (hand.done) throw fieldError(GameOver, 'action', 'the hand is over');", "if (hand.done) return null;"),
 ])
-def test_answers_ignored_after_the_end_are_divergent_on_r45(family, find, replace):
+def test_answers_ignored_after_the_end_are_divergent_on_r44(family, find, replace):
     cases = judged(patched(find, replace), family, TOURNAMENTS if family == "tournaments" else ())
     # (a hand vector whose script does not finish its hand has nothing to probe: passed)
     over = [c for c in cases if c.status != "passed"]
@@ -112,14 +112,14 @@ def test_answers_taken_after_the_end_that_change_the_game_fail(family, find, rep
     ("hand", "chips: hand.stacks.slice() } : null),", "chips: hand.stacks } : null),"),  # result() hands out the hand's stacks
     ("hand", "      ids: ids.slice(),", "      ids: ids,"),  # the hand keeps the caller's ids
 ])
-def test_values_shared_with_the_caller_are_divergent_on_r46(family, find, replace):
+def test_values_shared_with_the_caller_are_divergent_on_r45(family, find, replace):
     cases = judged(patched(find, replace), family, TOURNAMENTS if family == "tournaments" else ())
     assert not [c for c in cases if c.status == "failed"]
     divergent = [c for c in cases if c.status == "divergent"]
     assert divergent and all("R45" in c.rulings for c in divergent)
 
 
-def test_a_game_keeping_the_caller_s_stacks_option_is_divergent_on_r46():
+def test_a_game_keeping_the_caller_s_stacks_option_is_divergent_on_r45():
     source = patched("        this.stacks = stacks.slice();\n      }", "        this.stacks = stacks;\n      }")
     tests = [t for t in load_tests(["tournaments"])["tournaments"]
              if isinstance(t["input"]["game"].get("options"), dict) and "stacks" in t["input"]["game"]["options"]
