@@ -345,11 +345,14 @@ def play_out(game: Tournament, strategies: list[str], trajectory: bool = False) 
     """Answer with the seat strategies to the end: the game's log and standings; with
     ``trajectory`` (tournaments), every decision state (its history in ``histories``, once per
     change), every action, and history() and over (docs/engine-protocol.md)."""
-    out: dict = {"decisions": [], "histories": [], "actions": []} if trajectory else {}
-    last = None
+    out: dict = {"decisions": [], "histories": [], "standingsAt": [], "actions": []} if trajectory else {}
+    last, hand = None, None
     while (state := game.decision_state()) is not None:
         answer = STRATEGIES[strategies[state["you"]["seat"]]](state)
         if trajectory:
+            if state["handNumber"] != hand:  # the standings while a hand is in play (R43)
+                hand = state["handNumber"]
+                out["standingsAt"].append({"decision": len(out["decisions"]), "standings": game.standings()})
             recorded = copy.deepcopy(state)
             history = recorded.pop("history")
             if history != last:

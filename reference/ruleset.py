@@ -57,6 +57,7 @@ class Ruleset:
     action_amount: str = "chips-added"  # R20
     invalid_answer: str = "immediate-fallback"  # R22 (contract v1 has no turn to run out)
     simultaneous_bust: str = "starting-stack"  # R17; holdem-sng-3-v4: lower-seat (R27)
+    standings_chips: str = "hand-start"  # R43: standings' chips while a hand is in play (or "live")
 
     def with_options(self, **options) -> "Ruleset":
         """A copy with some parameters changed; unknown names are an OptionError."""

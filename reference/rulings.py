@@ -170,6 +170,11 @@ _ALL = (
     # Played by reference.adapter.given_options (null exists only in the engine API's JSON), and proven by the
     # judge on a create refusal (conformance.judge.family_judges), not searched over replays.
     _r("R42", "engine API: null for the options, stacks, decks or controllers", "none-given refuse", ()),
+    _r("R43", "standings during a game: each seat's chips at the hand in play's start", "hand-start live",
+       ("tournaments", "sng3v4")),
+    # Recognised by the driver's probe (family_judges.after_the_end), not played by the reference.
+    _r("R44", "answers once the game or hand is over are refused", "refuse", ()),
+    _r("R45", "values the engine API hands out or takes in are not shared", "copies", ()),
 )
 RULINGS: dict[str, Ruling] = {r.id: r for r in _ALL}
 
@@ -191,6 +196,7 @@ _SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     "R25": ("showdown_reveal", {"winners-needed-cards": "needed", "all-showdown-hands": "all-live"}),
     "R27": ("simultaneous_bust", {}),
     "R31": ("reveal_uncontested_pots", {"contested-pots": False, "any-showdown-pot": True}),
+    "R43": ("standings_chips", {}),
 }
 
 

@@ -367,13 +367,18 @@ class Tournament:
 
     # -- results ------------------------------------------------------------------
     def standings(self) -> list[dict]:
-        """Every seat: id, name, chips, place (None while still playing), eliminatedInHand, errors."""
+        """Every seat: id, name, chips, place (None while still playing), eliminatedInHand, errors.
+
+        While a hand is in play, ``chips`` are each seat's chips at its start (R43); R43's
+        alternative ``live`` gives the hand's current stacks (behind, blinds and bets taken out)."""
+        live = self.ruleset.standings_chips == "live" and not self.over and self.hand is not None
+        stacks = self.hand.stacks if live else self.stacks  # type: ignore[union-attr]
         return [
             {
                 "id": self.ids[s],
                 "name": self.names[s],
                 "seat": s,
-                "chips": self.stacks[s],
+                "chips": stacks[s],
                 "place": self.places[s],
                 "eliminatedInHand": self.eliminated_in[s],
                 "errors": self.errors[s],

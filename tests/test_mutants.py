@@ -108,6 +108,7 @@ CAUSE_BREAKS = {
     "v4-human-clock-ignored": "timing.fallback",  # R22's clause: the clock
     "v4-showdown-reveals-losers": "rules.showdown-public", "v4-reveal-hole-cards-in-best-five": "rules.showdown-public",
     "v4-heads-up-transition": "rules.heads-up-transition",
+    "fallback-counts-no-error": "timing.fallback",  # the standings' errors (contract: "count errors")
 }
 
 

@@ -38,7 +38,7 @@ def line_of(text: str) -> int:
 
 REFUND = line_of("else if (b > second) second = b")  # refundUncalled (R12): the second-largest bet
 TOP3 = line_of("TOP3[m] = TOP_RANK[m] * B3 + TOP2[rest] / 15")  # the evaluator's tables, made at load
-SUBMIT = line_of("const action = this.rules.timeoutsToAutoFold === null ? this.fallback() : this.timeout().action;")
+IDS_CHECK = line_of("if (!Array.isArray(ids) || (ids.length - 2) >>> 0 > 7) {")  # a hand spec's ids: an array
 PROFILES = line_of("profiles: Object.freeze(['helpers'")  # the profiles the engine declares
 NODE_BRANCH = line_of("if (self === moduleExports) {")  # the module wrapper's CommonJS case
 FROZEN_DECK = line_of("const CANONICAL_DECK = Object.freeze(DECK.slice());")  # made at load, equivalent (disabled)
@@ -341,9 +341,9 @@ def test_a_mutant_run_is_deterministic_and_stops_at_the_first_failure(session):
     again = run_mutant(session, (NEXT_TO_ACT, 13, "bet[s] <= cb"), tests=tests)
     assert first == again and first["status"] == "killed" and len(first["killedBy"]) == 1, first
     assert first["tests"] == tests.index(first["killedBy"][0]) + 1  # bail: nothing after the first failure
-    # submit's `timeoutsToAutoFold === null` -> false: contract-v1's timeout() without auto-fold is the
-    # fallback, the same record (an equivalent mutant, docs/mutation.md): every test runs, none tells.
-    assert run_mutant(session, (SUBMIT, 24, "false"), tests=tests) == {"status": "survived", "tests": len(tests)}
+    # createHand's array check of the ids as false: the legality and hands families never call
+    # createHand (hand.error.ids-a-string-of-distinct-letters does): every test runs, none tells.
+    assert run_mutant(session, (IDS_CHECK, 9, "false"), tests=tests) == {"status": "survived", "tests": len(tests)}
 
 
 def test_a_mutant_that_changes_the_engine_s_own_state_leaves_nothing_for_the_next(tmp_path):

@@ -178,7 +178,11 @@
     try { return { pots: clone(e.buildPots(i.contributions)) }; } catch (x) { return { threw: describe(x) }; }
   }
 
-  function create(spec) { return engine('create').create(spec.seats, spec.options); }
+  // A game's `controllers`, when it lists them, are the `controllers` option (as for sng3v4).
+  function create(spec) {
+    const options = spec.controllers === undefined ? spec.options : Object.assign({}, spec.options, { controllers: spec.controllers });
+    return engine('create').create(spec.seats, options);
+  }
 
   // A fresh game with the prefix applied, or {error}.
   function prepared(i) {
@@ -320,6 +324,11 @@
             out.error = { at: 'decision ' + (base + n), message: 'not recorded further: a second state() differs from the first after the runner edited it' };
             break;
           }
+          // The standings while the hand is in play (docs/engine-api.md: place null; R43: chips at its start).
+          try { out.standingsAt.push({ decision: n, standings: clone(g.standings()) }); } catch (x) {
+            out.error = failure('standings() at decision ' + (base + n), x);
+            break;
+          }
         }
         // A history is recorded once, at the first decision that shows it (trajectory.expand).
         const recorded = isObject(seen) ? Object.assign({}, seen) : seen;
@@ -354,14 +363,54 @@
     try { out.log = clone(g.log()); } catch (x) { out.error = out.error || failure('log()', x); }
     try { out.standings = clone(g.standings()); } catch (x) { out.error = out.error || failure('standings()', x); }
     if (out.decisions) finish(g, out);
+    if (out.decisions && out.error === undefined) {
+      out.shared = { log: shared(() => g.log()), history: shared(() => g.history()), standings: shared(() => g.standings()) };
+    }
+    if (out.decisions && out.error === undefined) afterTheEnd(out, g, () => [g.over, g.history(), g.log(), g.standings()], [
+      ['act', () => g.act('fold')], ['submit', () => g.submit('fold')], ['timeout', () => g.timeout()]]);
     return out;
   }
 
+  // R45: whether a caller's edit of a value the engine handed out (`read()`) reaches the engine.
+  function shared(read) {
+    try {
+      const first = read(), before = clone(first);
+      mutate(first);
+      return !equal(clone(read()), before);
+    } catch (x) { if (exhausted(x)) throw x; return false; }
+  }
+  // R45: whether a caller's edit of the input it gave (`input`, JSON) after the call reaches the
+  // engine: a second game or hand made from a copy, read (`read`) before and after editing the copy.
+  function keepsInput(make, input, read) {
+    try {
+      const copy = JSON.parse(JSON.stringify(input)), made = make(copy), before = clone(read(made));
+      mutate(copy);
+      return !equal(clone(read(made)), before);
+    } catch (x) { if (exhausted(x)) throw x; return false; }
+  }
+
+  // R44: answers given once the game (or hand) is over, each recorded as {threw} or {returned},
+  // and whether what the engine reports of the finished game (`ends()`) stayed the same.
+  function afterTheEnd(out, g, ends, calls) {
+    let before;
+    try { if (g.state() !== null) return; before = clone(ends()); } catch (x) { if (exhausted(x)) throw x; return; }
+    const probes = {};
+    for (const [name, call] of calls) {
+      try { probes[name] = { returned: clone(call()) }; } catch (x) { if (exhausted(x)) throw x; probes[name] = { threw: describe(x) }; }
+    }
+    let same;
+    try { same = equal(clone(ends()), before); } catch (x) { if (exhausted(x)) throw x; same = false; }
+    out.afterEnd = { probes, same };
+  }
+
   function tournaments(i) {
-    const out = { decisions: [], histories: [], fresh: [], actions: [] };
+    const out = { decisions: [], histories: [], fresh: [], standingsAt: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
-    return playOut(g, i.strategies, out, i.game.seats);
+    const input = keepsInput((o) => engine('create').create(i.game.seats, o), i.game.options, (m) => [m.state(), m.standings()]);
+    playOut(g, i.strategies, out, i.game.seats);
+    if (out.shared) out.shared.options = input;
+    return out;
   }
 
   // holdem-sng-3-v4 (INTERPRETING.md, sng3v4): the steps with virtual time, then the strategies.
@@ -392,7 +441,7 @@
   }
 
   function sng3v4(i) {
-    const out = { steps: [], decisions: [], histories: [], fresh: [], actions: [] };
+    const out = { steps: [], decisions: [], histories: [], fresh: [], standingsAt: [], actions: [] };
     const options = Object.assign({}, i.game.options, { ruleset: 'holdem-sng-3-v4' });
     if (i.game.controllers !== undefined) options.controllers = i.game.controllers;
     let g;
@@ -428,6 +477,10 @@
     }
     try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }
     try { out.result = clone(h.result()); } catch (x) { out.error = failure('result()', x); }
+    if (out.over === true && out.error === undefined) {
+      out.shared = { result: shared(() => h.result()), spec: keepsInput((sp) => e.createHand(sp), i.hand, (m) => [m.state(), m.result()]) };
+    }
+    if (out.over === true && out.error === undefined) afterTheEnd(out, h, () => [h.over, h.result()], [['act', () => h.act('fold')]]);
     // A hand not over after the script: the state it waits on (the seat it asks; issue #38).
     if (out.over === false && out.actions.length === i.script.length) {
       try { out.waiting = clone(h.state()); } catch (x) { /* optional: judged without it */ }

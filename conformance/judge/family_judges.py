@@ -286,8 +286,56 @@ def _hand(test: dict, r: dict) -> Judged:
 NO_AGAIN = "the engine reported no second states ('again', an optional extension): freshness (state.fresh) not judged"
 
 
+def after_the_end(j: Judged, r: object) -> Judged:
+    """R44: an answer given once the game or hand is over (the driver's ``afterEnd`` probes:
+    ``act``, and a game's ``submit`` and ``timeout``) is refused: any throw passes. Taken with
+    nothing the engine reports of the finished game changed (over, history, log, standings; a
+    hand's result) is divergent on R44; taken so that something changed fails (rules.end: the
+    game or hand had ended)."""
+    after = r.get("afterEnd") if isinstance(r, dict) else None
+    if j.status == "failed" or not isinstance(after, dict) or not isinstance(after.get("probes"), dict):
+        return j
+    taken = [name for name, o in after["probes"].items() if not (isinstance(o, dict) and "threw" in o)]
+    if not taken:
+        return j
+    said = f"{', '.join(f'{n}()' for n in taken)} after the end returned instead of throwing"
+    if after.get("same") is not True:
+        k = failed(f"{said}, and what the engine reports of the finished game changed", notes=j.notes, breaks="rules.end")
+        return k
+    if j.status == "divergent":
+        j.rulings = sorted(set(j.rulings) | {"R44"})
+        j.message = f"{j.message}; {said} (R44)"
+        return j
+    return Judged("divergent", f"{said}, changing nothing (R44: refused)", rulings=["R44"], notes=j.notes)
+
+
+def shared_values(j: Judged, r: object) -> Judged:
+    """R45: a caller's edit of what the engine handed out (``log()``, ``history()``,
+    ``standings()``, a hand's ``result()``) or of what it gave (``create``'s options, the hand's
+    spec) after the call never reaches the engine (the driver's ``shared`` probes). An engine
+    sharing them is divergent on R45 (docs/engine-api.md is silent)."""
+    probes = r.get("shared") if isinstance(r, dict) else None
+    if j.status == "failed" or not isinstance(probes, dict):
+        return j
+    kept = sorted(k for k, v in probes.items() if v is True)
+    if not kept:
+        return j
+    said = f"a caller's edit reaches the engine through {', '.join(kept)} (R45: copies)"
+    if j.status == "divergent":
+        j.rulings = sorted(set(j.rulings) | {"R45"})
+        j.message = f"{j.message}; {said}"
+        return j
+    return Judged("divergent", said, rulings=["R45"], notes=j.notes)
+
+
+def _probed(judge):
+    """``judge`` then the engine API probes of a game or hand (R44, R45)."""
+    return lambda test, r: shared_values(after_the_end(judge(test, r), r), r)
+
+
 JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
-          "legality": _legality, "hands": _hands, "hand": _hand, "tournaments": _tournaments, "sng3v4": judge_sng3v4}
+          "legality": _legality, "hands": _hands, "hand": _probed(_hand), "tournaments": _probed(_tournaments),
+          "sng3v4": _probed(judge_sng3v4)}
 
 
 # The call that must refuse a game or hand vector of invalid input (R38), by family.

@@ -29,7 +29,7 @@ RECORD_CLAUSES = {
     "actions": "state.actions", "eliminated": "rules.simultaneous", "chips": "rules.side-pots",
 }
 STANDING_CLAUSES = {"place": "rules.cap-places", "chips": "rules.side-pots", "eliminatedInHand": "rules.elimination",
-                    "id": "rules.seats"}
+                    "id": "rules.seats", "errors": "timing.fallback"}
 _INDEX = re.compile(r"\[\d+\]")
 
 

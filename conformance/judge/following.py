@@ -193,6 +193,8 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
     again = trajectory.get("again") if isinstance(trajectory.get("again"), list) else None
     # Second states after the runner's edits: every one (hands), or some (tournaments: `fresh`).
     fresh = {f.get("decision"): f.get("state") for f in trajectory.get("fresh") or [] if isinstance(f, dict)}
+    # Standings read at a hand's first decision (tournaments, sng3v4: R43).
+    in_play = {f.get("decision"): f.get("standings") for f in trajectory.get("standingsAt") or [] if isinstance(f, dict)}
     error = trajectory.get("error")
     lost = False  # the reference cannot follow the rest of the engine's hand
     engine_hand_before = hand_in_play(ref)  # (the steps before the decisions may have begun it)
@@ -228,6 +230,8 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             judge_state(out, ref, expected["handNumber"], at, expected, state, resynchronised)
         as_answered = None
         hand = engine_hand if expected is None else expected["handNumber"]
+        if k in in_play and expected is not None and hasattr(ref, "standings_in_play"):
+            out.compare(hand, at, "standings()", *ref.standings_in_play(in_play[k]))
         second = again[k] if again is not None and k < len(again) else fresh.get(k, state)
         if second is not state:
             out.compare(hand, at, "again", state, second, STATE_ORDER, clause="state.fresh")

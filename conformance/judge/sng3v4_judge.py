@@ -19,7 +19,7 @@ from .trajectory import Plan
 
 V4_SEATS, V4_AUTO_FOLD_AFTER = 3, 3
 V4_CLOCK_MS = {"bot": 15_000, "other": 45_000}  # the contract's action_clock_ms
-V4_STANDING_FIELDS = ("id", "name", "place", "chips", "eliminatedInHand", "timeouts", "autoFolded")
+V4_STANDING_FIELDS = ("id", "name", "place", "chips", "eliminatedInHand", "errors", "timeouts", "autoFolded")
 
 
 def _is_recover(step: object) -> bool:

@@ -26,8 +26,9 @@ from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, to
 from . import following
 from .field_clauses import auto_folded
 
-# The standings fields every family compares (docs/engine-protocol.md, tournaments).
-STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand")
+# The standings fields every family compares (docs/engine-protocol.md, tournaments); `errors`: the
+# contract counts one per invalid or late answer (timing.fallback).
+STANDING_FIELDS = ("id", "place", "chips", "eliminatedInHand", "errors")
 TRAJECTORY_SHOWN = 30  # decision states of a failing game kept for the replayer, up to the divergence
 LOG_KEYS = ("handNumber", "level", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat", "actions", "eliminated")
 
@@ -187,6 +188,11 @@ class ReferenceGame:
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
         return attempt(self.t.act, answer)
+
+    def standings_in_play(self, standings: object) -> tuple:
+        """(the reference's, the engine's ``standings``) as compared while a hand is in play: place
+        and eliminatedInHand null for a seat still playing, chips at the hand's start (R43)."""
+        return standings_view(self.t.standings()), standings_view(standings)
 
     # Following the engine inside a hand (conformance.judge.following).
     def hand_now(self):

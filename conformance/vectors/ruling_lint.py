@@ -26,7 +26,7 @@ DERIVED = FAMILIES
 RULING_CLAUSE = {"R7": "state.pots", "R8": "state.to-call", "R9": "rules.checker-convention",
                  "R10": "rules.no-responder", "R13": "rules.odd-chips", "R14": "state.history",
                  "R15": "state.seats", "R16": "rules.heads-up-transition", "R17": "rules.simultaneous",
-                 "R20": "state.actions", "R22": "timing.fallback", "R25": "rules.showdown-public",
+                 "R20": "state.actions", "R22": "timing.fallback", "R43": "rules.side-pots", "R25": "rules.showdown-public",
                  "R27": "rules.simultaneous", "R31": "rules.showdown-public"}
 
 

@@ -1516,7 +1516,7 @@
         const s = (seat + k) % this.n;
         if (!this.out[s]) return s;
       }
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      // Stryker disable next-line StringLiteral,CallExpression: an error's text is not judged; positions() asks with two or more survivors, so the loop returns before (equivalent; docs/mutation.md)
       throw new Error('no survivor');
     }
 
@@ -1595,9 +1595,9 @@
       for (let s = 0; s < this.n; s++) if (!this.out[s]) survivors++;
       // R17: larger starting-hand stack first, then button-relative order;
       // holdem-sng-3-v4: by the lower seat number alone (R27: the final stacks are all 0).
-      const rank = this.rules.equalStackOrder === 'seat' ? (s) => s
+      const rank = this.rules.equalStackOrder === 'seat' ? (s) => s :
         // Stryker disable next-line ArrowFunction: busted is hand.order filtered, already button-relative: a stable sort keeps it on ties (a NaN comparison counts as 0) (equivalent; docs/mutation.md)
-        : (s) => hand.order.indexOf(s);
+        (s) => hand.order.indexOf(s);
       const byStack = this.rules.simultaneousBust === 'starting-stack';
       busted.sort((a, b) => (byStack ? hand.startStacks[b] - hand.startStacks[a] : 0) || (rank(a) - rank(b)));
       busted.forEach((s, k) => {
@@ -1657,15 +1657,15 @@
     /**
      * The runner's rule: an illegal answer becomes check-or-fold and counts one
      * error. holdem-sng-3-v4: an invalid answer does not consume the turn; the
-     * bot's clock then runs out, so it is processed as a timeout (R22).
+     * bot's clock then runs out, so it is processed as a timeout (R22). Both are
+     * a lapse's action: contract-v1's lapse is exactly that fallback.
      */
     submit(answer) {
       try {
         return { action: this.act(answer), error: null };
       } catch (e) {
-        if (!(e instanceof IllegalAction)) throw e;
-        const action = this.rules.timeoutsToAutoFold === null ? this.fallback() : this.timeout().action;
-        return { action, error: e.code };
+        if (!(e instanceof IllegalAction)) throw e; // GameOver: the game is over (R44)
+        return { action: this.lapse(), error: e.code };
       }
     }
 
@@ -1677,6 +1677,11 @@
      */
     timeout() {
       this.requireLive();
+      return { action: this.lapse(), error: 'late' };
+    }
+
+    /** The seat to act lets its clock run out (timeout, and v4's invalid answer): the action applied. */
+    lapse() {
       const limit = this.rules.timeoutsToAutoFold;
       if (limit !== null) {
         const s = this.hand.toAct;
@@ -1685,10 +1690,10 @@
         if (this.consecutiveTimeouts[s] >= limit) {
           this.errors[s] += 1;
           this.autoFolded[s] = true;
-          return { action: this.apply('fold', null), error: 'late' };
+          return this.apply('fold', null);
         }
       }
-      return { action: this.fallback(), error: 'late' };
+      return this.fallback();
     }
 
     /** holdem-sng-3-v4: queue recovery from auto-fold; it takes effect at the next hand boundary (R26). */
@@ -1698,15 +1703,17 @@
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `${this.rules.name} has no auto-fold to recover from`);
       }
-      if (!Number.isSafeInteger(seat) || seat < 0 || seat >= this.n) {
+      if (!Number.isSafeInteger(seat)) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError('seat', `seat ${show(seat)} does not exist`);
       }
       const chips = this.isOver ? this.stacks[seat] : this.hand.stacks[seat];
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       if (this.out[seat] || chips === 0) throw optionError('seat', `seat ${seat} has no chips: recovery is unavailable`);
-      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-      if (!this.autoFolded[seat]) throw optionError('seat', `seat ${seat} is not in auto-fold`);
+      if (!this.autoFolded[seat]) { // a seat the game lacks has no entry either: refused here
+        // Stryker disable next-line StringLiteral,ConditionalExpression,EqualityOperator,LogicalOperator: an error's text is not judged, any refusal passes (docs/mutation.md)
+        throw optionError('seat', seat >= 0 && seat < this.n ? `seat ${seat} is not in auto-fold` : `seat ${seat} does not exist`);
+      }
       this.recoveries.add(seat);
     }
 
@@ -1727,7 +1734,7 @@
     }
 
     standings() {
-      const clocked = this.rules.timeoutsToAutoFold !== null; // a ruleset with auto-fold reports timeouts
+      const extra = STANDING_EXTRAS[this.rules.name];
       return this.names.map((name, s) => {
         const entry = {
           id: this.ids[s],
@@ -1738,10 +1745,7 @@
           eliminatedInHand: this.eliminatedIn[s],
           errors: this.errors[s],
         };
-        if (clocked) {
-          entry.timeouts = this.timeouts[s];
-          entry.autoFolded = this.autoFolded[s];
-        }
+        for (const field of extra) entry[field] = this[field][s];
         return entry;
       });
     }
@@ -1764,6 +1768,9 @@
     }
   }
 
+  // The standings fields a ruleset adds (docs/engine-api.md): one with auto-fold reports timeouts.
+  const STANDING_EXTRAS = { 'contract-v1': [], 'holdem-sng-3-v4': ['timeouts', 'autoFolded'] };
+
   // ---- one hand on its own (the `hand` profile) ------------------------------------
 
   const HAND_FIELDS = ['ids', 'stacks', 'button', 'smallBlindSeat', 'bigBlindSeat', 'blinds', 'deck', 'handNumber'];
@@ -1781,16 +1788,18 @@
     // Stryker disable next-line UnaryOperator,ConditionalExpression: each field absent is refused by its own check below (equivalent; docs/mutation.md)
     for (const key of HAND_FIELDS.slice(0, -1)) if (!hasOwn(spec, key)) throw optionError(key, 'missing');
     const { ids, stacks, blinds } = spec;
-    if (!Array.isArray(ids) || ids.length < 2 || ids.length > 9) {
+    // 2 to 9 ids: one unsigned comparison (fewer than 2 wraps round to 2^32 - 1 or so).
+    if (!Array.isArray(ids) || (ids.length - 2) >>> 0 > 7) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
       throw optionError('ids', `expected 2 to 9 seat ids, got ${show(ids)}`);
     }
-    ids.forEach((id, i) => {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
       if (typeof id !== 'string' || id === '' || ids.indexOf(id) < i) {
         // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
         throw optionError(`ids[${i}]`, `expected a distinct non-empty string, got ${show(id)}`);
       }
-    });
+    }
     const n = ids.length;
     if (!Array.isArray(stacks) || stacks.length !== n) {
       // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
@@ -1825,9 +1834,15 @@
     const handNumber = spec.handNumber === undefined ? 1 : spec.handNumber;
     // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
     if (!isPositiveInt(handNumber)) throw optionError('handNumber', `expected a positive integer, got ${show(handNumber)}`);
-    // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
-    return { ids: ids.slice(), stacks: stacks.slice(), blinds: [blinds[0], blinds[1]], deck: completeDeck(spec.deck, 'deck'),
-      handNumber };
+    return {
+      ids: ids.slice(),
+      // Stryker disable next-line MethodExpression: the Hand copies the stacks it is given (startStacks, stacks, inHand) and keeps none (equivalent; docs/mutation.md)
+      stacks: stacks.slice(),
+      blinds: [blinds[0], blinds[1]],
+      // Stryker disable next-line StringLiteral: an error's text is not judged, any refusal passes (docs/mutation.md)
+      deck: completeDeck(spec.deck, 'deck'),
+      handNumber,
+    };
   }
 
   /** One hand from given seats, stacks, positions, blinds and pinned cards (docs/engine-api.md, createHand). */

@@ -230,8 +230,8 @@ MUTANTS = [
         "name": "v4-third-timeout-checks",
         "description": "R22: the third consecutive timeout sets auto-fold but checks when checking is legal",
         "family_expected_to_fail": "sng3v4",
-        "find": "return { action: this.apply('fold', null), error: 'late' };",
-        "replace": "return { action: this.apply(this.hand.legal().canCheck ? 'check' : 'fold', null), error: 'late' };",
+        "find": "          return this.apply('fold', null);",
+        "replace": "          return this.apply(this.hand.legal().canCheck ? 'check' : 'fold', null);",
     },
     {
         "name": "v4-recovery-never-applied",
@@ -289,6 +289,13 @@ MUTANTS = [
         "family_expected_to_fail": "sng3v4",
         "find": "this.consecutiveTimeouts[this.hand.toAct] = 0; // a valid voluntary action (R22)",
         "replace": "// the count is kept",
+    },
+    {
+        "name": "fallback-counts-no-error",
+        "description": "the contract's error counting: a late or invalid answer's fallback leaves the seat's standings errors unchanged",
+        "family_expected_to_fail": "sng3v4",
+        "find": "this.errors[hand.toAct] += 1;",
+        "replace": "// no error counted",
     },
 ]
 
@@ -418,9 +425,9 @@ FUZZ_MUTANTS = [
         "description": "Contract v1: a timeout folds even when checking is legal (the fallback is check, else fold)",
         "family_expected_to_fail": "hands",
         "breaks": "timing.fallback",
-        "find": "      return { action: this.fallback(), error: 'late' };",
-        "replace": "      return { action: limit === null ? (this.errors[this.hand.toAct] += 1, this.apply('fold', null))"
-                   " : this.fallback(), error: 'late' };",
+        "find": "      return { action: this.lapse(), error: 'late' };",
+        "replace": "      return { action: this.rules.timeoutsToAutoFold === null"
+                   " ? (this.errors[this.hand.toAct] += 1, this.apply('fold', null)) : this.lapse(), error: 'late' };",
     },
     {
         "name": "one-chip-small-blind-posts-nothing",

@@ -270,12 +270,16 @@ def generate() -> list[dict]:
         raise AssertionError("hand.answers-after-the-end: the hand must end at its first answer")
     tests.append(make_test(NOTES, "hand.answers-after-the-end", "2 seats in the hand, 2 answers, the hand ends at the first",
                            ["rules.end"], vector_input, expected, _flags(vector_input, expected) + ["AfterTheEnd"]))
-    for slug, spec in BAD_SPECS:
+    for slug, spec in BAD_SPECS + LIST_LIKE_SPECS:
         vector_input = {"hand": spec, "script": TAKEN_SCRIPT}
         field = refused_field(vector_input)
         tests.append(make_test(NOTES, f"hand.error.{slug}", f"createHand throws ({field})", ["rules.seats"],
                                vector_input, {"error": field}, ["BadSpec"]))
     return tests
+
+# Not arrays, yet indexed, sliced and searched like one (a string of distinct letters): refused by
+# the array check alone (R38), which an engine that takes them is divergent for.
+LIST_LIKE_SPECS = [("ids-a-string-of-distinct-letters", _with(ids="abc"))]
 
 
 # ---- random hands: the fresh hand tests and the hand profile's fuzz games (issue #36, item 1) ----

@@ -139,8 +139,20 @@ def refused_field(vector_input: dict) -> str:
     return out["error"]["field"]
 
 
+def controller_cases() -> list[dict]:
+    """A contract-v1 game whose seats are not all bots (docs/engine-api.md, `controllers`): the
+    contract's 1000 ms decision clock holds whoever plays; only holdem-sng-3-v4 gives a human or an
+    agent its 45,000 ms clock (R22)."""
+    spec = {**game(["P0", "P1", "P2"], seed=5, maxHands=4), "controllers": ["human", "bot", "agent"]}
+    strategies = ["caller", "checker", "cycler"]
+    expected, flags = play(spec, strategies)
+    return [make_test(NOTES, "tournaments.human-and-agent-keep-the-contract-clock",
+                      "3 seats, a human and an agent among them, contract-v1's clock", ["rules.end", "state.tournament"],
+                      {"game": spec, "strategies": strategies}, expected, flags)]
+
+
 def generate() -> list[dict]:
-    tests = []
+    tests = controller_cases()
     for slug, n, strategies, options, wanted in CASES:
         seats = [f"P{i}" for i in range(n)]
         if wanted:
