@@ -47,7 +47,7 @@ NEXT_TO_ACT = line_of("if (bet[s] < cb || (acted[s] === NOT_ACTED && solvent >= 
 WITH_CHIPS = line_of("if (withChips < 2) throw optionError('stacks'")  # a hand spec's count of seats with chips
 # Game.recover (holdem-sng-3-v4's auto-fold only): no test of the sample reaches it, smoke.module's calls
 # of every API function included.
-RECOVER_CHIPS = line_of("if (!this.autoFolded[seat]) throw optionError('seat'")  # a seat not in auto-fold
+RECOVER_CHIPS = line_of("if (!this.autoFolded[seat]) { // a seat the game lacks")  # a seat not in auto-fold
 RECOVER_COLUMN = ENGINE.read_text(encoding="utf-8").splitlines()[RECOVER_CHIPS - 1].index("!this.autoFolded") + 1
 UNKNOWN_TYPE = line_of("unknown action type ${show(kind)}")  # a refusal's message (disabled), its code next line
 # The sample: the code of these lines (Stryker selects by range: lines, unlike a seeded draw from the
@@ -254,6 +254,40 @@ def test_a_mutant_that_only_makes_a_vector_divergent_is_killed_naming_the_ruling
         assert m["statusReason"].startswith("pots.error.") and ": divergent on R38" in m["statusReason"], m
     by_divergence = sum(1 for _, m in score.mutants(report) if ": divergent on " in m.get("statusReason", ""))
     assert f"Killed ({by_divergence} of them only as a proven ruling divergence)" in run.stdout
+
+
+def test_a_runner_that_did_not_run_the_dry_run_judges_a_mutant_as_the_one_that_did(tmp_path):
+    """Stryker runs the dry run in one of its test runners (--jobs 2: one of two). The others must learn
+    from it which tests the original passes: without it a divergence detected nothing there (the full
+    run at 4eae0b2 left such mutants Survived that `--lines --jobs 1` kills), and a test the original
+    fails would have killed every static mutant."""
+    from conformance.mutate.session import DRY_RUN_FILE, Plan, Session
+    from conformance.vectors import fresh_vectors
+    node, prefix = _stryker()
+    instrumented = tmp_path / ENGINE.name
+    mutants = stryker.list_mutants(node, prefix, ENGINE, instrumented)
+    line = line_of("if (typeof id !== 'string' || id === '')") - 1
+    accepting = [m for m in mutants if m["location"]["start"]["line"] == line and m["replacement"] == "false"
+                 and m["mutatorName"] == "ConditionalExpression"]
+    seed = fresh_vectors.engine_seed([ENGINE.read_text(encoding="utf-8")], None)
+    plan = Plan(str(ENGINE), (), None, ("pots",), ("helpers",), "contract-v1", seed, seed, 1, 10_000, node)
+    said = tmp_path / DRY_RUN_FILE
+    dry, other = Session(plan, said=str(said)), Session(plan, said=str(said))
+    try:
+        dry.init(str(instrumented))
+        dry_out = dry.dry_run()
+        said.write_text(json.dumps({"left": dry_out["left"], **dry.dry_run_said()}), encoding="utf-8")
+        other.init(str(instrumented))
+        assert accepting
+        for m in accepting:
+            args = (m["id"], None, False, None, True, m["location"], m["replacement"])
+            there, here = dry.mutant_run(*args), other.mutant_run(*args)
+            assert there["status"] == "killed" and "divergent on R38" in there["failure"], there
+            assert here == there
+        assert set(other.kept) == set(dry.kept) and other.passed == dry.passed
+    finally:
+        dry.close()
+        other.close()
 
 
 @pytest.mark.parametrize("lines, said", [("5-2", "expected 1 <= A <= B"), ("x", "expected lines as A-B"),

@@ -175,6 +175,10 @@ class Session:
     passed: set[str] = field(default_factory=set)
     original: str = ""  # the original engine's text
     declared: tuple = ()  # what the original declares that decides what is certified (_declared)
+    # The dry run's file (DRY_RUN_FILE): Stryker runs the dry run in one of its test runners, so the others
+    # (--jobs 2, or a runner restarted) learn from it which tests the original passes, kept and passed.
+    said: str | None = None
+    knows_dry_run: bool = False
 
     # -- init ----------------------------------------------------------------------------------
     def init(self, engine: str) -> dict:
@@ -227,11 +231,30 @@ class Session:
                 self.passed.add(test.id)
             results.append({"id": test.id, "name": test.id, "status": "passed", "ms": round(case.seconds * 1000, 3)})
             per_test[test.id] = self.driver.hits
+        self.knows_dry_run = True
         return {"tests": results, "coverage": {"static": static, "perTest": per_test}, "left": left}
+
+    def dry_run_said(self) -> dict:
+        """What the other test runners need of this one's dry run (written to DRY_RUN_FILE)."""
+        return {"kept": list(self.kept), "passed": sorted(self.passed)}
+
+    def _learn_dry_run(self) -> None:
+        """A runner that did not run the dry run takes its outcome from the file: without it a test the
+        original fails would kill every static mutant, and a divergence would detect none (issue #37)."""
+        if self.knows_dry_run or self.said is None:
+            return
+        with open(self.said, encoding="utf-8") as f:
+            said = json.load(f)
+        if "kept" not in said:
+            raise RuntimeError(f"the dry run's file {self.said} has no outcome: {str(said)[:200]}")
+        self.kept = {i: self.kept[i] for i in said["kept"]}
+        self.passed = set(said["passed"])
+        self.knows_dry_run = True
 
     # -- a mutant ------------------------------------------------------------------------------
     def mutant_run(self, mutant: str, tests: list[str] | None, static: bool, hit_limit: int | None,
                    bail: bool, location: dict | None = None, replacement: str | None = None) -> dict:
+        self._learn_dry_run()
         self.driver.hit_limit = hit_limit
         if static:
             ended = self._fresh_engine(mutant, location, replacement)
@@ -354,7 +377,7 @@ def _read(path: str) -> str:
 def serve(plan: Plan, lines, out, said: str | None = None) -> None:
     """Answer each request line of ``lines`` with one JSON line on ``out`` until stdin ends; the dry run's
     tests left out, or why the start or the dry run failed, go to the file ``said`` too (DRY_RUN_FILE)."""
-    session = Session(plan)
+    session = Session(plan, said=said)
     try:
         for line in lines:
             request = json.loads(line)
@@ -374,7 +397,8 @@ def serve(plan: Plan, lines, out, said: str | None = None) -> None:
                 answer = {"error": f"{type(exc).__name__}: {exc}"}
             if said is not None and op in ("init", "dryRun") and ("error" in answer or op == "dryRun"):
                 with open(said, "w", encoding="utf-8") as f:
-                    json.dump({"error": answer["error"]} if "error" in answer else {"left": answer["left"]}, f)
+                    json.dump({"error": answer["error"]} if "error" in answer
+                              else {"left": answer["left"], **session.dry_run_said()}, f)
             out.write(json.dumps(answer, separators=(",", ":")) + "\n")
             out.flush()
     finally:
