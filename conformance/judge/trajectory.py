@@ -23,7 +23,7 @@ from reference.errors import HoldemError, IllegalAction, OptionError
 from reference.state import HISTORY_LIMIT
 
 from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, tournament
-from . import following
+from . import awards, following
 from .field_clauses import auto_folded
 
 # The standings fields every family compares (docs/engine-protocol.md, tournaments).
@@ -183,6 +183,16 @@ class ReferenceGame:
     def auto_folded_otherwise(self, state: object) -> set:
         """The ids of the seats whose auto-fold in this table differs from the engine's ``state``."""
         return {self.t.ids[k] for k in self._auto_fold_differs(state)}
+
+    def showdowns_followed(self, records: list, theirs: object) -> list[int]:
+        """The places in this table's public hand ``records`` whose showdown follows from the
+        engine's own awards in its records ``theirs`` (conformance.judge.awards)."""
+        return awards.showdowns_followed(records, theirs, self.t.hands, self.t.ids, self.t.ruleset)
+
+    def log_followed(self, log: list, theirs: object) -> tuple[list, list[int]]:
+        """This table's ``log()`` records judged from the engine's own awards in its ``log()``
+        ``theirs`` (their chips), and the places whose showdown follows from them (awards.py)."""
+        return awards.log_followed(log, theirs, self.t.hands, self.t.ids, self.t.ruleset)
 
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
