@@ -30,7 +30,7 @@ def _awards(record: object) -> "dict | None":
         return None
 
 
-def _awards_differ(ours: object, theirs: object) -> bool:
+def awards_differ(ours: object, theirs: object) -> bool:
     mine, their = _awards(ours), _awards(theirs)
     return mine is not None and their is not None and mine != their
 
@@ -41,7 +41,7 @@ def showdown_followed(ours: dict, theirs: object, hand: "dict | None", ids: list
     played), where they differ from the reference's record ``ours`` and the reveal depends on them
     (``ruleset.showdown_reveal == "needed"``); else None. ``hand``: the reference's full record of
     the hand (its hole cards and pots: the engine's own contributions, followed)."""
-    if ruleset.showdown_reveal != "needed" or hand is None or not _awards_differ(ours, theirs):
+    if ruleset.showdown_reveal != "needed" or hand is None or not awards_differ(ours, theirs):
         return None
     try:
         board = list(ours["board"])
@@ -77,7 +77,7 @@ def chips_followed(ours: dict, theirs: object, ids: list) -> dict:
     return {**ours, "chips": [c + their.get(i, 0) - mine.get(i, 0) for i, c in zip(ids, chips)]}
 
 
-def _by_hand(records: object) -> dict:
+def by_hand(records: object) -> dict:
     """A list of hand records by hand number."""
     if not isinstance(records, list):
         return {}
@@ -99,7 +99,7 @@ def showdowns_followed(ours: list, theirs: object, hands: list, ids: list, rules
     the engine's record ``theirs[k]`` of the same hand shows as its own awards give, where those
     differ: that showdown is the award's consequence, not a difference of its own.
     ``hands``: the reference's full records (Tournament.hands)."""
-    full = _by_hand(hands)
+    full = by_hand(hands)
     return [k for k, mine, their in _pairs(ours, theirs)
             if _shows_its_awards(mine, their, full.get(mine["handNumber"]), ids, ruleset)]
 
@@ -108,7 +108,7 @@ def log_followed(ours: list, theirs: object, hands: list, ids: list, ruleset) ->
     """The reference's ``log()`` records with each one's chips judged from the engine's own awards
     where its ``log()`` record of the same hand awards otherwise (:func:`chips_followed`), and the
     places whose result's showdown follows from them (:func:`showdowns_followed`)."""
-    full, followed, shown = _by_hand(hands), list(ours), []
+    full, followed, shown = by_hand(hands), list(ours), []
     for k, mine, their in _pairs(ours, theirs):
         followed[k] = chips_followed(mine, their, ids)
         if _shows_its_awards(mine.get("result"), their.get("result"), full.get(mine["handNumber"]), ids, ruleset):

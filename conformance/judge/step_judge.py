@@ -79,6 +79,9 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                     {"error": _thrown(error)} if error else "null (the engine's game ended)")
         elif error:
             out.add(None, None, "error", None, _thrown(error), "state.fields")
+        decided = [x.get("handNumber") for x in trajectory.get("decisions") or () if isinstance(x, dict)]
+        if with_log and decided and isinstance(decided[-1], int):
+            ref.follow_ending(trajectory.get("log"), trajectory.get("standings"), plan, out.decisions, decided[-1])
         end = ref.ending(with_log, standing_fields)
         actual_end = {"history": trajectory.get("history"), "log": trajectory.get("log"),
                       "standings": standings_view(trajectory.get("standings"), standing_fields),
