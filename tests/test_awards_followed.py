@@ -41,5 +41,7 @@ def test_log_chips_follow_from_the_engines_own_awards_and_an_independent_chip_di
     assert followed == [{**ours, "chips": [400, 500, 600]}] and shown == [0]
     wrong = {**theirs, "chips": [400, 499, 601]}  # chips its own awards do not give
     assert log_followed([ours], [wrong], [HAND], IDS, SNG_3_V4)[0][0]["chips"] == [400, 500, 600] != wrong["chips"]
+    # chips that are the reference's own (a record misstating only its winners): not moved
+    assert log_followed([ours], [{**theirs, "chips": ours["chips"]}], [HAND], IDS, SNG_3_V4)[0] == [ours]
     # the same awards: the reference's own chips
     assert log_followed([ours], [{**ours, "chips": [1, 2, 3]}], [HAND], IDS, SNG_3_V4)[0] == [ours]

@@ -69,10 +69,13 @@ def chips_followed(ours: dict, theirs: object, ids: list) -> dict:
     """The reference's ``log()`` record ``ours`` of a hand with the chips the engine's awards in
     ``theirs`` (its ``log()`` record of the hand) give: each seat's end chips moved by what the
     engine awarded it more or less than the reference (the contributions are the engine's own,
-    followed)."""
+    followed). Chips that are the reference's own are not moved: a record that misstates only its
+    winners (a refund listed as an award) is that difference alone, as a derived field is wrong only
+    when it is neither the reference's own nor what the engine's other fields give."""
     mine, their = _awards(ours.get("result")), _awards(theirs.get("result") if isinstance(theirs, dict) else None)
     chips = ours.get("chips")
-    if mine is None or their is None or mine == their or not (isinstance(chips, list) and len(chips) == len(ids)):
+    if mine is None or their is None or mine == their or not (isinstance(chips, list) and len(chips) == len(ids)) \
+            or chips == theirs.get("chips"):
         return ours
     return {**ours, "chips": [c + their.get(i, 0) - mine.get(i, 0) for i, c in zip(ids, chips)]}
 
