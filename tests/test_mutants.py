@@ -233,3 +233,30 @@ def test_an_engine_taking_a_ruling_alternative_is_divergent_never_failed(mutant)
         assert any(json.dumps(play({**inp["game"], "rulings": p}, inp["steps"], inp["strategies"])) == actual
                    for p in alternatives), test["id"]
     assert differing > 0
+
+
+# Award mutants whose one award difference the game's records counted again (issue #38, item 1):
+# a later state's history showing holdem-sng-3-v4's reveal of the reference's winner
+# (rules.showdown-public), log()'s chips of that hand (rules.side-pots), and the hands a game
+# played after its last decision, from the reference's own stacks (state.history-winners). Each
+# award is judged from the engine's own (conformance/judge/awards.py); the vector that showed each.
+AWARD_MUTANTS = [("wheel-not-a-straight", "sng3v4.recovery-next-hand"),
+                 ("odd-chip-wrong-seat", "sng3v4.three-timeouts-auto-fold"),
+                 ("showdown-trips-one-kicker", "tournaments.six-seats-mixed")]
+
+
+@pytest.mark.parametrize("name,vector", AWARD_MUTANTS, ids=[name for name, _ in AWARD_MUTANTS])
+def test_an_award_defect_is_one_cause_whatever_record_of_the_game_shows_it(name, vector):
+    """One award defect, one cause under its rule's clause, and one failure of the vector: the
+    showdown, log() chips and later hands that follow from the engine's own awards are not
+    counted again."""
+    mutant = next(m for m in MUTANTS if m["name"] == name)
+    family = vector.split(".")[0]
+    tests = {family: [t for t in load_tests([family])[family] if t["id"] == vector]}
+    report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {},
+                     ruleset=FAMILY_RULESET.get(family, DEFAULT_RULESET))
+    failed = report.with_status("failed")
+    assert [c.id for c in failed] == [vector], [c.id for c in failed]
+    assert [c.breaks for c in causes.group(failed)] == [CAUSE_BREAKS[name]], [c.title() for c in causes.group(failed)]
+    assert [(f["clause"], f["path"].rsplit(".", 1)[-1]) for f in failed[0].failures] == [(CAUSE_BREAKS[name], "winners")], \
+        failed[0].failures

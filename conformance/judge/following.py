@@ -170,11 +170,14 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
         return None
     if before is not None and isinstance(state, dict):
         auto_fold = _auto_fold_differs(before, state)  # holdem-sng-3-v4 (R26): who is dealt in auto-folded
+        # a showdown that follows from the engine's own awards is the award's difference (awards.py)
+        followed = {f"{root}.history[{k}].showdown" for k in ref.showdowns_followed(before.get("history") or [],
+                                                                                   state.get("history"))}
         if not (auto_fold and before["handNumber"] != state.get("handNumber")):
             # (else the reference played other hands than the engine's, some without a decision, as
             # its seats sat out: their records, number and positions are the auto-fold's consequence)
             out.compare(before["handNumber"], at, root, before, state, STATE_ORDER,
-                        only=lambda where: top_field(where, root) in HAND_START)
+                        only=lambda where: top_field(where, root) in HAND_START and where not in followed)
         if auto_fold:
             _auto_fold_difference(out, ref, before["handNumber"], at, root, before, state)
     if not ref.resync(state, standings):

@@ -79,6 +79,9 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                     {"error": _thrown(error)} if error else "null (the engine's game ended)")
         elif error:
             out.add(None, None, "error", None, _thrown(error), "state.fields")
+        decided = [x.get("handNumber") for x in trajectory.get("decisions") or () if isinstance(x, dict)]
+        if with_log and decided and isinstance(decided[-1], int):
+            ref.follow_ending(trajectory.get("log"), trajectory.get("standings"), plan, out.decisions, decided[-1])
         end = ref.ending(with_log, standing_fields)
         actual_end = {"history": trajectory.get("history"), "log": trajectory.get("log"),
                       "standings": standings_view(trajectory.get("standings"), standing_fields),
@@ -97,12 +100,20 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
             if key in end and (key in trajectory or "decisions" in trajectory):
                 path = key if key == "over" else f"{key}()"
                 expected = end[key]
+                # each award judged from the engine's own: what follows from it is not counted again (awards.py)
+                followed = []
+                if key == "history" and isinstance(expected, list):
+                    followed = [f"history()[{k}].showdown" for k in ref.showdowns_followed(expected, actual_end[key])]
+                elif key == "log" and isinstance(expected, list):
+                    expected, shown = ref.log_followed(expected, actual_end[key])
+                    followed = [f"log()[{k}].result.showdown" for k in shown]
                 if key == "standings" and (out.differed or _end_records_differ(out)) \
                         and standings_follow(actual_end[key], expected):
                     expected = actual_end[key]  # the records' differences' consequence, not one of its own
                 if key == "standings" and out.auto_folded_otherwise:
                     expected = auto_fold_followed(expected, actual_end[key], out.auto_folded_otherwise)
-                out.compare(None, None, path, expected, actual_end[key])
+                out.compare(None, None, path, expected, actual_end[key],
+                            only=(lambda where: where not in followed) if followed else None)
 
 
 def auto_fold_followed(ours: object, standings: object, seats: set) -> object:

@@ -23,7 +23,7 @@ from reference.errors import HoldemError, IllegalAction, OptionError
 from reference.state import HISTORY_LIMIT
 
 from conformance.vectors.gamespec import STRATEGIES, answer as decode_answer, tournament
-from . import following
+from . import awards, following
 from .field_clauses import auto_folded
 
 # The standings fields every family compares (docs/engine-protocol.md, tournaments); `errors`: the
@@ -153,10 +153,7 @@ class ReferenceGame:
             if not (len(seats) == self.t.n and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0
                                                    for c in stacks) and isinstance(number, int) and number >= 1):
                 return False
-            eliminated = {}
-            for x in standings if isinstance(standings, list) else ():
-                if isinstance(x, dict) and isinstance(x.get("eliminatedInHand"), int) and x.get("id") in self.t.ids:
-                    eliminated[self.t.ids.index(x["id"])] = (x["eliminatedInHand"], x.get("place"))
+            eliminated = self._eliminated(standings)
             history = state.get("history")
             if isinstance(history, list) and all(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
                                                  for e in history):
@@ -172,6 +169,40 @@ class ReferenceGame:
             return False
         return True
 
+    def _eliminated(self, standings: object) -> dict:
+        """seat -> (eliminatedInHand, place) of the engine's ``standings`` (its seats out)."""
+        eliminated = {}
+        for x in standings if isinstance(standings, list) else ():
+            if isinstance(x, dict) and isinstance(x.get("eliminatedInHand"), int) and x.get("id") in self.t.ids:
+                eliminated[self.t.ids.index(x["id"])] = (x["eliminatedInHand"], x.get("place"))
+        return eliminated
+
+    def follow_ending(self, log: object, standings: object, plan: Plan, answered: int, after: int) -> None:
+        """The hands the engine played after its last decision (in hand ``after``), where no decision
+        state resynchronises: after a hand whose award in its ``log()`` differs from this table's, the
+        next is played again from the engine's own end of that hand (its chips, positions and
+        blinds; ``plan`` answering from decision ``answered``), so each award is judged from the
+        engine's own stacks and that difference is not counted again (issue #38, item 1)."""
+        theirs = awards.by_hand(log)
+        number = after
+        while True:
+            ours = awards.by_hand(self.t.hands)
+            differs = [n for n in sorted(ours) if n >= number and n + 1 in theirs and n in theirs
+                       and awards.awards_differ(ours[n].get("history"), theirs[n].get("result"))]
+            if not differs:
+                return
+            n = differs[0]
+            try:
+                chips, nxt = theirs[n]["chips"], theirs[n + 1]
+                blinds = nxt.get("blinds")
+                self.t.resume(n + 1, chips, (nxt["buttonSeat"], nxt["smallBlindSeat"], nxt["bigBlindSeat"]),
+                              [c == 0 for c in chips], None, self._eliminated(standings),
+                              tuple(blinds) if isinstance(blinds, list) and len(blinds) == 2 else None)
+                self.play_out(plan, answered)
+            except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
+                return
+            number = n + 1
+
     def _auto_fold_differs(self, state: object) -> list[int]:
         """The seats in play in the engine's decision ``state`` whose holdem-sng-3-v4 auto-fold (R26)
         differs from this table's (there: folded without a fold of its own)."""
@@ -184,6 +215,16 @@ class ReferenceGame:
     def auto_folded_otherwise(self, state: object) -> set:
         """The ids of the seats whose auto-fold in this table differs from the engine's ``state``."""
         return {self.t.ids[k] for k in self._auto_fold_differs(state)}
+
+    def showdowns_followed(self, records: list, theirs: object) -> list[int]:
+        """The places in this table's public hand ``records`` whose showdown follows from the
+        engine's own awards in its records ``theirs`` (conformance.judge.awards)."""
+        return awards.showdowns_followed(records, theirs, self.t.hands, self.t.ids, self.t.ruleset)
+
+    def log_followed(self, log: list, theirs: object) -> tuple[list, list[int]]:
+        """This table's ``log()`` records judged from the engine's own awards in its ``log()``
+        ``theirs`` (their chips), and the places whose showdown follows from them (awards.py)."""
+        return awards.log_followed(log, theirs, self.t.hands, self.t.ids, self.t.ruleset)
 
     def act(self, answer: object) -> dict:
         """The action record, or ``{"threw": code}`` when the answer is illegal here."""
@@ -284,9 +325,9 @@ class ReferenceGame:
         action, error = self.t.submit(decode_answer(step["answer"] if isinstance(step, dict) and "atMs" in step else step))
         return {"state": state, "action": action, "error": error}
 
-    def play_out(self, plan: Plan) -> None:
-        """Answer every remaining decision as ``plan`` answers the reference's own states."""
-        k = 0
+    def play_out(self, plan: Plan, k: int = 0) -> None:
+        """Answer every remaining decision as ``plan`` answers the reference's own states (the first
+        as its decision ``k``)."""
         while (state := self.state()) is not None:
             self.t.act(plan.answer(k, state))
             k += 1
