@@ -88,6 +88,9 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
             if key in ("winners", "showdown") and isinstance(e, list) and isinstance(a, list):
                 yield where, e, a  # judged as one list (field_clauses.award_difference, showdown_difference)
                 continue
+            if key == "history":
+                yield from record_differences(e, a, where, reordered)
+                continue
             yield from differences(e, a, where, reordered)
         for key in actual:
             if key not in expected:
@@ -105,6 +108,44 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
     elif not same(expected, actual):
         yield path, expected, actual
 
+
+
+def _numbers(records: object) -> "list | None":
+    """The hand numbers of a list of hand records (a history), or None when they cannot align it
+    (not a list of records, each with its own integer ``handNumber``)."""
+    if not isinstance(records, list):
+        return None
+    numbers = [r.get("handNumber") if isinstance(r, dict) else None for r in records]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers) or len(set(numbers)) < len(numbers):
+        return None
+    return numbers
+
+
+def record_differences(expected: object, actual: object, path: str, reordered: list | None = None
+                       ) -> Iterator[tuple[str, object, object]]:
+    """The differences of a list of hand records (a state's ``history``, ``history()``): when the
+    engine lists other records or in another order (an entry missing, one too many, newest first)
+    that is one difference, the whole list's (field_clauses.records_difference), and each record is
+    compared with the reference's record of the same hand -- not with whichever stands at its index,
+    which would count one misplaced list as a difference of every field of every record (issue #38,
+    item 3). Records are aligned by hand number only where that matches more of them than their
+    places do (a hand numbered otherwise is that record's own difference, field by field)."""
+    e_numbers, a_numbers = _numbers(expected), _numbers(actual)
+    if e_numbers is None or a_numbers is None or e_numbers == a_numbers:
+        yield from differences(expected, actual, path, reordered)
+        return
+    theirs = {n: k for k, n in enumerate(a_numbers)}
+    by_place = sum(1 for e, a in zip(expected, actual) if not _identical(e, a)) + abs(len(expected) - len(actual))
+    matched = [(e, theirs[n]) for e, n in zip(expected, e_numbers) if n in theirs]
+    by_number = sum(1 for e, k in matched if not _identical(e, actual[k])) + \
+        max(len(expected), len(actual)) - len(matched)
+    if by_number >= by_place:
+        yield from differences(expected, actual, path, reordered)
+        return
+    yield path, expected, actual
+    for e, k in matched:
+        if not _identical(e, actual[k]):
+            yield from differences(e, actual[k], _join(path, k), reordered)
 
 
 # What the runner writes into every state it receives (engine_drivers.DRIVER_JS, mutate): seen in
@@ -239,7 +280,10 @@ class Comparison:
             return True
         clean = True
         reordered = self.reordered if only is None else []
-        for where, e, a in differences(expected, actual, path, reordered, order):
+        # the game's end's history() is a list of hand records, aligned as a state's history is
+        walk = record_differences(expected, actual, path, reordered) if path == "history()" \
+            else differences(expected, actual, path, reordered, order)
+        for where, e, a in walk:
             if only is not None and not only(where):
                 continue
             found = clause or _context_clause(where[len(path):], expected, actual)

@@ -142,6 +142,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     if path.startswith(".state.") and isinstance(expected, dict) and isinstance(expected.get("state"), dict) \
             and isinstance(actual, dict):  # a step's record (state, action, error): its state decides
         return _context_clause(path[len(".state"):], expected["state"], actual.get("state"))
+    if path in ("", ".history") and (found := records_difference(_at(expected, path), _at(actual, path))):
+        return found
     if isinstance(expected, dict) and isinstance(actual, dict) and _auto_fold_differs(expected, actual):
         return "rules.elimination"  # who is auto-folded (R26) decides what differs: the pots, the folds
     if path == ".minRaiseTo" and _at(expected, path) is None and isinstance(expected, dict) \
@@ -200,6 +202,17 @@ def _is_wheel(cards: object, board: object) -> bool:
     except (EvaluateError, TypeError):
         return False
     return best["name"] == "Straight" and sorted(c[0] for c in best["best"]) == sorted("A2345")
+
+
+def records_difference(e: object, a: object) -> "tuple[str, str] | None":
+    """The clause and kind of a list of hand records (a history) that lists other hands, or the
+    same in another order, than due (comparison.record_differences: one difference for the list)."""
+    numbers = lambda records: [r.get("handNumber") for r in records if isinstance(r, dict)]  # noqa: E731
+    if not (isinstance(e, list) and isinstance(a, list)) or numbers(e) == numbers(a):
+        return None
+    if sorted(numbers(e)) == sorted(numbers(a)):
+        return "state.history", "the hand records in another order"
+    return "state.history", "other hand records than due (one missing, or one too many)"
 
 
 def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] | None":

@@ -38,6 +38,11 @@ AUTO_FOLDED_SOONER = "persistent auto-fold before the third consecutive timeout 
 HAND_START = frozenset(("history", "handNumber", "tournament", "blinds", "buttonSeat", "smallBlindSeat", "bigBlindSeat"))
 ACCEPTED = "an answer accepted where it must be refused"
 REFUSED = "a valid answer refused"
+# A second state() showing the runner's edits of the first: the engine hands out its own objects.
+# One behaviour whatever field shows the edit (issue #38, item 3): one difference at the first.
+HANDED_OUT = "a caller's edit of a state shows in the next state() (the engine's own objects handed out)"
+# The driver's record after such a second state(): the game is not recorded further (engine_driver.js).
+NOT_RECORDED = "not recorded further: a second state() differs"
 OTHER_SEAT = "another seat asked to act than the one due"
 CANNOT_FOLLOW = (HoldemError, ValueError, KeyError, TypeError, IndexError, AttributeError)
 
@@ -236,8 +241,9 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         if k in in_play and expected is not None and hasattr(ref, "standings_in_play"):
             out.compare(hand, at, "standings()", *ref.standings_in_play(in_play[k]))
         second = again[k] if again is not None and k < len(again) else fresh.get(k, state)
-        if second is not state:
-            out.compare(hand, at, "again", state, second, STATE_ORDER, clause="state.fresh")
+        if second is not state and not _identical(state, second):
+            where, e, a = next(differences(state, second, "again", None, STATE_ORDER), ("again", state, second))
+            out.add(hand, at, where, e, a, "state.fresh", kind=HANDED_OUT)
         try:
             answer = plan.answer(k, state)
         except (KeyError, TypeError, IndexError, AttributeError):
@@ -250,7 +256,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         if k >= len(actions):
             # an answer the engine threw on where a refusal is due, or as its own state refuses it
             # (that state's difference): no difference of its own
-            if not (error and (is_refusal(want) or allowed_by(state, answer) is False)):
+            if not (error and (is_refusal(want) or allowed_by(state, answer) is False or _not_recorded(error))):
                 out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
                         action_clause(answer, want, None))
             out.unfollowed(at)
@@ -289,6 +295,11 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         if lost:
             out.unfollowed(at)
     return not lost
+
+
+def _not_recorded(error: object) -> bool:
+    """Whether the driver stopped recording after a second state() that differs (judged there, HANDED_OUT)."""
+    return isinstance(error, dict) and str(error.get("message", "")).startswith(NOT_RECORDED)
 
 
 def allowed_by(state: object, answer: object) -> "bool | None":

@@ -157,6 +157,9 @@ class ReferenceGame:
             history = state.get("history")
             if isinstance(history, list) and all(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
                                                  for e in history):
+                # the engine's records in the reference's own order (oldest first): an engine listing
+                # them otherwise was judged on that (comparison.record_differences), not again here
+                history = sorted(history, key=lambda e: e["handNumber"])
                 first = history[0]["handNumber"] if history else number
                 history = [e for e in self.t.history if e["handNumber"] < first] + _copied(history)
             else:
