@@ -296,7 +296,9 @@ class Tournament:
         self.out = [bool(x) for x in out]
         self.stacks = [0 if self.out[s] else int(c) for s, c in enumerate(stacks)]
         if auto_folded is not None and self.ruleset.timeouts_to_auto_fold is not None:
-            self.auto_folded = [bool(x) and not self.out[s] for s, x in enumerate(auto_folded)]
+            # a seat out keeps this table's flag (a state shows no auto-fold of a seat out; it is
+            # not cleared by busting: the standings' autoFolded)
+            self.auto_folded = [self.auto_folded[s] if self.out[s] else bool(x) for s, x in enumerate(auto_folded)]
         # The hands this table played from ``hand_number`` on are its own, not that table's (it may
         # have played on alone, its seats sitting out in an auto-fold the other table's do not have).
         self.hands = [h for h in self.hands if h["handNumber"] < hand_number]

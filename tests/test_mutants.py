@@ -245,18 +245,43 @@ AWARD_MUTANTS = [("wheel-not-a-straight", "sng3v4.recovery-next-hand"),
                  ("showdown-trips-one-kicker", "tournaments.six-seats-mixed")]
 
 
-@pytest.mark.parametrize("name,vector", AWARD_MUTANTS, ids=[name for name, _ in AWARD_MUTANTS])
-def test_an_award_defect_is_one_cause_whatever_record_of_the_game_shows_it(name, vector):
-    """One award defect, one cause under its rule's clause, and one failure of the vector: the
-    showdown, log() chips and later hands that follow from the engine's own awards are not
-    counted again."""
-    mutant = next(m for m in MUTANTS if m["name"] == name)
+def one_vector_causes(mutant: dict, vector: str, breaks: str) -> list:
+    """The mutant certified on ``vector`` alone: that vector failed, with one cause, under ``breaks``
+    (its failed cases returned)."""
     family = vector.split(".")[0]
     tests = {family: [t for t in load_tests([family])[family] if t["id"] == vector]}
     report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {},
                      ruleset=FAMILY_RULESET.get(family, DEFAULT_RULESET))
     failed = report.with_status("failed")
     assert [c.id for c in failed] == [vector], [c.id for c in failed]
-    assert [c.breaks for c in causes.group(failed)] == [CAUSE_BREAKS[name]], [c.title() for c in causes.group(failed)]
+    assert [c.breaks for c in causes.group(failed)] == [breaks], [c.title() for c in causes.group(failed)]
+    return failed
+
+
+@pytest.mark.parametrize("name,vector", AWARD_MUTANTS, ids=[name for name, _ in AWARD_MUTANTS])
+def test_an_award_defect_is_one_cause_whatever_record_of_the_game_shows_it(name, vector):
+    """One award defect, one cause under its rule's clause, and one failure of the vector: the
+    showdown, log() chips and later hands that follow from the engine's own awards are not
+    counted again."""
+    failed = one_vector_causes(next(m for m in MUTANTS if m["name"] == name), vector, CAUSE_BREAKS[name])
     assert [(f["clause"], f["path"].rsplit(".", 1)[-1]) for f in failed[0].failures] == [(CAUSE_BREAKS[name], "winners")], \
         failed[0].failures
+
+
+# The history() mutants (one defect each, issue #38, item 3) and a vector of each family on which
+# one cascaded into a dozen causes: a history listed newest first, or with one entry too many, was
+# compared record by record with whichever of the reference's records stood at the same index (a
+# difference of every field of every record, the reference then resynchronised on records out of
+# order), and a second state() showing the runner's edits was one difference per field edited.
+HISTORY_MUTANTS = ("history-newest-first", "history-longer-than-twenty", "history-entries-shared")
+HISTORY_VECTORS = ("tournaments.two-seats-min-raisers", "sng3v4.invalid-answer-runs-the-clock",
+                   "sng3v4.recovery-unavailable-without-chips")  # (a seat out keeps its auto-fold on resync)
+
+
+@pytest.mark.parametrize("vector", HISTORY_VECTORS)
+@pytest.mark.parametrize("name", HISTORY_MUTANTS)
+def test_a_history_defect_is_one_cause_on_every_family(name, vector):
+    """One history defect, one cause under its rule (state.history, or state.fresh for the engine's
+    own entries handed out), whatever record, index or step shows it."""
+    mutant = next(m for m in REPRO_MUTANTS if m["name"] == name)
+    one_vector_causes(mutant, vector, mutant["breaks"])
