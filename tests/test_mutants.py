@@ -17,6 +17,7 @@ import pytest
 
 from conformance.judge import causes
 from conformance.judge.engine_cert import certify, load_tests, start
+from conformance.judge.field_clauses import UNMERGED
 from conformance.judge.families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, RULESETS
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.report import repro
@@ -285,3 +286,17 @@ def test_a_history_defect_is_one_cause_on_every_family(name, vector):
     own entries handed out), whatever record, index or step shows it."""
     mutant = next(m for m in REPRO_MUTANTS if m["name"] == name)
     one_vector_causes(mutant, vector, mutant["breaks"])
+
+
+# pots-not-merged (R7, one defect) on the decision-state families: adjacent pots of the same eligible
+# seats left apart shifted every amount and entry of the list, one cause per field and kind.
+POTS_VECTORS = ("tournaments.human-and-agent-keep-the-contract-clock", "sng3v4.three-timeouts-auto-fold")
+
+
+@pytest.mark.parametrize("vector", POTS_VECTORS)
+def test_pots_left_unmerged_are_one_cause_on_every_family(vector):
+    """Judged as one list (field_clauses.UNMERGED), under state.pots ("pots are merged contribution
+    layers with eligibility"), and one difference of each state that shows it."""
+    mutant = next(m for m in MUTANTS if m["name"] == "pots-not-merged")
+    failed = one_vector_causes(mutant, vector, "state.pots")
+    assert {f["kind"] for f in failed[0].failures} == {UNMERGED}, failed[0].failures

@@ -165,6 +165,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         return "rules.levels", "another blind level (its blinds)"
     if _SEAT_CHIPS.match(path):  # a seat's stack, street bet and total move together: one behaviour
         return "state.seats", "a seat's chips otherwise (its stack, bet and total)"
+    if _POTS.match(path) and pots_unmerged(_at(expected, path), _at(actual, path)):
+        return "state.pots", UNMERGED
     if (match := _WINNERS.match(path)) is not None:
         return award_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
     if (match := _SHOWDOWN.match(path)) is not None:
@@ -191,6 +193,7 @@ def _live(state: object) -> int:
 
 RANKED_OTHERWISE = "hands ranked otherwise (a shown hand's name, another winner)"
 _WINNERS = re.compile(r"^(.*)\.winners$")
+_POTS = re.compile(r"^(?:.*\.)?pots$")
 _SHOWDOWN = re.compile(r"^(.*)\.showdown$")
 _BOARD_CARD = re.compile(r"^(.*)\.board\[\d+\]$")
 
@@ -202,6 +205,31 @@ def _is_wheel(cards: object, board: object) -> bool:
     except (EvaluateError, TypeError):
         return False
     return best["name"] == "Straight" and sorted(c[0] for c in best["best"]) == sorted("A2345")
+
+
+def merged_pots(pots: object) -> "list | None":
+    """``pots`` with adjacent pots of the same eligible seats merged (contract: "pots are merged
+    contribution layers with eligibility"), or None when they are not a list of pots."""
+    if not isinstance(pots, list) or not all(isinstance(p, dict) and isinstance(p.get("amount"), (int, float))
+                                             and "eligible" in p for p in pots):
+        return None
+    out: list = []
+    for pot in pots:
+        if out and out[-1]["eligible"] == pot["eligible"]:
+            out[-1] = {**out[-1], "amount": out[-1]["amount"] + pot["amount"]}
+        else:
+            out.append(dict(pot))
+    return out
+
+
+UNMERGED = "adjacent pots with the same eligible seats not merged"
+
+
+def pots_unmerged(e: object, a: object) -> bool:
+    """Whether pots ``a`` differ from ``e`` only in adjacent pots of the same eligible seats left
+    unmerged: one behaviour, one difference (not one per amount and entry shifted)."""
+    merged = merged_pots(a)
+    return merged is not None and merged != a and merged == e
 
 
 def records_difference(e: object, a: object) -> "tuple[str, str] | None":
