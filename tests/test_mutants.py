@@ -300,3 +300,15 @@ def test_pots_left_unmerged_are_one_cause_on_every_family(vector):
     mutant = next(m for m in MUTANTS if m["name"] == "pots-not-merged")
     failed = one_vector_causes(mutant, vector, "state.pots")
     assert {f["kind"] for f in failed[0].failures} == {UNMERGED}, failed[0].failures
+
+
+# Evaluator mutants whose holdem-sng-3-v4 reveal (R25: the cards the winners' hands need) follows
+# their own ranking: the winners they rank otherwise shown with the cards their ranking needs, and
+# a hand named otherwise, are the ranking's difference, not a second cause (rules.showdown-public).
+REVEAL_MUTANTS = [("showdown-high-card-four-cards", "sng3v4.answer-at-deadline-is-late"),
+                  ("showdown-trips-one-kicker", "sng3v4.recovery-used-once")]
+
+
+@pytest.mark.parametrize("name,vector", REVEAL_MUTANTS, ids=[name for name, _ in REVEAL_MUTANTS])
+def test_a_reveal_that_follows_the_engines_ranking_is_the_rankings_cause(name, vector):
+    one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == name), vector, "rules.best-five")

@@ -192,6 +192,7 @@ def _live(state: object) -> int:
 
 
 RANKED_OTHERWISE = "hands ranked otherwise (a shown hand's name, another winner)"
+WHEEL_MISSED = "A2345 not taken for a five-high straight"
 _WINNERS = re.compile(r"^(.*)\.winners$")
 _POTS = re.compile(r"^(?:.*\.)?pots$")
 _SHOWDOWN = re.compile(r"^(.*)\.showdown$")
@@ -257,12 +258,45 @@ def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] 
     if mine.keys() == theirs.keys() and all(mine[i]["cards"] == theirs[i]["cards"] for i in mine):
         named = [i for i in mine if mine[i].get("hand") != theirs[i].get("hand")]
         if any(_is_wheel(mine[i]["cards"], record_e.get("board")) for i in named):
-            return "rules.wheel", "A2345 not taken for a five-high straight"
+            return "rules.wheel", WHEEL_MISSED
         return "rules.best-five", RANKED_OTHERWISE
+    if mine.keys() == theirs.keys() and all(_follows_ranking(mine[i], theirs[i], kickers=False) for i in mine):
+        # R25 reveals the cards the hand's value needs: a hand named otherwise follows the engine's
+        # own ranking of that hand (one cause with it, issue #38)
+        return "rules.best-five", RANKED_OTHERWISE
+    award = award_difference(record_e, record_a)
+    if award is not None and award[1] in (RANKED_OTHERWISE, WHEEL_MISSED) and _winners_shown(record_a) \
+            and all(_follows_ranking(mine[i], theirs[i]) for i in mine.keys() & theirs.keys()):
+        return award  # the engine's own winners by its ranking shown (R25): the award's difference
     shown = lambda entries: {(x.get("id"), c) for x in entries for c in (x.get("cards") or ())}  # noqa: E731
     if shown(e) < shown(a):
         return "rules.showdown-public", "more shown than due"
     return "rules.showdown-public", "another showdown"
+
+
+# The hand names whose value counts kickers (R5's ranking), where which hole card plays is the ranking's.
+KICKER_HANDS = frozenset(("High card", "One pair", "Two pair", "Three of a kind", "Four of a kind"))
+
+
+def _winners_shown(record: dict) -> bool:
+    """Whether a hand record's showdown shows its winners (R25: only seats awarded at the showdown)."""
+    try:
+        return {x["id"] for x in record["showdown"]} == {w["id"] for w in record["winners"]}
+    except (TypeError, KeyError):
+        return False
+
+
+def _follows_ranking(mine: dict, theirs: dict, kickers: bool = True) -> bool:
+    """Whether a seat's showdown entry differs from ours only as its own ranking of the hand makes it
+    (R25: the cards its value needs): the same cards or a hand named otherwise, or (``kickers``: where
+    the engine's winners differ by its ranking) the same name of a hand with kickers and one hole card
+    more or fewer shown (the kicker that plays). Alone, a kicker shown otherwise is the reveal rule's."""
+    if mine.get("hand") != theirs.get("hand") or mine["cards"] == theirs["cards"]:
+        return True
+    if not kickers:
+        return False
+    ours, shown = set(mine["cards"]), set(theirs["cards"])
+    return mine.get("hand") in KICKER_HANDS and len(ours ^ shown) == 1 and (ours < shown or shown < ours)
 
 
 def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | None":
@@ -297,7 +331,7 @@ def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | N
         return "rules.side-pots", "the same winners sharing the pots otherwise"
     missed = set(ids_e) - set(ids_a)
     if any(_is_wheel(shown.get(i), board) for i in missed):
-        return "rules.wheel", "A2345 not taken for a five-high straight"
+        return "rules.wheel", WHEEL_MISSED
     values = {i: _value(shown.get(i), board) for i in set(ids_e) | set(ids_a)}
     if set(ids_a) < set(ids_e) and any(values[i] is not None and values[i] in {values[j] for j in ids_a} for i in missed):
         return "rules.split", "a tie not split"
