@@ -145,7 +145,14 @@ def record_differences(expected: object, actual: object, path: str, reordered: l
     if by_number >= by_place:
         yield from differences(expected, actual, path, reordered)
         return
-    yield path, expected, actual
+    # the list's one difference at its first hand number out of place: small, and what a
+    # reproduction looks at (the whole list would be cut to the report's size)
+    i = next(k for k, (x, y) in enumerate(zip(e_numbers + [None], a_numbers + [None])) if x != y)
+    if i < min(len(expected), len(actual)):
+        yield f"{_join(path, i)}.handNumber", e_numbers[i], a_numbers[i]
+    else:
+        yield _join(path, i), expected[i] if i < len(expected) else "(absent)", \
+            actual[i] if i < len(actual) else "(missing)"
     for e, k in matched:
         if not _identical(e, actual[k]):
             yield from differences(e, actual[k], _join(path, k), reordered)

@@ -142,7 +142,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     if path.startswith(".state.") and isinstance(expected, dict) and isinstance(expected.get("state"), dict) \
             and isinstance(actual, dict):  # a step's record (state, action, error): its state decides
         return _context_clause(path[len(".state"):], expected["state"], actual.get("state"))
-    if path in ("", ".history") and (found := records_difference(_at(expected, path), _at(actual, path))):
+    if (match := _RECORD_PLACE.match(path)) is not None \
+            and (found := records_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))):
         return found
     if isinstance(expected, dict) and isinstance(actual, dict) and _auto_fold_differs(expected, actual):
         return "rules.elimination"  # who is auto-folded (R26) decides what differs: the pots, the folds
@@ -194,6 +195,8 @@ def _live(state: object) -> int:
 RANKED_OTHERWISE = "hands ranked otherwise (a shown hand's name, another winner)"
 WHEEL_MISSED = "A2345 not taken for a five-high straight"
 _WINNERS = re.compile(r"^(.*)\.winners$")
+# A history's record, or its hand number (comparison.record_differences: the list's one difference).
+_RECORD_PLACE = re.compile(r"^((?:.*\.)?history|)\[\d+\](?:\.handNumber)?$")
 _POTS = re.compile(r"^(?:.*\.)?pots$")
 _SHOWDOWN = re.compile(r"^(.*)\.showdown$")
 _BOARD_CARD = re.compile(r"^(.*)\.board\[\d+\]$")
