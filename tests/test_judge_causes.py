@@ -184,3 +184,21 @@ def test_a_recovery_not_taken_into_effect_names_r26s_elimination_clause_whatever
     folded_itself = state(True, 40)
     folded_itself["actions"].append({"id": "b", "type": "fold"})
     assert _context_clause(".pots[0].amount", {**recovered, "actions": folded_itself["actions"]}, folded_itself) is None
+
+
+def test_seats_out_in_one_hand_placed_in_another_order_is_the_simultaneous_rule_whichever_record_shows_it():
+    """Issue #38 item 2: the order of a hand's simultaneous eliminations (R17) shows in the log's
+    `eliminated` and in the standings read while a game is in play (R43): one behaviour; seats out in
+    different hands, or other places, are not it."""
+    from conformance.judge.field_clauses import SIMULTANEOUS_ORDER, _context_clause
+    rec = lambda *seats: [{"handNumber": 3, "eliminated": list(seats)}]
+    assert _context_clause("[0].eliminated[0]", rec("a", "b"), rec("b", "a")) == ("rules.simultaneous", SIMULTANEOUS_ORDER)
+    assert _context_clause("[0].eliminated[0]", rec("a", "b"), rec("c", "a")) != ("rules.simultaneous", SIMULTANEOUS_ORDER)
+    entry = lambda i, place, hand: {"id": i, "place": place, "eliminatedInHand": hand, "chips": 0 if hand else 9}
+    ours = [entry("a", 3, 4), entry("b", 2, 4), entry("c", None, None)]
+    swapped = [entry("a", 2, 4), entry("b", 3, 4), entry("c", None, None)]
+    assert _context_clause("[0].place", ours, swapped) == ("rules.simultaneous", SIMULTANEOUS_ORDER)
+    apart = [entry("a", 2, 5), entry("b", 3, 4), entry("c", None, None)]  # out in another hand: not the order
+    assert _context_clause("[0].place", ours, apart) != ("rules.simultaneous", SIMULTANEOUS_ORDER)
+    other = [entry("a", 1, 4), entry("b", 3, 4), entry("c", None, None)]  # a place no seat of that hand had
+    assert _context_clause("[0].place", ours, other) != ("rules.simultaneous", SIMULTANEOUS_ORDER)

@@ -139,6 +139,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     same total, one chip moved between them (a split's odd chips, rules.odd-chips), more chips
     awarded than due (a refund counted, state.history-winners), the same chips to other seats (the
     ranking, rules.best-five) or shared otherwise among the same seats (rules.side-pots)."""
+    if simultaneous_order(path, expected, actual):
+        return "rules.simultaneous", SIMULTANEOUS_ORDER
     if path.startswith(".state.") and isinstance(expected, dict) and isinstance(expected.get("state"), dict) \
             and isinstance(actual, dict):  # a step's record (state, action, error): its state decides
         return _context_clause(path[len(".state"):], expected["state"], actual.get("state"))
@@ -227,6 +229,40 @@ def merged_pots(pots: object) -> "list | None":
 
 
 UNMERGED = "adjacent pots with the same eligible seats not merged"
+SIMULTANEOUS_ORDER = "seats eliminated in one hand placed in another order"
+_ELIMINATED_AT = re.compile(r"^\[(\d+)\]\.eliminated\[\d+\]$")  # a log()/history() record's eliminated seats
+_PLACE_AT = re.compile(r"^\[(\d+)\]\.place$")  # a standings entry's place
+
+
+def simultaneous_order(path: str, expected: object, actual: object) -> bool:
+    """Whether what differs at ``path`` is only the order of seats eliminated in the same hand: a
+    record's ``eliminated`` holding the same seats in another order, or a standings place swapped
+    among seats out in the same hand (the same places between them). One behaviour (rules.simultaneous,
+    R17), whichever record shows it: a game's log at its end, its standings read while in play (R43)."""
+    if (match := _ELIMINATED_AT.match(path)) is not None:
+        e, a = _at(expected, f"[{match.group(1)}].eliminated"), _at(actual, f"[{match.group(1)}].eliminated")
+        return isinstance(e, list) and isinstance(a, list) and e != a and _same_items(e, a)
+    if (match := _PLACE_AT.match(path)) is None or not isinstance(expected, list) or not isinstance(actual, list) \
+            or len(expected) != len(actual):
+        return False
+    e, a = _at(expected, f"[{match.group(1)}]"), _at(actual, f"[{match.group(1)}]")
+    if not isinstance(e, dict) or not isinstance(a, dict) or e.get("id") != a.get("id"):
+        return False
+    hand = e.get("eliminatedInHand")
+    if not isinstance(hand, int) or a.get("eliminatedInHand") != hand:
+        return False
+    group = lambda entries: sorted((str(x.get("id")), str(x.get("place"))) for x in entries
+                                   if isinstance(x, dict) and x.get("eliminatedInHand") == hand)
+    ids = lambda entries: [i for i, _ in group(entries)]
+    places = lambda entries: sorted(p for _, p in group(entries))
+    return ids(expected) == ids(actual) and places(expected) == places(actual)
+
+
+def _same_items(e: list, a: list) -> bool:
+    try:
+        return sorted(map(str, e)) == sorted(map(str, a))
+    except TypeError:
+        return False
 
 
 def pots_unmerged(e: object, a: object) -> bool:

@@ -180,8 +180,8 @@ MUTANTS = [
         "name": "showdown-quads-kicker-ignored",
         "description": "Rules (best five): four of a kind ties whatever the fifth card",
         "family_expected_to_fail": "hands",
-        "find": "+ TOP_RANK[n1 ^ n4] * B3;",
-        "replace": ";",
+        "find": "return 7 * B5 + TOP_RANK[n4] * B4 +",
+        "replace": "return 7 * B5 + TOP_RANK[n4] * B4 + 0 *",
     },
     {
         "name": "showdown-trips-one-kicker",
@@ -194,8 +194,8 @@ MUTANTS = [
         "name": "showdown-full-house-lowest-pair",
         "description": "Rules (best five): trips with two pairs take the lower pair for the full house",
         "family_expected_to_fail": "hands",
-        "find": "6 * B5 + TOP_RANK[t] * B4 + TOP_RANK[p] * B3",
-        "replace": "6 * B5 + TOP_RANK[t] * B4 + TOP_RANK[p & -p] * B3",
+        "find": "TOP_RANK[p] * B3;",
+        "replace": "TOP_RANK[p & -p] * B3;",
     },
     {
         "name": "showdown-high-card-four-cards",
