@@ -111,6 +111,7 @@ var PokerEngine = (function () {
     if (!Array.isArray(ids) || ids.length < 2 || ids.length > 9) throw refuse('ids', 'expected 2 to 9 ids');
     if (!Array.isArray(stacks) || stacks.length !== ids.length) throw refuse('stacks', 'expected one stack per seat');
     if (!Array.isArray(blinds) || blinds.length !== 2) throw refuse('blinds', 'expected [small, big]');
+    ids = ids.slice(); stacks = stacks.slice(); blinds = blinds.slice();  // the caller's arrays stay the caller's (R45)
     var n = ids.length, button = spec.button;
     var handNumber = spec.handNumber === undefined ? 1 : spec.handNumber;
     var inHand = stacks.map(function (c) { return c > 0; });
@@ -216,8 +217,8 @@ var PokerEngine = (function () {
           lastFullRaise: lastRaise,
           blinds: [blinds[0], blinds[1]],
           buttonSeat: button,
-          smallBlindSeat: spec.smallBlindSeat,
-          bigBlindSeat: spec.bigBlindSeat,
+          smallBlindSeat: actual[1],
+          bigBlindSeat: actual[2],
           seats: ids.map(function (id, i) {
             return {id: id, seat: i, stack: all[i][0], bet: all[i][1], total: all[i][2], folded: isFolded[i],
               allIn: inHand[i] && !folded[i] && all[i][0] === 0, out: !inHand[i]};
@@ -263,7 +264,9 @@ var PokerEngine = (function () {
         if (!this.over) return null;
         var winners = [];
         awards.forEach(function (a, s) { if (a > 0) winners.push({id: ids[s], amount: a}); });
-        return {result: {handNumber: handNumber, board: finalBoard, showdown: shown, winners: winners},
+        // Copies (R45): a caller's edit of a result must not reach the next one.
+        var showdown = shown === null ? null : shown.map(function (x) { return {id: x.id, cards: x.cards.slice(), hand: x.hand}; });
+        return {result: {handNumber: handNumber, board: finalBoard === null ? null : finalBoard.slice(), showdown: showdown, winners: winners},
           chips: finalChips.slice()};
       },
     };
