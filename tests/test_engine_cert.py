@@ -679,6 +679,16 @@ GLOBAL_ONLY = patched("  if (self === moduleExports) {", "  if (false) {")
 EXPORTS_EACH = patched(EXPORT_LINE, "    for (const name of Object.keys(api)) exports[name] = api[name];\n")
 
 
+def smoke_of(source: str, host: str, **options) -> tuple:
+    """The smoke tier of ``source`` on ``host`` (its cases, and the runner it leaves for the vectors)."""
+    driver = QuickJSDriver(source, engine_name="engine.js", host=host)
+    driver.start()
+    try:
+        return smoke_tier(driver, [], **options)
+    finally:
+        driver.close()
+
+
 @pytest.mark.parametrize("host", ["quickjs", "node"])
 def test_the_commonjs_check_fails_an_engine_that_only_sets_the_global_and_goes_on(host):
     for source, problem in ((GLOBAL_ONLY, "it assigned the global PokerEngine"),
@@ -686,33 +696,18 @@ def test_the_commonjs_check_fails_an_engine_that_only_sets_the_global_and_goes_o
                              "module.exports.rng is not a function"),
                             (patched(EXPORT_LINE, "    module.exports = Object.assign({}, api, {rng: () => () => 0.5});\n"),
                              "module.exports.rng gives")):
-        driver = QuickJSDriver(source, engine_name="engine.js", host=host)
-        driver.start()
-        try:
-            cases, runner = smoke_tier(driver, [], certification=True)
-        finally:
-            driver.close()
+        cases, runner = smoke_of(source, host, certification=True)
         module = cases[-1]
         assert module.id == "smoke.module" and module.status == "failed" and module.breaks == "engine.commonjs", module
         assert problem in module.message and runner is not None  # it stops nothing: the vectors still run
         # A run of some families only is no certification: the check is not made.
-        driver = QuickJSDriver(source, engine_name="engine.js", host=host)
-        driver.start()
-        try:
-            assert [c.id for c in smoke_tier(driver, [])[0]] == ["smoke.load"]
-        finally:
-            driver.close()
+        assert [c.id for c in smoke_of(source, host)[0]] == ["smoke.load"]
 
 
 @pytest.mark.parametrize("host", ["quickjs", "node"])
 def test_the_commonjs_check_passes_the_bundled_engine_and_an_export_of_another_form(host):
     for source in (ENGINE_SOURCE, EXPORTS_EACH):
-        driver = QuickJSDriver(source, engine_name="engine.js", host=host)
-        driver.start()
-        try:
-            cases, runner = smoke_tier(driver, [], certification=True)
-        finally:
-            driver.close()
+        cases, _ = smoke_of(source, host, certification=True)
         assert [(c.id, c.status) for c in cases] == [("smoke.load", "passed"), ("smoke.module", "passed")], cases
 
 
