@@ -114,6 +114,19 @@ def test_node_sees_the_contract_worker_environment():
 
 
 @needs_node
+def test_node_never_terminates_a_bot_before_its_deadline():
+    """Node's timers fire on the event loop's millisecond clock, up to a millisecond before
+    performance.now() reaches the deadline (about half the fractional deadlines below, before the fix):
+    a bot is terminated as late only once its whole time is spent."""
+    for k in range(10):
+        deadline = 20 + 0.3 * (k % 4) + 0.05
+        with NodeBot(NODE) as bot:
+            assert bot.start(bundled_engine(), "module.exports = function () { for (;;) {} };", 1, 5000).kind == "ok"
+            out = bot.act(STATE, deadline)
+        assert out.kind == "late" and out.ms >= deadline, (deadline, out)
+
+
+@needs_node
 def test_node_terminates_a_late_bot_and_reports_load_failures():
     with NodeBot(NODE) as bot:
         assert bot.start(bundled_engine(), "module.exports = function () { for (;;) {} };", 1, 5000).kind == "ok"

@@ -43,6 +43,13 @@ function main() {
     p.resolve(Object.assign({ ms: performance.now() - p.t0 }, msg));
   }
   function expire() {
+    // Node's timers run on the event loop's millisecond clock, which can fire a few microseconds
+    // before performance.now() says the time is up: never terminate a bot before its deadline.
+    const left = pending === null ? 0 : pending.t0 + pending.timeoutMs - performance.now();
+    if (left > 0) {
+      pending.timer = setTimeout(expire, Math.ceil(left));
+      return;
+    }
     const w = worker;
     worker = null;
     if (w !== null) w.terminate();
@@ -50,11 +57,12 @@ function main() {
   }
   function wait(timeoutMs) {
     return new Promise((resolve) => {
-      pending = { resolve, t0: performance.now(), timer: setTimeout(expire, timeoutMs) };
+      pending = { resolve, t0: performance.now(), timeoutMs, timer: setTimeout(expire, timeoutMs) };
     });
   }
   function restart(timeoutMs) {
     pending.t0 = performance.now();
+    pending.timeoutMs = timeoutMs;
     pending.timer = setTimeout(expire, timeoutMs);
   }
   function start(req) {
