@@ -43,7 +43,7 @@ function main() {
     p.resolve(Object.assign({ ms: performance.now() - p.t0 }, msg));
   }
   function expire() {
-    // Node's timers run on the event loop's millisecond clock, which can fire a few microseconds
+    // Node's timers run on the event loop's millisecond clock, which can fire up to a millisecond
     // before performance.now() says the time is up: never terminate a bot before its deadline.
     const left = pending === null ? 0 : pending.t0 + pending.timeoutMs - performance.now();
     if (left > 0) {
