@@ -251,18 +251,18 @@ def simultaneous_order(path: str, expected: object, actual: object) -> bool:
     hand = e.get("eliminatedInHand")
     if not isinstance(hand, int) or a.get("eliminatedInHand") != hand:
         return False
-    group = lambda entries: sorted((str(x.get("id")), str(x.get("place"))) for x in entries
-                                   if isinstance(x, dict) and x.get("eliminatedInHand") == hand)
-    ids = lambda entries: [i for i, _ in group(entries)]
-    places = lambda entries: sorted(p for _, p in group(entries))
-    return ids(expected) == ids(actual) and places(expected) == places(actual)
+    return _out_in(expected, hand) == _out_in(actual, hand)
+
+
+def _out_in(standings: list, hand: int) -> tuple:
+    """The ids and the places of the seats ``standings`` has out in ``hand``, each sorted apart."""
+    out = [(str(x.get("id")), str(x.get("place"))) for x in standings
+           if isinstance(x, dict) and x.get("eliminatedInHand") == hand]
+    return sorted(i for i, _ in out), sorted(p for _, p in out)
 
 
 def _same_items(e: list, a: list) -> bool:
-    try:
-        return sorted(map(str, e)) == sorted(map(str, a))
-    except TypeError:
-        return False
+    return sorted(map(str, e)) == sorted(map(str, a))
 
 
 def pots_unmerged(e: object, a: object) -> bool:
