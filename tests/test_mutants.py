@@ -312,3 +312,40 @@ REVEAL_MUTANTS = [("showdown-high-card-four-cards", "sng3v4.answer-at-deadline-i
 @pytest.mark.parametrize("name,vector", REVEAL_MUTANTS, ids=[name for name, _ in REVEAL_MUTANTS])
 def test_a_reveal_that_follows_the_engines_ranking_is_the_rankings_cause(name, vector):
     one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == name), vector, "rules.best-five")
+
+
+# A kicker the hand's value needs, left out of holdem-sng-3-v4's reveal (R25) with the same winners
+# and the same hand name: the engine's value does not count it (its ranking), one cause with the
+# hands it ranks otherwise; a card shown that is not needed stays the reveal rule's.
+KICKER_VECTORS = [("showdown-trips-one-kicker", "sng3v4.three-timeouts-auto-fold", "rules.best-five"),
+                  ("showdown-high-card-four-cards", "sng3v4.three-timeouts-auto-fold", "rules.best-five"),
+                  ("v4-reveal-hole-cards-in-best-five", "sng3v4.three-timeouts-auto-fold", "rules.showdown-public")]
+
+
+@pytest.mark.parametrize("name,vector,breaks", KICKER_VECTORS, ids=[name for name, _, _ in KICKER_VECTORS])
+def test_a_needed_kicker_left_unshown_is_the_rankings_cause_and_an_unneeded_card_shown_the_reveals(name, vector, breaks):
+    one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == name), vector, breaks)
+
+
+def test_hands_the_engine_played_without_a_decision_are_followed_from_its_log():
+    """sng3v4.recovery-next-hand: after hand 53's award differed (a trips kicker not counted), the
+    engine played hand 54 without a decision state (a seat all in on the blind); the reference, which
+    played hand 54 from its own award, plays it from the engine's log() end of hand 53, so its
+    records and log() stay aligned with the engine's (13 causes before: every later record compared
+    with the one at its index)."""
+    one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == "showdown-trips-one-kicker"),
+                      "sng3v4.recovery-next-hand", "rules.best-five")
+
+
+# Legality vectors (issue #38, items 1 and 2): the state after the prefix is judged as a game's
+# decision state (following.judge_state: another seat asked to act is one difference), an act that
+# follows the engine's own state is that state's difference, and a prefix answer the engine refuses
+# is judged in the state it refused it (prefixState): one cause, the rule, not the vector's clauses.
+LEGALITY_VECTORS = [("short-all-in-reopens", "legality.raise-when-closed-since-last-action"),
+                    ("heads-up-big-blind-acts-first", "legality.call-when-check-possible"),
+                    ("min-raise-from-raise-to", "legality.allin-when-closed-since-last-action")]
+
+
+@pytest.mark.parametrize("name,vector", LEGALITY_VECTORS, ids=[name for name, _ in LEGALITY_VECTORS])
+def test_a_legality_defect_is_one_cause_under_its_rule(name, vector):
+    one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == name), vector, CAUSE_BREAKS[name])

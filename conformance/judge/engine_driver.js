@@ -189,14 +189,19 @@
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; return { error: failure('create', x) }; }
     for (let k = 0; k < i.prefix.length; k++) {
-      try { g.act(i.prefix[k]); } catch (x) { return { error: failure('act(prefix[' + k + '])', x) }; }
+      try { g.act(i.prefix[k]); } catch (x) {
+        // the state the refused answer was given in: the judge judges that decision (the engine's own)
+        const out = { error: failure('act(prefix[' + k + '])', x) };
+        try { out.prefixState = { at: k, state: clone(g.state()) }; } catch (y) { if (exhausted(y)) throw y; }
+        return out;
+      }
     }
     return { game: g };
   }
 
   function legality(i) {
     const first = prepared(i);
-    if (first.error) return { error: first.error };
+    if (first.error) return first.prefixState ? { error: first.error, prefixState: first.prefixState } : { error: first.error };
     const g = first.game, out = {};
     try { out.state = clone(g.state()); } catch (x) { return { error: failure('state()', x) }; }
     try { out.act = { action: clone(g.act(i.answer)) }; } catch (x) {

@@ -232,7 +232,7 @@ def _legality(test: dict, r: dict) -> Judged:
     fallback), judged as one decision of a game (step_judge.judge_views)."""
     i, expected = test["input"], test["expected"]
     if "error" in r and "state" not in r:
-        return failed(f"the game could not be set up: {failure_text(r['error'])}")
+        return _prefix_refused(test, r) or failed(f"the game could not be set up: {failure_text(r['error'])}")
     act = r.get("act") if isinstance(r.get("act"), dict) else {}
     notes = []
     actual_view = {"state": r.get("state"), "act": "throws" if is_refusal(act) else r.get("act")}
@@ -252,6 +252,30 @@ def _legality(test: dict, r: dict) -> Judged:
                                   lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality"))
     j = game_judged(verdict)
     j.notes += notes
+    return j
+
+
+def _prefix_refused(test: dict, r: dict) -> "Judged | None":
+    """A legality vector whose prefix answer ``k`` the engine refused, with the state it refused it
+    in (``prefixState``, docs/engine-protocol.md): that decision judged as a legality vector of the
+    first ``k`` answers would be (the prefix's answers are legal; where the engine's own state
+    refuses the answer, the state's difference is the cause, issue #38, item 2); None without it."""
+    i, seen = test["input"], r.get("prefixState")
+    if not (isinstance(seen, dict) and isinstance(seen.get("at"), int) and 0 <= seen["at"] < len(i["prefix"])):
+        return None
+    k = seen["at"]
+    prefix, given = i["prefix"][:k], i["prefix"][k]
+    actual_view = {"state": seen.get("state"), "act": "throws"}
+    views = lambda spec: legality_views(spec, prefix, given)  # noqa: E731
+    verdict = judge_views(i["game"], k, answer(given), actual_view, views, "legality")
+    verdict = dealing.followed(verdict, dealing.observe({"decisions": [seen.get("state")]}),
+                               dealing.pinned_decks(i["game"]),
+                               lambda dealt: judge_views({**i["game"], "dealt": dealt}, k, answer(given), actual_view,
+                                                         views, "legality"))
+    if verdict.status == "passed":
+        return None
+    j = game_judged(verdict)
+    j.notes.append(f"the game could not be set up: {failure_text(r['error'])}; judged at that answer (prefix[{k}])")
     return j
 
 

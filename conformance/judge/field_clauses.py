@@ -303,6 +303,11 @@ def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] 
         # R25 reveals the cards the hand's value needs: a hand named otherwise follows the engine's
         # own ranking of that hand (one cause with it, issue #38)
         return "rules.best-five", RANKED_OTHERWISE
+    if mine.keys() == theirs.keys() and all(mine[i]["cards"] == theirs[i]["cards"]
+                                            or _kicker_not_counted(mine[i], theirs[i], record_e.get("board")) for i in mine):
+        # a kicker the hand's value needs left unshown: the engine's value of that hand does not
+        # count it (its ranking, issue #38); a card shown that is not needed stays the reveal rule's
+        return "rules.best-five", RANKED_OTHERWISE
     award = award_difference(record_e, record_a)
     if award is not None and award[1] in (RANKED_OTHERWISE, WHEEL_MISSED) and _winners_shown(record_a) \
             and all(_follows_ranking(mine[i], theirs[i]) for i in mine.keys() & theirs.keys()):
@@ -329,13 +334,27 @@ def _follows_ranking(mine: dict, theirs: dict, kickers: bool = True) -> bool:
     """Whether a seat's showdown entry differs from ours only as its own ranking of the hand makes it
     (R25: the cards its value needs): the same cards or a hand named otherwise, or (``kickers``: where
     the engine's winners differ by its ranking) the same name of a hand with kickers and one hole card
-    more or fewer shown (the kicker that plays). Alone, a kicker shown otherwise is the reveal rule's."""
+    more or fewer shown (the kicker that plays). Alone, a kicker shown that is not needed is the reveal
+    rule's (one needed and not shown: :func:`_kicker_not_counted`)."""
     if mine.get("hand") != theirs.get("hand") or mine["cards"] == theirs["cards"]:
         return True
     if not kickers:
         return False
     ours, shown = set(mine["cards"]), set(theirs["cards"])
     return mine.get("hand") in KICKER_HANDS and len(ours ^ shown) == 1 and (ours < shown or shown < ours)
+
+
+def _kicker_not_counted(mine: dict, theirs: dict, board: object) -> bool:
+    """Whether a seat's showdown entry shows fewer of its hole cards than ours for a hand with
+    kickers of the same name, the cards it shows making that same hand with the board: the cards it
+    leaves out are kickers that the reference's value of the hand counts (R25 shows them as needed)
+    and the engine's does not."""
+    try:
+        ours, shown = set(mine["cards"]), set(theirs["cards"])
+        return mine.get("hand") == theirs.get("hand") in KICKER_HANDS and shown < ours \
+            and evaluate(list(theirs["cards"]) + list(board))["name"] == mine["hand"]
+    except (EvaluateError, TypeError, KeyError):
+        return False
 
 
 def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | None":

@@ -164,6 +164,8 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
     records), the hand number, the level, blinds and positions are judged from the reference's own
     next hand, then the reference is resynchronised to the engine's hand start, from which the rest
     is judged. True when resynchronised, None when there was no need, False when it cannot be."""
+    if hasattr(ref, "follow_skipped") and ref.follow_skipped(state):
+        lost = False  # the hands the engine played without a decision, played from its log() (trajectory.py)
     before = None if lost else ref.state()
     if not lost and before is None and isinstance(state, dict) and (cause := _auto_fold_cause(out)) is not None:
         # the reference's game ended with seats sitting out in an auto-fold the engine's does not

@@ -19,7 +19,7 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import AUTO_FOLDED_SOONER, hand_in_play, hand_start, judge_state, replay_decisions
+from .following import AUTO_FOLDED_SOONER, allowed_by, hand_in_play, hand_start, judge_state, replay_decisions
 from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
                     single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
@@ -44,7 +44,8 @@ def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = N
 
 
 def _replay(out: Comparison, spec, trajectory, plan, required, with_log, v4_steps, standing_fields) -> None:
-    ref = ReferenceGame(spec)
+    ref = ReferenceGame(spec, trajectory.get("log") if isinstance(trajectory, dict) else None,
+                        trajectory.get("standings") if isinstance(trajectory, dict) else None)
     try:
         _replay_game(out, ref, trajectory, plan, required, with_log, v4_steps, standing_fields)
     finally:
@@ -483,13 +484,22 @@ def compare_views(expected: dict, actual: dict, hand, decision: int, answer: obj
     # An answer accepted where it must be refused (or refused where accepted) is one difference: the
     # state after a refusal and submit's fallback then show the same behaviour again.
     settled = (expected.get("act") == "throws") != (actual.get("act") == "throws")
+    # ...and where the engine's own state allows what it did (or refuses it), that state's difference
+    # (judged above): not one of its own (following.replay_decisions judges a game's acts so)
+    own = settled and allowed_by(actual.get("state"), answer) == (actual.get("act") != "throws") \
+        and not _identical(expected.get("state"), actual.get("state"))
     try:
         for key in LEGALITY_ORDER:
-            if key not in expected and key not in actual or settled and key in ("stateAfter", "fallback"):
+            if key not in expected and key not in actual or settled and key in ("stateAfter", "fallback") \
+                    or own and key == "act":
                 continue
             e, a = expected.get(key, "(absent)"), actual.get(key, "(absent)")
             clause = {"act": action_clause(answer, e, a), "fallback": "timing.fallback",
                       "error": "state.fields"}.get(key)
+            if key == "state" and isinstance(e, dict) and isinstance(a, dict) and callable(expected.get("_game")):
+                # judged as a game's decision state is: another seat asked to act is one difference (following.py)
+                judge_state(c, expected["_game"](), hand, decision, e, a)
+                continue
             if key in ("state", "stateAfter") and isinstance(e, dict) and isinstance(a, dict):
                 # derived fields against the engine's own others (derived_fields): one wrong field, one difference
                 c.compare(hand, decision, key, e, a, STATE_ORDER, only=lambda where, key=key: is_base(where, key))

@@ -112,9 +112,13 @@ def _copied(value: object) -> object:
 class ReferenceGame:
     """The reference playing the vector's game step by step (same cards, same answers)."""
 
-    def __init__(self, spec: dict) -> None:
+    def __init__(self, spec: dict, log: object = None, standings: object = None) -> None:
         self.t = tournament(spec)
         self._history: tuple | None = None  # (t.history, its length, its public copy)
+        # the engine's own end of the game (its ``log()`` and ``standings``): the hands it played
+        # without a decision state are followed from it (:meth:`follow_skipped`)
+        self._log, self._standings = awards.by_hand(log), standings
+        self._decided = 0  # the engine's latest hand with a decision state (follow_skipped)
 
     def state(self) -> dict | None:
         """The reference's decision state (``t.decision_state()``), its ``history`` shared by the
@@ -179,6 +183,46 @@ class ReferenceGame:
             if isinstance(x, dict) and isinstance(x.get("eliminatedInHand"), int) and x.get("id") in self.t.ids:
                 eliminated[self.t.ids.index(x["id"])] = (x["eliminatedInHand"], x.get("place"))
         return eliminated
+
+    def follow_skipped(self, state: object) -> bool:
+        """Before the engine's first decision of a hand: the hands it played since its last decision
+        state without one (all in on the blinds, say) where this table did not play them as it did --
+        it never reached one (lost in the hand before), or it played one from another award of the
+        hand before -- are played from the engine's own ``log()`` end of the hand before (its chips,
+        positions and blinds). So their records are judged from the engine's own stacks, that
+        earlier difference is not counted again in each of them, and this table's next hand is
+        the engine's (issue #38, item 1). True when it played one."""
+        number = state.get("handNumber") if isinstance(state, dict) else None
+        if not (isinstance(number, int) and not isinstance(number, bool)):
+            return False
+        start, self._decided = self._decided + 1, max(self._decided, number)
+        theirs, played = self._log, False
+        for m in range(max(start, 2), number):
+            ours = awards.by_hand(self.t.hands)
+            if m not in theirs or m - 1 not in theirs:
+                continue
+            if m in ours and not (m - 1 in ours and awards.awards_differ(ours[m - 1].get("history"),
+                                                                           theirs[m - 1].get("result"))):
+                continue
+            if not self._play_from_log(m):
+                return played
+            played = True
+        return played
+
+    def _play_from_log(self, m: int) -> bool:
+        """Hand ``m`` played from the engine's ``log()`` end of hand ``m - 1``, as far as it goes
+        without a decision; False when this table cannot start it so or asks for a decision in it
+        (the engine asked none: its next decision state is judged against that)."""
+        theirs = self._log
+        try:
+            chips, record = theirs[m - 1]["chips"], theirs[m]
+            blinds = record.get("blinds")
+            self.t.resume(m, chips, (record["buttonSeat"], record["smallBlindSeat"], record["bigBlindSeat"]),
+                          [c == 0 for c in chips], None, self._eliminated(self._standings),
+                          tuple(blinds) if isinstance(blinds, list) and len(blinds) == 2 else None)
+        except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
+            return False
+        return self.t.over or self.t.hand is None or self.t.hand.hand_number != m
 
     def follow_ending(self, log: object, standings: object, plan: Plan, answered: int, after: int) -> None:
         """The hands the engine played after its last decision (in hand ``after``), where no decision
@@ -347,22 +391,27 @@ def legality_views(spec: dict, prefix: list, answer: object) -> dict:
     """What the reference does with a legality vector's game (docs/engine-protocol.md, legality):
     ``state`` after the prefix, ``act`` (``{"action"}`` or ``"throws"``), ``stateAfter`` a
     refused act, and the ``fallback`` a refused answer gets from ``submit``."""
-    ref = ReferenceGame(spec)
-    for a in prefix:
-        ref.t.act(decode_answer(a))
+    ref = legality_game(spec, prefix)
     answer = decode_answer(answer)
-    view = {"state": ref.state()}
+    # "_game": the reference standing at ``state`` again, to follow the engine's own state there
+    # (step_judge.compare_views: following.judge_state)
+    view = {"state": ref.state(), "_game": lambda: legality_game(spec, prefix)}
     act = ref.act(answer)
     if "threw" in act:
         view["act"] = "throws"
         view["stateAfter"] = ref.state()
-        again = ReferenceGame(spec)
-        for a in prefix:
-            again.t.act(decode_answer(a))
-        view["fallback"] = again.t.submit(answer)[0]
+        view["fallback"] = legality_game(spec, prefix).t.submit(answer)[0]
     else:
         view["act"] = {"action": act}
     return view
+
+
+def legality_game(spec: dict, prefix: list) -> ReferenceGame:
+    """The reference's game of ``spec`` after the ``prefix`` answers."""
+    ref = ReferenceGame(spec)
+    for a in prefix:
+        ref.t.act(decode_answer(a))
+    return ref
 
 
 def divergence_offset(family: str, vector_input: dict) -> int:
