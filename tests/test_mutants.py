@@ -337,15 +337,27 @@ def test_hands_the_engine_played_without_a_decision_are_followed_from_its_log():
                       "sng3v4.recovery-next-hand", "rules.best-five")
 
 
-# Legality vectors (issue #38, items 1 and 2): the state after the prefix is judged as a game's
-# decision state (following.judge_state: another seat asked to act is one difference), an act that
+# Legality vectors (issue #38, items 1 and 2): the prefix is judged as a game's decisions (the
+# driver records them: a difference there is the vector's cause, the rest follows), the state after
+# the prefix is judged as a game's decision state (following.judge_state: another seat asked to act is one difference), an act that
 # follows the engine's own state is that state's difference, and a prefix answer the engine refuses
 # is judged in the state it refused it (prefixState): one cause, the rule, not the vector's clauses.
 LEGALITY_VECTORS = [("short-all-in-reopens", "legality.raise-when-closed-since-last-action"),
                     ("heads-up-big-blind-acts-first", "legality.call-when-check-possible"),
-                    ("min-raise-from-raise-to", "legality.allin-when-closed-since-last-action")]
+                    ("min-raise-from-raise-to", "legality.allin-when-closed-since-last-action"),
+                    # a prefix raise applied as additional chips: the prefix judged as a game's decisions
+                    ("raise-amount-as-additional-chips", "legality.raise-when-closed-since-last-action")]
 
 
 @pytest.mark.parametrize("name,vector", LEGALITY_VECTORS, ids=[name for name, _ in LEGALITY_VECTORS])
 def test_a_legality_defect_is_one_cause_under_its_rule(name, vector):
     one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == name), vector, CAUSE_BREAKS[name])
+
+
+def test_the_records_of_a_hand_the_reference_could_not_follow_are_counted_under_what_lost_it():
+    """call-not-capped: a call of 160 chips recorded for a seat with 30 behind cannot be followed (the
+    reference has no such chips); the rest of that hand is the reference's own play, so the hand's
+    log() record (its actions, winners and chips) is that difference's consequence: one cause."""
+    failed = one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == "call-not-capped"),
+                               "sng3v4.recovery-refused-with-the-blind-all-in", "return.call")
+    assert [f["path"] for f in failed[0].failures] == ["action.amount"], failed[0].failures

@@ -247,6 +247,7 @@ class Comparison:
     # changed there without reproducing it (proof.pair_alternatives).
     first_at: dict = field(default_factory=dict)
     lost_at: int | None = None  # the first decision from which the reference could not follow the engine
+    lost_hands: set = field(default_factory=set)  # the hands it could not follow to their end (unfollowed)
     differed: bool = False  # a difference since the engine's hand started (the next one resynchronises)
     # The ids of the seats whose holdem-sng-3-v4 auto-fold (R26) differed (following._auto_fold_difference).
     auto_folded_otherwise: set = field(default_factory=set)
@@ -277,10 +278,13 @@ class Comparison:
         else:
             under.counted += 1
 
-    def unfollowed(self, decision: int) -> None:
-        """The reference could not follow the engine from ``decision`` (until the next hand)."""
+    def unfollowed(self, decision: int, hand: object = None) -> None:
+        """The reference could not follow the engine from ``decision`` (until the next hand) of
+        ``hand``: that hand's records at the game's end are its own play, not the engine's."""
         if self.lost_at is None:
             self.lost_at = decision
+        if isinstance(hand, int) and not isinstance(hand, bool):
+            self.lost_hands.add(hand)
 
     def compare(self, hand, decision, path, expected, actual, order: tuple = (), clause: str | None = None,
                 only: "Callable[[str], bool] | None" = None) -> bool:

@@ -185,24 +185,35 @@
   }
 
   // A fresh game with the prefix applied, or {error}.
-  function prepared(i) {
+  // With `trail`, the prefix's decisions and action records (the judge follows them as a game's).
+  function prepared(i, trail) {
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; return { error: failure('create', x) }; }
     for (let k = 0; k < i.prefix.length; k++) {
-      try { g.act(i.prefix[k]); } catch (x) {
+      if (trail) {
+        try { trail.decisions.push(clone(g.state())); } catch (x) { if (exhausted(x)) throw x; trail = null; }
+      }
+      let action;
+      try { action = g.act(i.prefix[k]); } catch (x) {
         // the state the refused answer was given in: the judge judges that decision (the engine's own)
         const out = { error: failure('act(prefix[' + k + '])', x) };
         try { out.prefixState = { at: k, state: clone(g.state()) }; } catch (y) { if (exhausted(y)) throw y; }
         return out;
       }
+      if (trail) trail.actions.push(clone(action));
     }
     return { game: g };
   }
 
   function legality(i) {
-    const first = prepared(i);
-    if (first.error) return first.prefixState ? { error: first.error, prefixState: first.prefixState } : { error: first.error };
-    const g = first.game, out = {};
+    const trail = { decisions: [], actions: [] };
+    const first = prepared(i, trail);
+    if (first.error) {
+      const out = { error: first.error, prefix: trail };
+      if (first.prefixState) out.prefixState = first.prefixState;
+      return out;
+    }
+    const g = first.game, out = { prefix: trail };
     try { out.state = clone(g.state()); } catch (x) { return { error: failure('state()', x) }; }
     try { out.act = { action: clone(g.act(i.answer)) }; } catch (x) {
       out.act = { threw: describe(x) };

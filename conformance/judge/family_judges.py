@@ -231,6 +231,8 @@ def _legality(test: dict, r: dict) -> Judged:
     """The state after the prefix, the act (or its refusal, the state after it and submit's
     fallback), judged as one decision of a game (step_judge.judge_views)."""
     i, expected = test["input"], test["expected"]
+    if (j := _prefix_judged(test, r)) is not None:
+        return j
     if "error" in r and "state" not in r:
         return _prefix_refused(test, r) or failed(f"the game could not be set up: {failure_text(r['error'])}")
     act = r.get("act") if isinstance(r.get("act"), dict) else {}
@@ -252,6 +254,30 @@ def _legality(test: dict, r: dict) -> Judged:
                                   lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality"))
     j = game_judged(verdict)
     j.notes += notes
+    return j
+
+
+PREFIX_DIFFERS = ("a difference in the prefix (judged as a game's decisions): the state after it and the "
+                  "answer follow from it, judged no further")
+
+
+def _prefix_judged(test: dict, r: dict) -> "Judged | None":
+    """A legality vector whose prefix the engine played otherwise, judged as a game's decisions are
+    (its recorded ``prefix``: the state before each answer and the action it recorded,
+    docs/engine-protocol.md; the reference follows the engine): failed with those differences, each
+    under its own rule (issue #38, item 1); None when the prefix was played as due (or not recorded)."""
+    i, trail = test["input"], r.get("prefix")
+    if not (isinstance(trail, dict) and isinstance(trail.get("decisions"), list)
+            and isinstance(trail.get("actions"), list)):
+        return None
+    trajectory = {"decisions": trail["decisions"], "actions": trail["actions"],
+                  **({"error": r["error"]} if "error" in r else {})}
+    plan = Plan(tuple(answer(a) for a in i["prefix"]))
+    verdict = dealing.judge_game(i["game"], trajectory, plan, family="legality", decisions_only=True)
+    if verdict.status != "failed":
+        return None
+    j = game_judged(verdict)
+    j.notes.append(PREFIX_DIFFERS)
     return j
 
 

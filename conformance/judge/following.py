@@ -188,7 +188,7 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
         if auto_fold:
             _auto_fold_difference(out, ref, before["handNumber"], at, root, before, state)
     if not ref.resync(state, standings):
-        out.unfollowed(at)
+        out.unfollowed(at, state.get("handNumber") if isinstance(state, dict) else None)
         return False
     out.differed = False
     return True
@@ -231,7 +231,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             if not asked_after_the_end(out, ref, engine_hand, at, state):
                 out.add(engine_hand, at, "state()", "null (the game is over)", state)
                 lost = True
-                out.unfollowed(at)
+                out.unfollowed(at, engine_hand)
                 continue
         elif as_answered is not None and _count(as_answered, state) < _count(expected, state):
             judge_state(out, ref, expected["handNumber"], at, as_answered, state, resynchronised)
@@ -251,7 +251,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         except (KeyError, TypeError, IndexError, AttributeError):
             out.add(hand, at, "state", expected, state, "state.fields")
             lost = True
-            out.unfollowed(at)
+            out.unfollowed(at, engine_hand)
             continue
         out.answers.append((hand, at, answer))
         want = ref.act(answer)
@@ -261,7 +261,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             if not (error and (is_refusal(want) or allowed_by(state, answer) is False or _not_recorded(error))):
                 out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
                         action_clause(answer, want, None))
-            out.unfollowed(at)
+            out.unfollowed(at, engine_hand)
             return False
         got = actions[k]
         if is_refusal(want) and is_refusal(got):  # any refusal passes where one is due (refusals.py)
@@ -278,7 +278,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
             as_answered = None
             lost = not (ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got))
             if lost:
-                out.unfollowed(at)
+                out.unfollowed(at, engine_hand)
             continue
         if _identical(want, got):
             continue
@@ -295,7 +295,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         out.compare(hand, at, "action", want, got, clause="state.actions" if misstated else action_clause(answer, want, got))
         lost = not followed
         if lost:
-            out.unfollowed(at)
+            out.unfollowed(at, engine_hand)
     return not lost
 
 

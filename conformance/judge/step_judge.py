@@ -27,34 +27,36 @@ from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_
 
 def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = None, with_log: bool = False,
            v4_steps: list | None = None, standing_fields: tuple = STANDING_FIELDS, stop: bool = False,
-           lite: bool = False) -> Comparison:
+           lite: bool = False, decisions_only: bool = False) -> Comparison:
     """Play ``spec`` on the reference, answering each decision as ``plan`` answers the engine's
     state, and compare every step of ``trajectory``. ``required``: the number of decisions the
     engine had to record (a hands script's length; None: to the end of the game). ``with_log``:
     compare ``log()`` too. ``v4_steps``: holdem-sng-3-v4 steps played first (their outcomes are
     the trajectory's ``steps``). A trajectory without ``decisions`` (an engine that reports only
     the end, docs/engine-protocol.md) is judged on its steps and its end: the reference then plays
-    the plan on its own states. ``stop``: at the first difference. ``lite``: :attr:`Comparison.lite`."""
+    the plan on its own states. ``stop``: at the first difference. ``lite``: :attr:`Comparison.lite`.
+    ``decisions_only``: the recorded decisions alone, not the game's end (a legality vector's prefix)."""
     out = Comparison(stop=stop, clause_of=clause_for if v4_steps is None else v4_clause_for, lite=lite)
     try:
-        _replay(out, spec, trajectory, plan, required, with_log, v4_steps, standing_fields)
+        _replay(out, spec, trajectory, plan, required, with_log, v4_steps, standing_fields, decisions_only)
     except _Stop:
         pass
     return out
 
 
-def _replay(out: Comparison, spec, trajectory, plan, required, with_log, v4_steps, standing_fields) -> None:
+def _replay(out: Comparison, spec, trajectory, plan, required, with_log, v4_steps, standing_fields,
+            decisions_only=False) -> None:
     ref = ReferenceGame(spec, trajectory.get("log") if isinstance(trajectory, dict) else None,
                         trajectory.get("standings") if isinstance(trajectory, dict) else None)
     try:
-        _replay_game(out, ref, trajectory, plan, required, with_log, v4_steps, standing_fields)
+        _replay_game(out, ref, trajectory, plan, required, with_log, v4_steps, standing_fields, decisions_only)
     finally:
         if not out.stop:
             out.positions = ref.positions()
 
 
 def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required, with_log, v4_steps,
-                 standing_fields) -> None:
+                 standing_fields, decisions_only=False) -> None:
     trajectory = expand(trajectory)
     error = trajectory.get("error")
     in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out, error, trajectory.get("standings"))
@@ -68,7 +70,7 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
             out.notes.append(END_ONLY)
     else:
         in_step = replay_decisions(ref, trajectory, plan, out, len(v4_steps or ()))
-    if in_step:
+    if in_step and not decisions_only:
         offset = len(v4_steps or ())
         decisions = out.decisions
         expected = ref.state()
@@ -108,13 +110,36 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                 elif key == "log" and isinstance(expected, list):
                     expected, shown = ref.log_followed(expected, actual_end[key])
                     followed = [f"log()[{k}].result.showdown" for k in shown]
+                lost = _lost_records(out, path, expected, actual_end[key]) if key in ("history", "log") else []
                 if key == "standings" and (out.differed or _end_records_differ(out)) \
                         and standings_follow(actual_end[key], expected):
                     expected = actual_end[key]  # the records' differences' consequence, not one of its own
                 if key == "standings" and out.auto_folded_otherwise:
                     expected = auto_fold_followed(expected, actual_end[key], out.auto_folded_otherwise)
                 out.compare(None, None, path, expected, actual_end[key],
-                            only=(lambda where: where not in followed) if followed else None)
+                            only=(lambda where: where not in followed and not _inside(where, lost))
+                            if followed or lost else None)
+
+
+def _lost_records(out: Comparison, path: str, ours: object, theirs: object) -> list[str]:
+    """The paths of the engine's end-of-game records (``history()``, ``log()``) of the hands the
+    reference could not follow to their end (Comparison.lost_hands): the reference's records of
+    them are its own play, not the engine's, so a difference there is that earlier difference's
+    consequence (counted under the game's first), not one of its own (issue #38, item 1)."""
+    if not (out.lost_hands and isinstance(theirs, list)):
+        return []
+    lost = [f"{path}[{k}]" for k, rec in enumerate(theirs)
+            if isinstance(rec, dict) and rec.get("handNumber") in out.lost_hands]
+    mine = {rec.get("handNumber"): rec for rec in ours if isinstance(rec, dict)} if isinstance(ours, list) else {}
+    for k, rec in enumerate(theirs):
+        if f"{path}[{k}]" in lost and out.first is not None and not _identical(mine.get(rec["handNumber"]), rec):
+            out.later_count += 1
+    return lost
+
+
+def _inside(where: str, records: "list[str]") -> bool:
+    """Whether the path ``where`` is inside one of ``records`` (paths of list items)."""
+    return any(where == r or where.startswith((r + ".", r + "[")) for r in records)
 
 
 def auto_fold_followed(ours: object, standings: object, seats: set) -> object:
