@@ -361,3 +361,27 @@ def test_the_records_of_a_hand_the_reference_could_not_follow_are_counted_under_
     failed = one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == "call-not-capped"),
                                "sng3v4.recovery-refused-with-the-blind-all-in", "return.call")
     assert [f["path"] for f in failed[0].failures] == ["action.amount"], failed[0].failures
+
+
+class _WithoutPrefix(QuickJSDriver):
+    """The JS driver as a --cmd engine may answer legality: without the optional recorded ``prefix``."""
+
+    def run(self, family, test, scale=1.0):
+        out = super().run(family, test, scale)
+        if family == "legality" and isinstance(out.value, dict):
+            out.value.pop("prefix", None)
+        return out
+
+
+def test_a_refused_prefix_answer_without_the_recorded_prefix_is_judged_in_the_state_it_was_refused_in():
+    """heads-up-big-blind-acts-first refuses a legal prefix answer; with only ``prefixState``
+    (docs/engine-protocol.md) that decision is judged: the seat asked (rules.heads-up-order), one cause,
+    not the vector's clauses."""
+    mutant = next(m for m in REPRO_MUTANTS if m["name"] == "heads-up-big-blind-acts-first")
+    vector = "legality.call-when-check-possible"
+    tests = {"legality": [t for t in load_tests(["legality"])["legality"] if t["id"] == vector]}
+    report = certify(_WithoutPrefix(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {})
+    failed = report.with_status("failed")
+    assert [c.id for c in failed] == [vector]
+    assert [c.breaks for c in causes.group(failed)] == ["rules.heads-up-order"], [c.title() for c in causes.group(failed)]
+    assert any("could not be set up" in n for n in failed[0].notes), failed[0].notes
