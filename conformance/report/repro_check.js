@@ -13,7 +13,14 @@ function locate(path, at) {
   const k = at === null ? null : at - OFFSET;
   const head = /^(state\(\)|stateAfter|state|again|action|act|submit|history\(\)|log\(\)|standings\(\)|result\(\)|over|error|steps)/.exec(path);
   let root, rest = path.slice(head ? head[1].length : 0);
-  if (FAMILY === 'legality' && head && ['state', 'act', 'submit', 'stateAfter'].includes(head[1])) {
+  const inPrefix = FAMILY === 'legality' && k !== null && k < INPUT.prefix.length;
+  if (inPrefix && head && ['state', 'action'].includes(head[1])) {
+    // a difference in the prefix, judged as a game's decisions (the driver's `prefix`; or the
+    // state a refused prefix answer was given in, `prefixState`)
+    const p = outcome.prefix || { decisions: [], actions: [] }, refused = outcome.prefixState;
+    root = head[1] === 'action' ? p.actions[k] : p.decisions[k];
+    if (root === undefined) root = head[1] === 'state' && refused && refused.at === k ? refused.state : outcome.error;
+  } else if (FAMILY === 'legality' && head && ['state', 'act', 'submit', 'stateAfter'].includes(head[1])) {
     root = outcome[head[1]];  // one state, one act, one submit: not a game's decisions
   } else switch (head && head[1]) {
     case 'state': case 'state()': root = k !== null && k < (outcome.decisions || []).length ? decision(k) : outcome.error || null; break;
