@@ -303,10 +303,12 @@ def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] 
         # R25 reveals the cards the hand's value needs: a hand named otherwise follows the engine's
         # own ranking of that hand (one cause with it, issue #38)
         return "rules.best-five", RANKED_OTHERWISE
+    board = record_e.get("board")
     if mine.keys() == theirs.keys() and all(mine[i]["cards"] == theirs[i]["cards"]
-                                            or _kicker_not_counted(mine[i], theirs[i], record_e.get("board")) for i in mine):
+                                            or _kicker_not_counted(mine[i], theirs[i], board) for i in mine):
         # a kicker the hand's value needs left unshown: the engine's value of that hand does not
-        # count it (its ranking, issue #38); a card shown that is not needed stays the reveal rule's
+        # count it (its ranking, issue #38). A card shown that is not needed stays the reveal rule's,
+        # even one that plays no part in the hand: an engine showing every hole card shows those too.
         return "rules.best-five", RANKED_OTHERWISE
     award = award_difference(record_e, record_a)
     if award is not None and award[1] in (RANKED_OTHERWISE, WHEEL_MISSED) and _winners_shown(record_a) \
