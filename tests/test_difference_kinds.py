@@ -61,3 +61,12 @@ def test_a_classified_kind_names_the_behaviour_whatever_field_shows_it():
     # without a kind: the field and the values' kind decide
     assert cause_key("state.pots", "state.pots[0].amount", 1, 2) != cause_key("state.pots", "state.pots[0].amount", 2, 1)
     assert cause_key("state.pots", None, 1, 2) == ("state.pots", "", "more than due")
+
+
+def test_a_legality_acts_record_is_the_same_field_as_a_games_action_record():
+    """``act.action.amount`` (a legality vector's act) and ``action.amount`` (a game's decision, a
+    legality prefix's) are one field: the same defect in both is one cause (issue #38, item 3)."""
+    from conformance.judge.difference_kinds import cause_key, field_of
+    assert field_of("act.action.amount") == field_of("action.amount") == "action.amount"
+    assert field_of("act") == "act" and field_of("actions[2].amount") == "actions[].amount"
+    assert cause_key("rules.raise-total", "act.action.amount", 200, 201) == cause_key("rules.raise-total", "action.amount", 300, 301)

@@ -385,3 +385,19 @@ def test_a_refused_prefix_answer_without_the_recorded_prefix_is_judged_in_the_st
     assert [c.id for c in failed] == [vector]
     assert [c.breaks for c in causes.group(failed)] == ["rules.heads-up-order"], [c.title() for c in causes.group(failed)]
     assert any("could not be set up" in n for n in failed[0].notes), failed[0].notes
+
+
+# An engine whose returned raise record says one chip more than it applied (its state and history
+# right): found attacking this stop's judge as a user would. A holdem-sng-3-v4 step's record that
+# differs was followed as recorded, so the next step's state differed in every field the chip
+# touched (5 causes); it is now judged as a game's decision is (following.replay_decisions): the next
+# state is the answer's, so only the record was misstated (state.actions), one difference.
+MISSTATED_RAISE = {"name": "raise-record-one-chip-more", "find": "      this.advance(s);\n      return record;",
+                   "replace": "      this.advance(s);\n      return kind === 'raise' ? Object.assign({}, record, "
+                              "{ amount: record.amount + 1 }) : record;"}
+
+
+def test_a_step_record_misstated_alone_is_the_records_one_difference():
+    assert SOURCE.count(MISSTATED_RAISE["find"]) == 1
+    failed = one_vector_causes(MISSTATED_RAISE, "sng3v4.uncontested-side-pot-reveals-nothing", "state.actions")
+    assert {f["path"].split(".")[-1] for f in failed[0].failures} == {"amount"}, failed[0].failures

@@ -18,6 +18,7 @@ import re
 ONE_RULE = {"rules.checker-convention": "rules.short-allin"}
 ABSENT, MISSING = "(absent)", "(missing)"
 
+_ACT = re.compile(r"^act\.action\b")
 _INDEX = re.compile(r"\[\d+\]")
 # A holdem-sng-3-v4 step's state, and a legality vector's state after a refusal, are decision states:
 # ``steps[3].state.pots`` and ``stateAfter.pots`` are ``state.pots`` (a step's action is an action).
@@ -37,6 +38,7 @@ def field_of(path: str | None) -> str:
     ``history.winners[].amount``)."""
     if not path:
         return ""
+    path = _ACT.sub("action", path)  # a legality act's returned record is a game's action record
     return _RECORD.sub("history.", _STEP.sub(lambda m: "" if m.group(0).startswith("steps") else "state",
                                              _INDEX.sub("[]", path)))
 

@@ -233,7 +233,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
                 lost = True
                 out.unfollowed(at, engine_hand)
                 continue
-        elif as_answered is not None and _count(as_answered, state) < _count(expected, state):
+        elif as_answered is not None and count_differences(as_answered, state) < count_differences(expected, state):
             judge_state(out, ref, expected["handNumber"], at, as_answered, state, resynchronised)
             ref.follow_state(state)  # the record misstated: the hand played on as answered
         else:
@@ -291,7 +291,7 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         # amounts are zero" (state.actions); else the engine applied the answer otherwise (its rule).
         misstated = as_answered is not None and followed and isinstance(nxt, dict) \
             and nxt.get("handNumber") == engine_hand and (record_followed := ref.state()) is not None \
-            and _count(as_answered, nxt) < _count(record_followed, nxt)
+            and count_differences(as_answered, nxt) < count_differences(record_followed, nxt)
         out.compare(hand, at, "action", want, got, clause="state.actions" if misstated else action_clause(answer, want, got))
         lost = not followed
         if lost:
@@ -325,7 +325,7 @@ def allowed_by(state: object, answer: object) -> "bool | None":
     return True
 
 
-def _count(expected: object, state: object) -> int:
+def count_differences(expected: object, state: object) -> int:
     return sum(1 for _ in differences(expected, state))
 
 

@@ -19,7 +19,8 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import AUTO_FOLDED_SOONER, allowed_by, hand_in_play, hand_start, judge_state, replay_decisions
+from .following import (AUTO_FOLDED_SOONER, allowed_by, count_differences, hand_in_play, hand_start, judge_state,
+                        replay_decisions)
 from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
                     single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
@@ -200,6 +201,9 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
     under an alternative that ends it sooner: its end is then compared)."""
     outcomes = outcomes if isinstance(outcomes, list) else []
     engine_hand_before = hand_in_play(ref)
+    # after an action record that differs, the reference's next state had the engine done what the
+    # reference did (as following.replay_decisions judges a game's decisions: a record misstated)
+    as_answered = None
     for k, step in enumerate(steps):
         got = outcomes[k] if k < len(outcomes) else None
         seen = got.get("state") if isinstance(got, dict) else None
@@ -214,9 +218,15 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
                 resynchronised = bool(started)
             engine_hand_before = engine_hand
             own = ref.state()
-            if own is not None:
+            if own is not None and not resynchronised and as_answered is not None \
+                    and count_differences(as_answered, seen) < count_differences(own, seen):
+                judge_state(out, ref, own["handNumber"], k, as_answered, seen, False, root=f"steps[{k}].state")
+                ref.follow_state(seen)  # the record misstated: the hand played on as answered
+                judged = True
+            elif own is not None:
                 judge_state(out, ref, own["handNumber"], k, own, seen, resynchronised, root=f"steps[{k}].state")
                 judged = True
+        as_answered = None
         # the step on the engine's own clock once its state is judged (a clock that differs is that state's difference)
         want = ref.step(step, seen.get("timeLimitMs") if judged else None)
         hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
@@ -236,13 +246,23 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             if sooner:
                 out.add(hand, k, typed, want["action"]["type"], got["action"]["type"], "timing.fallback",
                         kind=AUTO_FOLDED_SOONER)
-            clean = out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"),
-                                clause=_step_clause(step, {**want, "state": seen}, got),
-                                only=(lambda where: where != typed) if sooner else None) and not sooner
-            if not clean and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
+            clause = _step_clause(step, {**want, "state": seen}, got)
+            if not _identical(mine, theirs) and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
+                answered = ref.state() if not _identical(want.get("action"), got["action"]) else None
                 if as_timeout:  # the engine's own timeout handling: its auto-fold too
                     ref.follow_timeout(seen, got["action"])
-                ref.follow_action(seen, got["action"])
+                followed = ref.follow_action(seen, got["action"])
+                nxt = outcomes[k + 1].get("state") if k + 1 < len(outcomes) and isinstance(outcomes[k + 1], dict) else None
+                # Only the record misstated (the next state is the one the answer gives): the record's
+                # own rule, state.actions (following.replay_decisions), not the answer's
+                if followed and answered is not None and isinstance(nxt, dict) and isinstance(seen, dict) \
+                        and nxt.get("handNumber") == seen.get("handNumber") and (now := ref.state()) is not None \
+                        and count_differences(answered, nxt) < count_differences(now, nxt):
+                    as_answered = answered
+                    if _identical(want.get("error"), got.get("error")):
+                        clause = "state.actions"
+            out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"), clause=clause,
+                        only=(lambda where: where != typed) if sooner else None)
         elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
             out.add(hand, k, f"steps[{k}]", want, got, "rules.elimination",  # R26: one difference, not one per key
                     kind="a recovery refused where it is due" if "refused" in got else "a recovery granted where it is refused")
