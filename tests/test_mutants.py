@@ -401,3 +401,24 @@ def test_a_step_record_misstated_alone_is_the_records_one_difference():
     assert SOURCE.count(MISSTATED_RAISE["find"]) == 1
     failed = one_vector_causes(MISSTATED_RAISE, "sng3v4.uncontested-side-pot-reveals-nothing", "state.actions")
     assert {f["path"].split(".")[-1] for f in failed[0].failures} == {"amount"}, failed[0].failures
+
+
+# The same engine on the vectors where no later decision state of the hand shows what it applied:
+# a legality act (the driver's `next`: the state after it), an all-in raise whose record says more
+# chips than the seat had (it cannot be followed: the next state is exactly the answer's), the last
+# prefix answer (the state after the prefix), a lone hand's last answer (the state it waits in).
+MISSTATED_VECTORS = ("legality.raise-minimum", "legality.raise-maximum", "legality.raise-when-closed",
+                     "hand.raise-minimum.h1", "hands.short-all-in-does-not-reopen")
+
+
+def test_a_misstated_record_is_one_cause_wherever_the_judge_sees_it():
+    by_family: dict = {}
+    for vector in MISSTATED_VECTORS:
+        family = vector.split(".")[0]
+        by_family.setdefault(family, []).extend(t for t in load_tests([family])[family] if t["id"] == vector)
+    assert sum(map(len, by_family.values())) == len(MISSTATED_VECTORS)
+    report = certify(QuickJSDriver(mutate(MISSTATED_RAISE), engine_name="mutant.js", host=HOST), by_family, {})
+    failed = report.with_status("failed")
+    assert sorted(c.id for c in failed) == sorted(MISSTATED_VECTORS)
+    assert [(c.breaks, c.kind) for c in causes.group(failed)] == [("state.actions", "more than due")], \
+        [c.title() for c in causes.group(failed)]

@@ -219,6 +219,9 @@
       out.act = { threw: describe(x) };
       try { out.stateAfter = clone(g.state()); } catch (y) { out.error = failure('state() after the rejected act', y); return out; }
     }
+    if (!out.act.threw) {  // the state the accepted answer left: tells a misstated record from a misapplied answer
+      try { out.next = clone(g.state()); } catch (x) { if (exhausted(x)) throw x; }
+    }
     const second = prepared(i);
     if (second.error) { out.error = second.error; return out; }
     try { out.submit = clone(second.game.submit(i.answer)); } catch (x) { out.submit = { threw: describe(x) }; }

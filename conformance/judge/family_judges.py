@@ -238,6 +238,8 @@ def _legality(test: dict, r: dict) -> Judged:
     act = r.get("act") if isinstance(r.get("act"), dict) else {}
     notes = []
     actual_view = {"state": r.get("state"), "act": "throws" if is_refusal(act) else r.get("act")}
+    if isinstance(r.get("next"), dict):  # (not compared: it tells a misstated record, step_judge._record_misstated)
+        actual_view["next"] = r["next"]
     if is_refusal(act):  # what followed the refusal (the reference's views have it when it refuses too)
         actual_view["stateAfter"] = r.get("stateAfter")
         submit = r.get("submit")
@@ -271,7 +273,9 @@ def _prefix_judged(test: dict, r: dict) -> "Judged | None":
             and isinstance(trail.get("actions"), list)):
         return None
     trajectory = {"decisions": trail["decisions"], "actions": trail["actions"],
-                  **({"error": r["error"]} if "error" in r else {})}
+                  **({"error": r["error"]} if "error" in r else {}),
+                  # the state after the prefix: tells a misstated last record (following.replay_decisions)
+                  **({"after": r["state"]} if isinstance(r.get("state"), dict) else {})}
     plan = Plan(tuple(answer(a) for a in i["prefix"]))
     verdict = dealing.judge_game(i["game"], trajectory, plan, family="legality", decisions_only=True)
     if verdict.status != "failed":

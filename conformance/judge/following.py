@@ -285,15 +285,19 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         # the engine's own action followed: as it recorded it, or (refused) the state it kept
         as_answered = None if is_refusal(got) else ref.state()
         followed = ref.follow_state(state) if is_refusal(got) else ref.follow_action(state, got)
-        nxt = decisions[k + 1] if k + 1 < len(decisions) else None
+        # the next state: the next decision's, or (the last one) the state the engine's run ended
+        # waiting in (``after``: a lone hand's, hand_judge.views)
+        nxt = decisions[k + 1] if k + 1 < len(decisions) else trajectory.get("after")
         # Only the record misstated (the next state is the one the answer gives, as judged there): the
         # record's own rule, "`amount` is additional chips committed by that action ... Fold/check
         # amounts are zero" (state.actions); else the engine applied the answer otherwise (its rule).
-        misstated = as_answered is not None and followed and isinstance(nxt, dict) \
-            and nxt.get("handNumber") == engine_hand and (record_followed := ref.state()) is not None \
-            and count_differences(as_answered, nxt) < count_differences(record_followed, nxt)
+        # A record that cannot be followed (more chips than the seat has) is misstated when the next
+        # state is exactly the answer's.
+        misstated = as_answered is not None and isinstance(nxt, dict) and nxt.get("handNumber") == engine_hand \
+            and (_identical(as_answered, nxt) if not followed else (record_followed := ref.state()) is not None
+                 and count_differences(as_answered, nxt) < count_differences(record_followed, nxt))
         out.compare(hand, at, "action", want, got, clause="state.actions" if misstated else action_clause(answer, want, got))
-        lost = not followed
+        lost = not (followed or misstated)
         if lost:
             out.unfollowed(at, engine_hand)
     return not lost

@@ -139,6 +139,8 @@ def views(trajectory: dict) -> dict:
             "error": trajectory.get("error")}
     if isinstance(trajectory.get("again"), list):  # second states after the runner's edits: state.fresh
         seen["again"] = [hand_view(s) for s in trajectory["again"]]
+    if isinstance(trajectory.get("waiting"), dict):  # the state after the script: tells a misstated last record
+        seen["after"] = hand_view(trajectory["waiting"])
     return seen
 
 

@@ -541,6 +541,8 @@ def compare_views(expected: dict, actual: dict, hand, decision: int, answer: obj
             e, a = expected.get(key, "(absent)"), actual.get(key, "(absent)")
             clause = {"act": action_clause(answer, e, a), "fallback": "timing.fallback",
                       "error": "state.fields"}.get(key)
+            if key == "act" and not settled and _record_misstated(expected, actual, answer):
+                clause = "state.actions"  # only the record: "`amount` is additional chips committed by that action"
             if key == "state" and isinstance(e, dict) and isinstance(a, dict) and callable(expected.get("_game")):
                 # judged as a game's decision state is: another seat asked to act is one difference (following.py)
                 judge_state(c, expected["_game"](), hand, decision, e, a)
@@ -556,6 +558,25 @@ def compare_views(expected: dict, actual: dict, hand, decision: int, answer: obj
     except _Stop:
         pass
     return c
+
+
+def _record_misstated(expected: dict, actual: dict, answer: object) -> bool:
+    """Whether a legality act the engine accepted, recording an action that differs, left the state
+    the answer gives (the reference's own next state) rather than the one its record gives (the
+    reference following that record from the engine's state): then only the record is misstated
+    (following.replay_decisions judges a game's decisions so). ``actual["next"]``: the engine's
+    state after the act (the driver's, docs/engine-protocol.md)."""
+    game, after, act = expected.get("_game"), actual.get("next"), actual.get("act")
+    if not (callable(game) and isinstance(after, dict) and isinstance(act, dict) and isinstance(act.get("action"), dict)):
+        return False
+    answered, followed = game(), game()
+    if "threw" in answered.act(answer):
+        return False
+    mine = answered.state()
+    if not followed.follow_action(actual.get("state"), act["action"]):  # (more chips than the seat has)
+        return mine is not None and _identical(mine, after)
+    theirs = followed.state()
+    return mine is not None and theirs is not None and count_differences(mine, after) < count_differences(theirs, after)
 
 
 def judge_views(spec: dict, decision: int, answer: object, actual: dict, views, family: str) -> GameVerdict:
