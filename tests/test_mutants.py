@@ -422,3 +422,15 @@ def test_a_misstated_record_is_one_cause_wherever_the_judge_sees_it():
     assert sorted(c.id for c in failed) == sorted(MISSTATED_VECTORS)
     assert [(c.breaks, c.kind) for c in causes.group(failed)] == [("state.actions", "more than due")], \
         [c.title() for c in causes.group(failed)]
+
+
+# Its mirror: a raise applied with one chip more than answered, and recorded so (the state follows
+# the record). The raise's own rule wherever it shows, a holdem-sng-3-v4 "bet" (a raise to its
+# amount) included: that step's difference was filed under return.forms, a second cause.
+MISAPPLIED_RAISE = {"name": "raise-applied-one-chip-more", "find": "      else if (kind === 'raise') add = amount - this.bet[s];",
+                    "replace": "      else if (kind === 'raise') add = Math.min(amount - this.bet[s] + 1, this.stacks[s]);"}
+
+
+def test_a_misapplied_raise_is_the_raise_rules_one_cause_whatever_word_asked_for_it():
+    assert SOURCE.count(MISAPPLIED_RAISE["find"]) == 1
+    one_vector_causes(MISAPPLIED_RAISE, "sng3v4.uncontested-side-pot-reveals-nothing", "rules.raise-total")

@@ -114,7 +114,7 @@ def action_clause(answer: object, expected: object, actual: object) -> str:
     """The clause of an action that differs: the return-value rule of the answer's kind."""
     kind = answer.get("type") if isinstance(answer, dict) else answer
     if isinstance(expected, dict) and isinstance(actual, dict) and "threw" not in expected and "threw" not in actual:
-        if kind == "raise":
+        if kind in ("raise", "bet"):  # (holdem-sng-3-v4's "bet" is a raise to its amount)
             return "rules.raise-total"
     clause = f"return.{kind}" if isinstance(kind, str) else "return.forms"
     return clause if clause in CLAUSES else "return.forms"
