@@ -19,8 +19,9 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Compa
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import (AUTO_FOLDED_SOONER, allowed_by, count_differences, hand_in_play, hand_start, judge_state,
+from .following import (ACCEPTED, AUTO_FOLDED_SOONER, REFUSED, allowed_by, count_differences, hand_in_play, hand_start, judge_state,
                         replay_decisions)
+from .refusals import code_of, refusal_note
 from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
                     single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
@@ -204,10 +205,16 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
     # after an action record that differs, the reference's next state had the engine done what the
     # reference did (as following.replay_decisions judges a game's decisions: a record misstated)
     as_answered = None
+    lost_in = None  # the hand in which the reference could not follow the engine's record (until the next)
     for k, step in enumerate(steps):
         got = outcomes[k] if k < len(outcomes) else None
         seen = got.get("state") if isinstance(got, dict) else None
         judged = False
+        if lost_in is not None and isinstance(seen, dict) and seen.get("handNumber") == lost_in:
+            # the rest of a hand the reference cannot follow (as a game's decisions: following.py)
+            out.answers.append((lost_in, k, step))
+            continue
+        lost_in = None
         if isinstance(seen, dict) and not out.stop and not (isinstance(step, dict) and "recover" in step):
             engine_hand = seen.get("handNumber")
             resynchronised = False
@@ -234,10 +241,18 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
         if got is None:
             if want == {"error": "the game is over"} and _game_over_at(error, k):
                 return ENDED
-            out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
+            if out.first is not None and _game_over_at(error, k):
+                out.later_count += 1  # its game ended sooner after a difference: that difference's consequence
+            else:
+                out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
             return False
         if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
             mine, theirs = {x: v for x, v in want.items() if x != "state"}, {x: v for x, v in got.items() if x != "state"}
+            if _answer_refused(mine) and _answer_refused(theirs) and mine.get("error") != theirs.get("error"):
+                # any refusal passes where one is due; its code is a note (refusals.py), as in sng3v4's own steps
+                if note := refusal_note(f"steps[{k}]", code_of(theirs.get("error")), code_of(mine.get("error"))):
+                    out.notes.append(note)
+                theirs = {**theirs, "error": mine.get("error")}
             # A timeout, or an answer both refuse (processed as one, R22), that folds where checking is
             # legal: the engine's auto-fold at a lower count (R22)
             as_timeout = want.get("error") == "late" or (want.get("error") is not None and got.get("error") is not None)
@@ -247,11 +262,24 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
                 out.add(hand, k, typed, want["action"]["type"], got["action"]["type"], "timing.fallback",
                         kind=AUTO_FOLDED_SOONER)
             clause = _step_clause(step, {**want, "state": seen}, got)
+            settled = not as_timeout and _answer_refused(want) != _answer_refused(got) and isinstance(got.get("action"), dict)
+            if settled:
+                # A timely answer accepted where it must be refused, or refused where it is valid: one
+                # difference (its answer's rule), none of its own where the engine's own state allows
+                # what it did (that state's, judged above), as a game's decision is (following.py)
+                given = decode_answer(step["answer"] if isinstance(step, dict) and "atMs" in step else step)
+                if allowed_by(seen, given) != (not _answer_refused(got)):
+                    e, a = ({"threw": x["error"]} if _answer_refused(x) else x.get("action") for x in (want, got))
+                    out.add(hand, k, f"steps[{k}]", mine, theirs, action_clause(given, e, a),
+                            kind=REFUSED if _answer_refused(got) else ACCEPTED)
             if not _identical(mine, theirs) and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
                 answered = ref.state() if not _identical(want.get("action"), got["action"]) else None
                 if as_timeout:  # the engine's own timeout handling: its auto-fold too
                     ref.follow_timeout(seen, got["action"])
                 followed = ref.follow_action(seen, got["action"])
+                if not followed and isinstance(seen, dict):
+                    lost_in = seen.get("handNumber")
+                    out.unfollowed(k, lost_in)
                 nxt = outcomes[k + 1].get("state") if k + 1 < len(outcomes) and isinstance(outcomes[k + 1], dict) else None
                 # Only the record misstated (the next state is the one the answer gives): the record's
                 # own rule, state.actions (following.replay_decisions), not the answer's
@@ -261,8 +289,9 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
                     as_answered = answered
                     if _identical(want.get("error"), got.get("error")):
                         clause = "state.actions"
-            out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"), clause=clause,
-                        only=(lambda where: where != typed) if sooner else None)
+            if not settled:
+                out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"), clause=clause,
+                            only=(lambda where: where != typed) if sooner else None)
         elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
             out.add(hand, k, f"steps[{k}]", want, got, "rules.elimination",  # R26: one difference, not one per key
                     kind="a recovery refused where it is due" if "refused" in got else "a recovery granted where it is refused")
@@ -272,6 +301,11 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
         if "error" in want and "state" not in want:  # the reference's game is over
             return False
     return True
+
+
+def _answer_refused(outcome: dict) -> bool:
+    """Whether a v4 step's outcome refused a timely answer (an error other than "late": its fallback applied)."""
+    return outcome.get("error") not in (None, "late")
 
 
 def _step_clause(step: object, want: dict, got: object) -> str | None:
