@@ -12,6 +12,7 @@ blind-spot mutants too).
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -434,3 +435,25 @@ MISAPPLIED_RAISE = {"name": "raise-applied-one-chip-more", "find": "      else i
 def test_a_misapplied_raise_is_the_raise_rules_one_cause_whatever_word_asked_for_it():
     assert SOURCE.count(MISAPPLIED_RAISE["find"]) == 1
     one_vector_causes(MISAPPLIED_RAISE, "sng3v4.uncontested-side-pot-reveals-nothing", "rules.raise-total")
+
+
+# Vectors the whole-run survey of this stop found (tests/data/judge: a fresh legality vector and two
+# shrunk fuzz games with holdem-sng-3-v4 steps, saved as they were generated), each on which one
+# mutant had more than one cause: a refused answer's stateAfter judged against the reference's own
+# minRaiseTo (not the engine's own lastFullRaise); a step's answer accepted where refused filed as
+# three fields, its refusal codes compared, and the hand the reference could not follow judged on.
+SAVED_VECTORS = [("min-raise-from-raise-to", "legality-refused-after-a-prefix-raise.json"),
+                 ("raise-accepted-when-closed", "fuzz-steps-raise-accepted-when-closed.json"),
+                 ("responder-counts-folded-seats", "fuzz-steps-raise-offered-without-responder.json")]
+
+
+@pytest.mark.parametrize("name,file", SAVED_VECTORS, ids=[name for name, _ in SAVED_VECTORS])
+def test_a_saved_vector_that_split_a_mutant_into_causes_gives_one(name, file):
+    vector = json.loads((Path(__file__).parent / "data" / "judge" / file).read_text(encoding="utf-8"))
+    family = vector["id"].split(".")[0]
+    mutant = next(m for m in REPRO_MUTANTS if m["name"] == name)
+    report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), {family: [vector]}, {})
+    failed = report.with_status("failed")
+    assert [c.id for c in failed] == [vector["id"]]
+    breaks = CAUSE_BREAKS.get(name) or mutant["breaks"]
+    assert [c.breaks for c in causes.group(failed)] == [breaks], [c.title() for c in causes.group(failed)]

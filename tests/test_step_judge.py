@@ -89,10 +89,12 @@ def test_a_blind_spot_mutant_fails_at_its_first_divergence_naming_the_rule(mutan
         # "kind": a dealing difference's (conformance/judge/dealing.py), who is asked to act
         # (conformance/judge/following.py) and what differs classified (conformance/judge/field_clauses.py:
         # a record's awards or showdown, a seat's chips, the button, the level, a history's records as a
-        # list) and a second state() showing the runner's edits (following.HANDED_OUT)
+        # list), a second state() showing the runner's edits (following.HANDED_OUT) and an answer accepted
+        # where it must be refused, or refused where valid (a legality act, a holdem-sng-3-v4 step)
         assert set(case.first) - {"kind"} == {"hand", "decision", "path", "expected", "actual", "clause"}
         classified = case.first["path"].endswith(("you.seat", ".street", ".winners", ".showdown", ".stack", ".bet",
                                                   ".total", "Seat", ".level")) \
+            or re.fullmatch(r"act|steps\[\d+\]", case.first["path"]) is not None \
             or ".blinds" in case.first["path"] or case.first["path"].startswith("again") \
             or re.search(r"history(\(\))?\[\d+\](\.handNumber)?$", case.first["path"]) is not None
         assert ("kind" in case.first) == (case.breaks in ("rules.deal-order", "rules.burn") or classified)

@@ -577,9 +577,15 @@ def compare_views(expected: dict, actual: dict, hand, decision: int, answer: obj
                       "error": "state.fields"}.get(key)
             if key == "act" and not settled and _record_misstated(expected, actual, answer):
                 clause = "state.actions"  # only the record: "`amount` is additional chips committed by that action"
-            if key == "state" and isinstance(e, dict) and isinstance(a, dict) and callable(expected.get("_game")):
-                # judged as a game's decision state is: another seat asked to act is one difference (following.py)
-                judge_state(c, expected["_game"](), hand, decision, e, a)
+            if key == "act" and settled:  # accepted where refused, or refused where valid: one difference
+                c.add(hand, decision, key, e, a, clause, kind=REFUSED if a == "throws" else ACCEPTED)
+                continue
+            if key in ("state", "stateAfter") and isinstance(e, dict) and isinstance(a, dict) \
+                    and callable(expected.get("_game")):
+                # judged as a game's decision state is: another seat asked to act is one difference, a
+                # derived field against the engine's own others (following.py); after a refusal both
+                # keep, the state is the one before the act
+                judge_state(c, expected["_game"](), hand, decision, e, a, root=key)
                 continue
             if key in ("state", "stateAfter") and isinstance(e, dict) and isinstance(a, dict):
                 # derived fields against the engine's own others (derived_fields): one wrong field, one difference
