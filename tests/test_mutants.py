@@ -315,11 +315,14 @@ def test_a_reveal_that_follows_the_engines_ranking_is_the_rankings_cause(name, v
     one_vector_causes(next(m for m in REPRO_MUTANTS if m["name"] == name), vector, "rules.best-five")
 
 
-# A kicker the hand's value needs, left out of holdem-sng-3-v4's reveal (R25) with the same winners
-# and the same hand name: the engine's value does not count it (its ranking), one cause with the
-# hands it ranks otherwise; a card shown that is not needed stays the reveal rule's.
+# Cards shown in holdem-sng-3-v4's reveal (R25) that make only a lower hand of the same name, with the
+# same winners (a kicker the value needs left out, the lower pair of a full house): the engine's value
+# of that hand is not the reference's (its ranking), one cause with the hands it ranks otherwise; a
+# card shown that is not needed stays the reveal rule's.
 KICKER_VECTORS = [("showdown-trips-one-kicker", "sng3v4.three-timeouts-auto-fold", "rules.best-five"),
                   ("showdown-high-card-four-cards", "sng3v4.three-timeouts-auto-fold", "rules.best-five"),
+                  # the lower pair of a full house shown: cards that make only a lower full house
+                  ("showdown-full-house-lowest-pair", "sng3v4.three-timeouts-auto-fold", "rules.best-five"),
                   ("v4-reveal-hole-cards-in-best-five", "sng3v4.three-timeouts-auto-fold", "rules.showdown-public")]
 
 

@@ -305,10 +305,11 @@ def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] 
         return "rules.best-five", RANKED_OTHERWISE
     board = record_e.get("board")
     if mine.keys() == theirs.keys() and all(mine[i]["cards"] == theirs[i]["cards"]
-                                            or _kicker_not_counted(mine[i], theirs[i], board) for i in mine):
-        # a kicker the hand's value needs left unshown: the engine's value of that hand does not
-        # count it (its ranking, issue #38). A card shown that is not needed stays the reveal rule's,
-        # even one that plays no part in the hand: an engine showing every hole card shows those too.
+                                            or _value_not_realised(mine[i], theirs[i], board) for i in mine):
+        # cards shown that make only a lower hand of the same name (a kicker the value needs left
+        # unshown, another pair): the engine's value of that hand (its ranking, issue #38). A card
+        # shown that is not needed stays the reveal rule's, even one that plays no part in the hand:
+        # an engine showing every hole card shows those too.
         return "rules.best-five", RANKED_OTHERWISE
     award = award_difference(record_e, record_a)
     if award is not None and award[1] in (RANKED_OTHERWISE, WHEEL_MISSED) and _winners_shown(record_a) \
@@ -337,7 +338,7 @@ def _follows_ranking(mine: dict, theirs: dict, kickers: bool = True) -> bool:
     (R25: the cards its value needs): the same cards or a hand named otherwise, or (``kickers``: where
     the engine's winners differ by its ranking) the same name of a hand with kickers and one hole card
     more or fewer shown (the kicker that plays). Alone, a kicker shown that is not needed is the reveal
-    rule's (one needed and not shown: :func:`_kicker_not_counted`)."""
+    rule's (one needed and not shown: :func:`_value_not_realised`)."""
     if mine.get("hand") != theirs.get("hand") or mine["cards"] == theirs["cards"]:
         return True
     if not kickers:
@@ -346,15 +347,17 @@ def _follows_ranking(mine: dict, theirs: dict, kickers: bool = True) -> bool:
     return mine.get("hand") in KICKER_HANDS and len(ours ^ shown) == 1 and (ours < shown or shown < ours)
 
 
-def _kicker_not_counted(mine: dict, theirs: dict, board: object) -> bool:
-    """Whether a seat's showdown entry shows fewer of its hole cards than ours for a hand with
-    kickers of the same name, the cards it shows making that same hand with the board: the cards it
-    leaves out are kickers that the reference's value of the hand counts (R25 shows them as needed)
-    and the engine's does not."""
+def _value_not_realised(mine: dict, theirs: dict, board: object) -> bool:
+    """Whether a seat's showdown entry names the same hand as ours but shows hole cards with which
+    the board makes only a lower hand of that name (a kicker left out, the lower pair of a full
+    house): R25 shows the cards the hand's value needs, so the engine's value of that hand is not the
+    reference's -- its ranking. (Cards shown that make the whole value, needed or not, are the reveal
+    rule's.)"""
     try:
-        ours, shown = set(mine["cards"]), set(theirs["cards"])
-        return mine.get("hand") == theirs.get("hand") in KICKER_HANDS and shown < ours \
-            and evaluate(list(theirs["cards"]) + list(board))["name"] == mine["hand"]
+        if mine.get("hand") != theirs.get("hand") or set(mine["cards"]) == set(theirs["cards"]):
+            return False
+        shown = evaluate(list(theirs["cards"]) + list(board))
+        return shown["name"] == mine["hand"] and shown["value"] < evaluate(list(mine["cards"]) + list(board))["value"]
     except (EvaluateError, TypeError, KeyError):
         return False
 
