@@ -248,8 +248,10 @@ def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Com
             return False
         if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
             mine, theirs = {x: v for x, v in want.items() if x != "state"}, {x: v for x, v in got.items() if x != "state"}
-            if _answer_refused(mine) and _answer_refused(theirs) and mine.get("error") != theirs.get("error"):
-                # any refusal passes where one is due; its code is a note (refusals.py), as in sng3v4's own steps
+            if _answer_refused(mine) and _answer_refused(theirs) and mine.get("error") != theirs.get("error") \
+                    and isinstance(theirs.get("error"), str) and theirs["error"]:
+                # any refusal passes where one is due; its code is a note (refusals.py), as in sng3v4's own
+                # steps -- a code, not "" (falsy: a caller reading `if (r.error)` sees no error at all)
                 if note := refusal_note(f"steps[{k}]", code_of(theirs.get("error")), code_of(mine.get("error"))):
                     out.notes.append(note)
                 theirs = {**theirs, "error": mine.get("error")}
