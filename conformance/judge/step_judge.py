@@ -14,17 +14,15 @@ import json
 from dataclasses import dataclass, field, replace
 
 from conformance.vectors.clauses import CLAUSES
-from conformance.vectors.gamespec import answer as decode_answer
-from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, MISSING, STATE_ORDER, Comparison, Divergence, _identical,  # noqa: F401
+from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, STATE_ORDER, Comparison, Divergence, _identical,  # noqa: F401
                          _plain, _Stop, _thrown, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import (ACCEPTED, AUTO_FOLDED_SOONER, REFUSED, allowed_by, count_differences, hand_in_play, hand_start, judge_state,
-                        replay_decisions)
-from .refusals import code_of, refusal_note
+from .following import ACCEPTED, REFUSED, allowed_by, count_differences, judge_state, replay_decisions
 from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
                     single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
+from .v4_steps import ENDED, replay_v4_steps
 
 
 def replay(spec: dict, trajectory: dict, plan: Plan, *, required: int | None = None, with_log: bool = False,
@@ -61,7 +59,7 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                  standing_fields, decisions_only=False) -> None:
     trajectory = expand(trajectory)
     error = trajectory.get("error")
-    in_step = _replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out, error, trajectory.get("standings"))
+    in_step = replay_v4_steps(ref, v4_steps or [], trajectory.get("steps"), out, error, trajectory.get("standings"))
     if not in_step:
         return
     if in_step == ENDED:
@@ -183,146 +181,6 @@ def standings_follow(standings: object, ours: object) -> bool:
 # A game whose engine reported only its end (docs/engine-protocol.md): said on its vector.
 END_ONLY = ("the engine reported only the game's end (history, log, standings): judged on it, not followed "
             "decision by decision")
-ENDED = "ended"  # _replay_v4_steps: the engine's game and the reference's ended at the same step
-
-
-def _game_over_at(error: object, k: int) -> bool:
-    """The engine's trajectory stopped at step ``k`` because its game was over (state() gave null)."""
-    return isinstance(error, dict) and error.get("at") == f"state() at steps[{k}]" and \
-        isinstance(error.get("message"), str) and (error["message"].startswith("returned null")
-                                                    or error["message"] == "the game is over")
-
-
-def _replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comparison,
-                     error: object = None, standings: object = None) -> "bool | str":
-    """Compare each sng3v4 step's outcome, following the engine (conformance.judge.following): its
-    state before the step judged and followed, then the step applied there, an action record that
-    differs followed as the engine recorded it; False when the reference cannot follow further,
-    ENDED when the engine's game ended at the step where the reference's did (a fuzz game replayed
-    under an alternative that ends it sooner: its end is then compared)."""
-    outcomes = outcomes if isinstance(outcomes, list) else []
-    engine_hand_before = hand_in_play(ref)
-    # after an action record that differs, the reference's next state had the engine done what the
-    # reference did (as following.replay_decisions judges a game's decisions: a record misstated)
-    as_answered = None
-    lost_in = None  # the hand in which the reference could not follow the engine's record (until the next)
-    for k, step in enumerate(steps):
-        got = outcomes[k] if k < len(outcomes) else None
-        seen = got.get("state") if isinstance(got, dict) else None
-        judged = False
-        if lost_in is not None and isinstance(seen, dict) and seen.get("handNumber") == lost_in:
-            # the rest of a hand the reference cannot follow (as a game's decisions: following.py)
-            out.answers.append((lost_in, k, step))
-            continue
-        lost_in = None
-        if isinstance(seen, dict) and not out.stop and not (isinstance(step, dict) and "recover" in step):
-            engine_hand = seen.get("handNumber")
-            resynchronised = False
-            if engine_hand != engine_hand_before and isinstance(engine_hand, int):
-                started = hand_start(out, ref, k, seen, standings, False, root=f"steps[{k}].state")
-                if started is False:
-                    return False
-                resynchronised = bool(started)
-            engine_hand_before = engine_hand
-            own = ref.state()
-            if own is not None and not resynchronised and as_answered is not None \
-                    and count_differences(as_answered, seen) < count_differences(own, seen):
-                judge_state(out, ref, own["handNumber"], k, as_answered, seen, False, root=f"steps[{k}].state")
-                ref.follow_state(seen)  # the record misstated: the hand played on as answered
-                judged = True
-            elif own is not None:
-                judge_state(out, ref, own["handNumber"], k, own, seen, resynchronised, root=f"steps[{k}].state")
-                judged = True
-        as_answered = None
-        # the step on the engine's own clock once its state is judged (a clock that differs is that state's difference)
-        want = ref.step(step, seen.get("timeLimitMs") if judged else None)
-        hand = want["state"]["handNumber"] if isinstance(want.get("state"), dict) else None
-        out.answers.append((hand, k, step))
-        if got is None:
-            if want == {"error": "the game is over"} and _game_over_at(error, k):
-                return ENDED
-            if out.first is not None and _game_over_at(error, k):
-                out.later_count += 1  # its game ended sooner after a difference: that difference's consequence
-            else:
-                out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
-            return False
-        if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
-            mine, theirs = {x: v for x, v in want.items() if x != "state"}, {x: v for x, v in got.items() if x != "state"}
-            if _answer_refused(mine) and _answer_refused(theirs) and mine.get("error") != theirs.get("error") \
-                    and isinstance(theirs.get("error"), str) and theirs["error"]:
-                # any refusal passes where one is due; its code is a note (refusals.py), as in sng3v4's own
-                # steps -- a code, not "" (falsy: a caller reading `if (r.error)` sees no error at all)
-                if note := refusal_note(f"steps[{k}]", code_of(theirs.get("error")), code_of(mine.get("error"))):
-                    out.notes.append(note)
-                theirs = {**theirs, "error": mine.get("error")}
-            # A timeout, or an answer both refuse (processed as one, R22), that folds where checking is
-            # legal: the engine's auto-fold at a lower count (R22)
-            as_timeout = want.get("error") == "late" or (want.get("error") is not None and got.get("error") is not None)
-            sooner = as_timeout and ref.auto_fold_count(seen, got.get("action")) is not None
-            typed = f"steps[{k}].action.type"
-            if sooner:
-                out.add(hand, k, typed, want["action"]["type"], got["action"]["type"], "timing.fallback",
-                        kind=AUTO_FOLDED_SOONER)
-            clause = _step_clause(step, {**want, "state": seen}, got)
-            settled = not as_timeout and _answer_refused(want) != _answer_refused(got) and isinstance(got.get("action"), dict)
-            if settled:
-                # A timely answer accepted where it must be refused, or refused where it is valid: one
-                # difference (its answer's rule), none of its own where the engine's own state allows
-                # what it did (that state's, judged above), as a game's decision is (following.py)
-                given = decode_answer(step["answer"] if isinstance(step, dict) and "atMs" in step else step)
-                if allowed_by(seen, given) != (not _answer_refused(got)):
-                    e, a = ({"threw": x["error"]} if _answer_refused(x) else x.get("action") for x in (want, got))
-                    out.add(hand, k, f"steps[{k}]", mine, theirs, action_clause(given, e, a),
-                            kind=REFUSED if _answer_refused(got) else ACCEPTED)
-            if not _identical(mine, theirs) and isinstance(got.get("action"), dict) and "threw" not in got["action"]:
-                answered = ref.state() if not _identical(want.get("action"), got["action"]) else None
-                if as_timeout:  # the engine's own timeout handling: its auto-fold too
-                    ref.follow_timeout(seen, got["action"])
-                followed = ref.follow_action(seen, got["action"])
-                if not followed and isinstance(seen, dict):
-                    lost_in = seen.get("handNumber")
-                    out.unfollowed(k, lost_in)
-                nxt = outcomes[k + 1].get("state") if k + 1 < len(outcomes) and isinstance(outcomes[k + 1], dict) else None
-                # Only the record misstated (the next state is the one the answer gives): the record's
-                # own rule, state.actions (following.replay_decisions), not the answer's
-                if followed and answered is not None and isinstance(nxt, dict) and isinstance(seen, dict) \
-                        and nxt.get("handNumber") == seen.get("handNumber") and (now := ref.state()) is not None \
-                        and count_differences(answered, nxt) < count_differences(now, nxt):
-                    as_answered = answered
-                    if _identical(want.get("error"), got.get("error")):
-                        clause = "state.actions"
-            if not settled:
-                out.compare(hand, k, f"steps[{k}]", mine, theirs, ("action", "error"), clause=clause,
-                            only=(lambda where: where != typed) if sooner else None)
-        elif isinstance(step, dict) and "recover" in step and isinstance(got, dict) and set(want) != set(got):
-            out.add(hand, k, f"steps[{k}]", want, got, "rules.elimination",  # R26: one difference, not one per key
-                    kind="a recovery refused where it is due" if "refused" in got else "a recovery granted where it is refused")
-        else:
-            out.compare(hand, k, f"steps[{k}]", want, got, ("state", "action", "error"),
-                        clause=None if "state" not in want else _step_clause(step, want, got))
-        if "error" in want and "state" not in want:  # the reference's game is over
-            return False
-    return True
-
-
-def _answer_refused(outcome: dict) -> bool:
-    """Whether a v4 step's outcome refused a timely answer (an error other than "late": its fallback applied)."""
-    return outcome.get("error") not in (None, "late")
-
-
-def _step_clause(step: object, want: dict, got: object) -> str | None:
-    """The clause of a v4 step's action or error: a timely answer's is its word's (the answers
-    holdem-sng-3-v4 accepts, "bet" and "allin" among them: return.*), a timeout's the fallback's;
-    its state's fields keep their own (None)."""
-    timely = not (step == {"timeout": True} or want.get("error") == "late")
-    if not timely or not isinstance(got, dict) or not _identical(want.get("state"), got.get("state")):
-        return None
-    if want.get("error") is not None and got.get("error") is not None:
-        # An answer both refuse: what the step did is the fallback ("fallback check else fold"; in
-        # holdem-sng-3-v4 processed as a timeout, R22, its count setting auto-fold), not the word's rule.
-        return None
-    answer = decode_answer(step["answer"] if isinstance(step, dict) and "answer" in step else step)
-    return action_clause(answer, want.get("action"), got.get("action"))
 
 
 # ---- verdicts -----------------------------------------------------------------------------------
