@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import orjson
@@ -122,6 +122,11 @@ def _numbers(records: object) -> "list | None":
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers) or len(set(numbers)) < len(numbers):
         return None
     return numbers
+
+
+def inside(where: str, paths: "Iterable[str]") -> bool:
+    """Whether the path ``where`` is one of ``paths`` (list items, records) or inside one."""
+    return any(where == p or where.startswith((p + ".", p + "[")) for p in paths)
 
 
 def record_differences(expected: object, actual: object, path: str, reordered: list | None = None
@@ -285,6 +290,17 @@ class Comparison:
             self.lost_at = decision
         if isinstance(hand, int) and not isinstance(hand, bool):
             self.lost_hands.add(hand)
+
+    def lost_records(self, path: str, ours: object, theirs: object) -> list[tuple[str, bool]]:
+        """The engine's hand records in ``theirs`` (a history or ``log()`` at ``path``) of the hands the
+        reference could not follow to their end (:attr:`lost_hands`), as (path, whether it differs
+        from the reference's record of that hand in ``ours``): the reference's records of them are its
+        own play, not the engine's, so a difference there is the consequence of the one that lost it."""
+        if not (self.lost_hands and isinstance(theirs, list)):
+            return []
+        mine = {r.get("handNumber"): r for r in ours if isinstance(r, dict)} if isinstance(ours, list) else {}
+        return [(_join(path, k), not _identical(mine.get(r["handNumber"]), r)) for k, r in enumerate(theirs)
+                if isinstance(r, dict) and r.get("handNumber") in self.lost_hands]
 
     def compare(self, hand, decision, path, expected, actual, order: tuple = (), clause: str | None = None,
                 only: "Callable[[str], bool] | None" = None) -> bool:

@@ -248,15 +248,22 @@ def _legality(test: dict, r: dict) -> Judged:
             notes.append(note)
     if "error" in r:
         actual_view["error"] = failure_text(r["error"])
-    verdict = judge_views(i["game"], len(i["prefix"]), answer(i["answer"]), actual_view,
-                          lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality")
-    verdict = dealing.followed(  # an engine's own dealing (issue #23): judged on the cards it dealt
-        verdict, dealing.observe({"decisions": [r.get("state"), r.get("stateAfter")]}), dealing.pinned_decks(i["game"]),
-        lambda dealt: judge_views({**i["game"], "dealt": dealt}, len(i["prefix"]), answer(i["answer"]), actual_view,
-                                  lambda spec: legality_views(spec, i["prefix"], i["answer"]), "legality"))
+    verdict = _legality_decision(i["game"], i["prefix"], i["answer"], actual_view,
+                                 [r.get("state"), r.get("stateAfter")])
     j = game_judged(verdict)
     j.notes += notes
     return j
+
+
+def _legality_decision(game: dict, prefix: list, given: object, actual_view: dict, states: list):
+    """The engine's ``actual_view`` of the decision after ``prefix`` answered ``given``, judged against
+    the reference's (step_judge.judge_views), on the cards the engine dealt where it deals its own
+    (issue #23: ``states`` are its states that show them)."""
+    views = lambda spec: legality_views(spec, prefix, given)  # noqa: E731
+    verdict = judge_views(game, len(prefix), answer(given), actual_view, views, "legality")
+    return dealing.followed(verdict, dealing.observe({"decisions": states}), dealing.pinned_decks(game),
+                            lambda dealt: judge_views({**game, "dealt": dealt}, len(prefix), answer(given), actual_view,
+                                                      views, "legality"))
 
 
 PREFIX_DIFFERS = ("a difference in the prefix (judged as a game's decisions): the state after it and the "
@@ -294,14 +301,8 @@ def _prefix_refused(test: dict, r: dict) -> "Judged | None":
     if not (isinstance(seen, dict) and isinstance(seen.get("at"), int) and 0 <= seen["at"] < len(i["prefix"])):
         return None
     k = seen["at"]
-    prefix, given = i["prefix"][:k], i["prefix"][k]
-    actual_view = {"state": seen.get("state"), "act": "throws"}
-    views = lambda spec: legality_views(spec, prefix, given)  # noqa: E731
-    verdict = judge_views(i["game"], k, answer(given), actual_view, views, "legality")
-    verdict = dealing.followed(verdict, dealing.observe({"decisions": [seen.get("state")]}),
-                               dealing.pinned_decks(i["game"]),
-                               lambda dealt: judge_views({**i["game"], "dealt": dealt}, k, answer(given), actual_view,
-                                                         views, "legality"))
+    verdict = _legality_decision(i["game"], i["prefix"][:k], i["prefix"][k], {"state": seen.get("state"), "act": "throws"},
+                                 [seen.get("state")])
     if verdict.status == "passed":
         return None
     j = game_judged(verdict)

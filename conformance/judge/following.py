@@ -24,7 +24,7 @@ import json
 from reference.actions import Legal, check_legal, parse_answer
 from reference.errors import HoldemError, IllegalAction
 
-from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, same
+from .comparison import MISSING, STATE_ORDER, Comparison, _identical, _thrown, differences, inside, same
 from .derived_fields import from_own_fields, is_base, is_derived, top_field
 from .field_clauses import _at, _auto_fold_differs, action_clause, auto_folded
 from .refusals import code_of, is_refusal, refusal_note
@@ -180,20 +180,18 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
         # a showdown that follows from the engine's own awards is the award's difference (awards.py)
         followed = {f"{root}.history[{k}].showdown" for k in ref.showdowns_followed(before.get("history") or [],
                                                                                    state.get("history"))}
-        # the records of hands the reference could not follow to their end are its own play, not the
-        # engine's: counted under the difference that lost them (step_judge._lost_records)
-        theirs = [(j, r) for j, r in enumerate(state.get("history") or ())
-                  if isinstance(r, dict) and r.get("handNumber") in out.lost_hands]
-        lost = [f"{root}.history[{j}]" for j, _ in theirs]
-        mine = {r.get("handNumber"): r for r in before.get("history") or () if isinstance(r, dict)}
-        if out.first is not None and any(not _identical(mine.get(r["handNumber"]), r) for _, r in theirs):
+        # the records of hands the reference could not follow to their end: counted under the
+        # difference that lost them (Comparison.lost_records)
+        lost = out.lost_records(f"{root}.history", before.get("history"), state.get("history"))
+        if out.first is not None and any(differs for _, differs in lost):
             out.later_count += 1
+        lost = [where for where, _ in lost]
         if not (auto_fold and before["handNumber"] != state.get("handNumber")):
             # (else the reference played other hands than the engine's, some without a decision, as
             # its seats sat out: their records, number and positions are the auto-fold's consequence)
             out.compare(before["handNumber"], at, root, before, state, STATE_ORDER,
                         only=lambda where: top_field(where, root) in HAND_START and where not in followed
-                        and not any(where == p or where.startswith((p + ".", p + "[")) for p in lost))
+                        and not inside(where, lost))
         if auto_fold:
             _auto_fold_difference(out, ref, before["handNumber"], at, root, before, state)
     if not ref.resync(state, standings):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from conformance.vectors.clauses import CLAUSES
 from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, STATE_ORDER, Comparison, Divergence, _identical,  # noqa: F401
-                         _plain, _Stop, _thrown, reach, same, transition)
+                         _plain, _Stop, _thrown, inside, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
 from .following import ACCEPTED, REFUSED, allowed_by, count_differences, judge_state, replay_decisions
@@ -84,7 +84,7 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
             out.add(None, None, "error", None, _thrown(error), "state.fields")
         decided = [x.get("handNumber") for x in trajectory.get("decisions") or () if isinstance(x, dict)]
         if with_log and decided and isinstance(decided[-1], int):
-            ref.follow_ending(trajectory.get("log"), trajectory.get("standings"), plan, out.decisions, decided[-1])
+            ref.follow_ending(plan, out.decisions, decided[-1])
         end = ref.ending(with_log, standing_fields)
         actual_end = {"history": trajectory.get("history"), "log": trajectory.get("log"),
                       "standings": standings_view(trajectory.get("standings"), standing_fields),
@@ -110,36 +110,19 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
                 elif key == "log" and isinstance(expected, list):
                     expected, shown = ref.log_followed(expected, actual_end[key])
                     followed = [f"log()[{k}].result.showdown" for k in shown]
-                lost = _lost_records(out, path, expected, actual_end[key]) if key in ("history", "log") else []
+                # the records of hands the reference could not follow: that difference's consequence
+                lost = out.lost_records(path, expected, actual_end[key]) if key in ("history", "log") else []
+                if out.first is not None:
+                    out.later_count += sum(differs for _, differs in lost)
+                lost = [where for where, _ in lost]
                 if key == "standings" and (out.differed or _end_records_differ(out)) \
                         and standings_follow(actual_end[key], expected):
                     expected = actual_end[key]  # the records' differences' consequence, not one of its own
                 if key == "standings" and out.auto_folded_otherwise:
                     expected = auto_fold_followed(expected, actual_end[key], out.auto_folded_otherwise)
                 out.compare(None, None, path, expected, actual_end[key],
-                            only=(lambda where: where not in followed and not _inside(where, lost))
+                            only=(lambda where: where not in followed and not inside(where, lost))
                             if followed or lost else None)
-
-
-def _lost_records(out: Comparison, path: str, ours: object, theirs: object) -> list[str]:
-    """The paths of the engine's end-of-game records (``history()``, ``log()``) of the hands the
-    reference could not follow to their end (Comparison.lost_hands): the reference's records of
-    them are its own play, not the engine's, so a difference there is that earlier difference's
-    consequence (counted under the game's first), not one of its own (issue #38, item 1)."""
-    if not (out.lost_hands and isinstance(theirs, list)):
-        return []
-    lost = [f"{path}[{k}]" for k, rec in enumerate(theirs)
-            if isinstance(rec, dict) and rec.get("handNumber") in out.lost_hands]
-    mine = {rec.get("handNumber"): rec for rec in ours if isinstance(rec, dict)} if isinstance(ours, list) else {}
-    for k, rec in enumerate(theirs):
-        if f"{path}[{k}]" in lost and out.first is not None and not _identical(mine.get(rec["handNumber"]), rec):
-            out.later_count += 1
-    return lost
-
-
-def _inside(where: str, records: "list[str]") -> bool:
-    """Whether the path ``where`` is inside one of ``records`` (paths of list items)."""
-    return any(where == r or where.startswith((r + ".", r + "[")) for r in records)
 
 
 def auto_fold_followed(ours: object, standings: object, seats: set) -> object:

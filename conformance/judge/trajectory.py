@@ -213,24 +213,28 @@ class ReferenceGame:
         """Hand ``m`` played from the engine's ``log()`` end of hand ``m - 1``, as far as it goes
         without a decision; False when this table cannot start it so or asks for a decision in it
         (the engine asked none: its next decision state is judged against that)."""
-        theirs = self._log
+        return self._resume_from_log(m) and (self.t.over or self.t.hand is None or self.t.hand.hand_number != m)
+
+    def _resume_from_log(self, m: int) -> bool:
+        """This table started at hand ``m`` as the engine's ``log()`` ends hand ``m - 1`` (its chips)
+        and starts hand ``m`` (its positions and blinds); False when it cannot be."""
         try:
-            chips, record = theirs[m - 1]["chips"], theirs[m]
+            chips, record = self._log[m - 1]["chips"], self._log[m]
             blinds = record.get("blinds")
             self.t.resume(m, chips, (record["buttonSeat"], record["smallBlindSeat"], record["bigBlindSeat"]),
                           [c == 0 for c in chips], None, self._eliminated(self._standings),
                           tuple(blinds) if isinstance(blinds, list) and len(blinds) == 2 else None)
         except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
             return False
-        return self.t.over or self.t.hand is None or self.t.hand.hand_number != m
+        return True
 
-    def follow_ending(self, log: object, standings: object, plan: Plan, answered: int, after: int) -> None:
+    def follow_ending(self, plan: Plan, answered: int, after: int) -> None:
         """The hands the engine played after its last decision (in hand ``after``), where no decision
         state resynchronises: after a hand whose award in its ``log()`` differs from this table's, the
         next is played again from the engine's own end of that hand (its chips, positions and
         blinds; ``plan`` answering from decision ``answered``), so each award is judged from the
         engine's own stacks and that difference is not counted again (issue #38, item 1)."""
-        theirs = awards.by_hand(log)
+        theirs = self._log
         number = after
         while True:
             ours = awards.by_hand(self.t.hands)
@@ -239,12 +243,9 @@ class ReferenceGame:
             if not differs:
                 return
             n = differs[0]
+            if not self._resume_from_log(n + 1):
+                return
             try:
-                chips, nxt = theirs[n]["chips"], theirs[n + 1]
-                blinds = nxt.get("blinds")
-                self.t.resume(n + 1, chips, (nxt["buttonSeat"], nxt["smallBlindSeat"], nxt["bigBlindSeat"]),
-                              [c == 0 for c in chips], None, self._eliminated(standings),
-                              tuple(blinds) if isinstance(blinds, list) and len(blinds) == 2 else None)
                 self.play_out(plan, answered)
             except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError):
                 return
