@@ -92,7 +92,9 @@ def first_failure(source: str, family: str, extra: list = ()):
 CAUSE_BREAKS = {
     "odd-chip-wrong-seat": "rules.odd-chips", "short-all-in-reopens": "rules.short-allin",
     "wheel-not-a-straight": "rules.wheel", "no-burn-card": "rules.burn",
-    "heads-up-big-blind-acts-first": "rules.heads-up-order", "pots-not-merged": "rules.folded-chips",
+    "heads-up-big-blind-acts-first": "rules.heads-up-order",
+    # buildPots's pots left unmerged: the merging rule, as a decision state's pots (helper_causes)
+    "pots-not-merged": "state.pots",
     "refund-counted-as-award": "state.history-winners", "fnv-over-utf16-units": "helper.rng",
     "min-raise-from-raise-to": "state.last-full-raise", "heads-up-transition-button": "rules.heads-up-transition",
     "deal-from-the-button": "rules.deal-order", "simultaneous-smaller-stack-first": "rules.simultaneous",
@@ -460,3 +462,42 @@ def test_a_saved_vector_that_split_a_mutant_into_causes_gives_one(name, file):
     assert [c.id for c in failed] == [vector["id"]]
     breaks = CAUSE_BREAKS.get(name) or mutant["breaks"]
     assert [c.breaks for c in causes.group(failed)] == [breaks], [c.title() for c in causes.group(failed)]
+
+
+# A rule's behaviour shown by a helper and by a game (issue #38, item 3): an evaluator that misses
+# A2345 fails evaluate's rank, value and order vectors, the equity of a hero holding the wheel (its own
+# evaluate of those seven cards shows why) and the games' showdowns; a buildPots that leaves adjacent
+# pots of the same eligible seats apart fails the pots vectors and every decision state's pots. One
+# cause each, under the rule's clause, whichever API shows it (conformance/judge/helper_causes.py).
+ACROSS_APIS = [("wheel-not-a-straight", "rules.wheel",
+                ["evaluate.rank.wheel", "evaluate.value.steel-wheel", "evaluate.order.wheel-beats-trips",
+                 "equity.exact.river-wheel-draw-done", "hands.wheel-loses-to-six-high"]),
+               ("pots-not-merged", "state.pots", ["pots.folded-small", "hands.uncalled-raise-refunded"])]
+
+
+@pytest.mark.parametrize("name,breaks,vectors", ACROSS_APIS, ids=[name for name, _, _ in ACROSS_APIS])
+def test_a_defect_shown_by_a_helper_and_by_a_game_is_one_cause(name, breaks, vectors):
+    families = sorted({v.split(".")[0] for v in vectors})
+    loaded = load_tests(families)
+    tests = {f: [t for t in loaded[f] if t["id"] in vectors] for f in families}
+    mutant = next(m for m in REPRO_MUTANTS if m["name"] == name)
+    report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {})
+    failed = report.with_status("failed")
+    assert sorted(c.id for c in failed) == sorted(vectors)
+    assert [c.breaks for c in causes.group(failed)] == [breaks], [c.title() for c in causes.group(failed)]
+
+
+# Helper failures that are no game's behaviour stay the helper's own: an evaluate accepting a
+# duplicate card fails under helper.evaluate-errors, an equity sharing every tie as a half under
+# helper.equity (its own evaluate is right), however many vectors show them.
+NOT_A_WHEEL = [("evaluate-duplicate-in-low-pair", "evaluate", "helper.evaluate-errors"),
+               ("equity-every-tie-a-half", "equity", "helper.equity")]
+
+
+@pytest.mark.parametrize("name,family,breaks", NOT_A_WHEEL, ids=[name for name, _, _ in NOT_A_WHEEL])
+def test_a_helper_defect_that_is_not_a_games_behaviour_stays_the_helpers(name, family, breaks):
+    tests = {family: [t for t in load_tests([family])[family] if "digest" not in t["input"]]}
+    mutant = next(m for m in REPRO_MUTANTS if m["name"] == name)
+    report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {})
+    found = causes.group(report.with_status("failed"))
+    assert found and {c.breaks for c in found} == {breaks}, [c.title() for c in found]

@@ -32,7 +32,7 @@ def _failures(case: Case) -> list[dict]:
     if case.first is not None:
         return [{**case.first, "later": case.later}]
     clause = case.breaks or (case.clauses[0] if case.clauses else None)
-    return [{"hand": None, "decision": None, "path": None, "clause": clause, "kind": behaviour(case.message)}]
+    return [{"hand": None, "decision": None, "path": None, "clause": clause, "kind": case.kind or behaviour(case.message)}]
 
 
 _CALL = re.compile(r"\b([A-Za-z_$][\w$.]*)\((?:[^()]|\([^()]*\))*\)")

@@ -153,7 +153,8 @@ class Runner:
             if j.status == "failed" else []
         return Case(test["id"], family, j.status, test["clauses"], _cut(j.message), j.diff, j.rulings,
                     [_cut(n) for n in j.notes], time.perf_counter() - t0,
-                    breaks=first["clause"] if first else j.breaks if j.status == "failed" else None, first=first, later=j.later, answers=j.answers,
+                    breaks=first["clause"] if first else j.breaks if j.status == "failed" else None,
+                    kind=j.kind if j.status == "failed" and not first else None, first=first, later=j.later, answers=j.answers,
                     alternative=j.alternative, failures=failures, diagnosis=j.diagnosis, slow_ms=slow_ms,
                     trajectory=failing_game(family, test["input"], run.value, first) if first else None)
 

@@ -166,7 +166,13 @@
     try {
       const value = i.random.kind === 'omitted' ? e.equity(i.hole, i.board, i.opponents, i.iterations)
         : e.equity(i.hole, i.board, i.opponents, i.iterations, randomArg(i.random, counter));
-      return counted ? { equity: clone(value), calls: counter.calls } : { equity: clone(value) };
+      const out = counted ? { equity: clone(value), calls: counter.calls } : { equity: clone(value) };
+      // on a complete board, the engine's own evaluate of the hero's seven cards: an equity that is
+      // off is judged with it (helper_causes.equity_behaviour: a hand it ranks otherwise)
+      if (Array.isArray(i.board) && i.board.length === 5 && typeof e.evaluate === 'function') {
+        try { out.own = clone(e.evaluate(i.hole.concat(i.board))); } catch (x) { if (exhausted(x)) throw x; }
+      }
+      return out;
     } catch (x) { return { threw: describe(x) }; }
   }
 

@@ -13,6 +13,7 @@ from .diffs import is_finite, is_number, pots_differences, readable_diff
 from .engine_drivers import Run
 from .families import FAMILY_RULESET, OPTIONAL, RULESET_NOT_SUPPORTED
 from .hand_judge import judge_hand
+from .helper_causes import equity_behaviour, evaluate_behaviour, pots_behaviour
 from .judged import (NO_DECISIONS, Judged, failure_text, game_judged, must_throw, thrown_text, failed, judge_outcome,
                      passed, suite_error)
 from .refusals import code_of, is_refusal, refusal_note
@@ -391,6 +392,7 @@ def _probed(judge):
 JUDGES = {"rng": _rng, "deck": _deck, "evaluate": _evaluate, "equity": _equity, "pots": _pots,
           "legality": _legality, "hands": _hands, "hand": _probed(_hand), "tournaments": _probed(_tournaments),
           "sng3v4": _probed(judge_sng3v4)}
+HELPER_BEHAVIOURS = {"evaluate": evaluate_behaviour, "equity": equity_behaviour, "pots": pots_behaviour}
 
 
 # The call that must refuse a game or hand vector of invalid input (R38), by family.
@@ -480,4 +482,9 @@ def judge(family: str, test: dict, run: Run) -> Judged:
         return j
     if family not in GAME_FAMILIES and family != "hand" and "error" in r:  # a lone hand: hand_judge
         return failed(f"the call failed {failure_text(r['error'])}")
-    return JUDGES[family](test, r)
+    j = JUDGES[family](test, r)
+    if j.status == "failed" and family in HELPER_BEHAVIOURS and (found := HELPER_BEHAVIOURS[family](test, r)):
+        # a rule's behaviour, as a game shows it: one cause with the game's differences (issue #38)
+        j.breaks, j.kind = found
+        j.message += f" -- {found[1]} (breaks {found[0]})"
+    return j

@@ -204,13 +204,14 @@ _SHOWDOWN = re.compile(r"^(.*)\.showdown$")
 _BOARD_CARD = re.compile(r"^(.*)\.board\[\d+\]$")
 
 
-def _is_wheel(cards: object, board: object) -> bool:
-    """Whether the best five of ``cards`` and ``board`` are A2345 as a straight (not a flush)."""
+def is_wheel(cards: object, board: object = ()) -> bool:
+    """Whether the best five of ``cards`` and ``board`` are A2345 as a straight (or a straight flush,
+    the steel wheel: not another flush)."""
     try:
         best = evaluate(list(cards) + list(board))
     except (EvaluateError, TypeError):
         return False
-    return best["name"] == "Straight" and sorted(c[0] for c in best["best"]) == sorted("A2345")
+    return best["name"] in ("Straight", "Straight flush") and sorted(c[0] for c in best["best"]) == sorted("A2345")
 
 
 def merged_pots(pots: object) -> "list | None":
@@ -296,7 +297,7 @@ def showdown_difference(record_e: object, record_a: object) -> "tuple[str, str] 
         return None
     if mine.keys() == theirs.keys() and all(mine[i]["cards"] == theirs[i]["cards"] for i in mine):
         named = [i for i in mine if mine[i].get("hand") != theirs[i].get("hand")]
-        if any(_is_wheel(mine[i]["cards"], record_e.get("board")) for i in named):
+        if any(is_wheel(mine[i]["cards"], record_e.get("board")) for i in named):
             return "rules.wheel", WHEEL_MISSED
         return "rules.best-five", RANKED_OTHERWISE
     if mine.keys() == theirs.keys() and all(_follows_ranking(mine[i], theirs[i], kickers=False) for i in mine):
@@ -393,7 +394,7 @@ def award_difference(record_e: object, record_a: object) -> "tuple[str, str] | N
     if set(ids_e) == set(ids_a):
         return "rules.side-pots", "the same winners sharing the pots otherwise"
     missed = set(ids_e) - set(ids_a)
-    if any(_is_wheel(shown.get(i), board) for i in missed):
+    if any(is_wheel(shown.get(i), board) for i in missed):
         return "rules.wheel", WHEEL_MISSED
     values = {i: _value(shown.get(i), board) for i in set(ids_e) | set(ids_a)}
     if set(ids_a) < set(ids_e) and any(values[i] is not None and values[i] in {values[j] for j in ids_a} for i in missed):

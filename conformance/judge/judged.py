@@ -28,6 +28,7 @@ class Judged:
         self.diagnosis = None  # a failure reproduced under options the text rules out (proof.search)
         self.failures = []  # every failure of a game (step_judge.GameVerdict.failures)
         self.breaks = None  # the clause a failure with no game divergence (``first``) breaks
+        self.kind = None  # what it shows, named as a game's difference is (helper_causes), or None
 
 
 def passed(notes: Iterable[str] = ()) -> Judged:

@@ -27,6 +27,9 @@ class Case:
     # {hand, decision, path, expected, actual, clause}, the later differences counted under it and
     # the answers that led there.
     breaks: str | None = None
+    # A failure with no game divergence whose behaviour is named as a game's difference is
+    # (conformance.judge.helper_causes): one cause with it.
+    kind: str | None = None
     first: dict | None = None
     later: int = 0
     answers: list = field(default_factory=list)
