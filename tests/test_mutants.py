@@ -465,12 +465,13 @@ def test_a_saved_vector_that_split_a_mutant_into_causes_gives_one(name, file):
 
 
 # A rule's behaviour shown by a helper and by a game (issue #38, item 3): an evaluator that misses
-# A2345 fails evaluate's rank, value and order vectors, the equity of a hero holding the wheel (its own
+# A2345 fails evaluate's rank, value, order and digest vectors, the equity of a hero holding the wheel (its own
 # evaluate of those seven cards shows why) and the games' showdowns; a buildPots that leaves adjacent
 # pots of the same eligible seats apart fails the pots vectors and every decision state's pots. One
 # cause each, under the rule's clause, whichever API shows it (conformance/judge/helper_causes.py).
 ACROSS_APIS = [("wheel-not-a-straight", "rules.wheel",
                 ["evaluate.rank.wheel", "evaluate.value.steel-wheel", "evaluate.order.wheel-beats-trips",
+                 "evaluate.digest.five-card",
                  "equity.exact.river-wheel-draw-done", "hands.wheel-loses-to-six-high"]),
                ("pots-not-merged", "state.pots", ["pots.folded-small", "hands.uncalled-raise-refunded"])]
 
