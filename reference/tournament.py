@@ -220,24 +220,37 @@ class Tournament:
         number = self.hand_number if hand_number is None else hand_number
         return min((number - 1) // self.ruleset.hands_per_level, len(self.ruleset.blind_schedule) - 1)
 
-    def _next_survivor(self, seat: int) -> int:
+    def _next_survivor(self, seat: int, out: "Sequence[bool] | None" = None) -> int:
+        out = self.out if out is None else out
         for k in range(1, self.n + 1):
             s = (seat + k) % self.n
-            if not self.out[s]:
+            if not out[s]:
                 return s
         raise AssertionError("no survivor")
 
     def _positions(self) -> tuple[int, int, int]:
         """Button, small blind and big blind of the next hand (R16)."""
-        button = self._first_button if self._button is None else self._next_survivor(self._button)
-        if self.out.count(False) == 2:
-            alive = [s for s in range(self.n) if not self.out[s]]
-            if self._prev_count >= 3 and self.ruleset.heads_up == "big-blind-advances":  # the transition
-                bb = self._next_survivor(self._prev_bb)  # type: ignore[arg-type]
+        return self._positions_after(self._button, self._prev_bb, self._prev_count, self.out)
+
+    def _positions_after(self, button: "int | None", prev_bb: "int | None", prev_count: int,
+                         out: Sequence[bool]) -> tuple[int, int, int]:
+        """R16's positions of the hand after one with ``button``, big blind ``prev_bb`` and
+        ``prev_count`` seats in play (None: the first hand), ``out`` the seats out after it."""
+        button = self._first_button if button is None else self._next_survivor(button, out)
+        if list(out).count(False) == 2:
+            alive = [s for s in range(self.n) if not out[s]]
+            if prev_count >= 3 and self.ruleset.heads_up == "big-blind-advances":  # the transition
+                bb = self._next_survivor(prev_bb, out)  # type: ignore[arg-type]
                 button = alive[0] if alive[1] == bb else alive[1]
-            return button, button, self._next_survivor(button)
-        sb = self._next_survivor(button)
-        return button, sb, self._next_survivor(sb)
+            return button, button, self._next_survivor(button, out)
+        sb = self._next_survivor(button, out)
+        return button, sb, self._next_survivor(sb, out)
+
+    def positions_after(self, record: Mapping, out: Sequence[bool]) -> tuple[int, int, int]:
+        """R16's (button, small blind, big blind) of the hand after ``record`` (one of :attr:`hands`)
+        had the seats ``out`` been out after it (the judge: another table's end of that hand)."""
+        return self._positions_after(record["buttonSeat"], record["bigBlindSeat"],
+                                     sum(1 for c in record["startStacks"] if c > 0), out)
 
     def _deck(self, number: int) -> list[str]:
         pinned = self._decks

@@ -449,7 +449,13 @@ def test_a_misapplied_raise_is_the_raise_rules_one_cause_whatever_word_asked_for
 # three fields, its refusal codes compared, and the hand the reference could not follow judged on.
 SAVED_VECTORS = [("min-raise-from-raise-to", "legality-refused-after-a-prefix-raise.json"),
                  ("raise-accepted-when-closed", "fuzz-steps-raise-accepted-when-closed.json"),
-                 ("responder-counts-folded-seats", "fuzz-steps-raise-offered-without-responder.json")]
+                 ("responder-counts-folded-seats", "fuzz-steps-raise-offered-without-responder.json"),
+                 # (a later stop) an award difference that puts a seat out in one table only: the next
+                 # hand's button judged from the engine's own chips (ReferenceGame.start_after_awards);
+                 # an uncapped call the reference cannot follow: the engine's next hand resynchronised
+                 # to, not judged against the reference's unfinished hand (v4_steps: lost)
+                 ("wheel-not-a-straight", "fuzz-award-eliminates-a-seat.json"),
+                 ("call-not-capped", "fuzz-uncapped-call-loses-the-hand.json")]
 
 
 @pytest.mark.parametrize("name,file", SAVED_VECTORS, ids=[name for name, _ in SAVED_VECTORS])

@@ -144,6 +144,29 @@ def test_heads_up_transition_big_blind_advances_from_the_previous_big_blind():
     assert (s["buttonSeat"], s["bigBlindSeat"]) == (1, 2)  # then the button alternates
 
 
+def test_positions_after_a_hand_are_the_next_hands_whoever_the_rules_put_out():
+    """Tournament.positions_after (the judge's start of the hand after one another table awarded
+    otherwise): the positions the table itself gives its next hand, for every hand of fuzz games, and
+    the heads-up transition when another table's end of the hand put seat 0 out where this one did not."""
+    from conformance.judge import fuzz
+    compared = 0
+    for k in range(12):
+        test = fuzz.generate(7, k)
+        _, t = fuzz.play_steps(test["input"]["game"], [fuzz._decoded(x) for x in test["input"]["steps"]])
+        records = t.hands + ([{"handNumber": t.hand.hand_number, "buttonSeat": t.hand.button, "smallBlindSeat": t.hand.sb_seat,
+                               "bigBlindSeat": t.hand.bb_seat}] if t.hand is not None and not t.over else [])
+        for before, after in zip(t.hands, records[1:]):
+            if after["handNumber"] == before["handNumber"] + 1:
+                out = [c == 0 for c in before["endStacks"]]
+                assert t.positions_after(before, out) == (after["buttonSeat"], after["smallBlindSeat"], after["bigBlindSeat"])
+                compared += 1
+    assert compared >= 12
+    t = bust_seat_zero(3)
+    play(t, "fold", "fold")  # seat 0 folds, the small blind folds: no one is out here
+    assert t.hands[0]["eliminated"] == [] and (t.hand.button, t.hand.bb_seat) == (1, 0)
+    assert t.positions_after(t.hands[0], [True, False, False]) == (2, 2, 1)  # the transition, as above
+
+
 def test_button_skips_eliminated_seats_multiway():
     t = bust_seat_zero(4)
     play(t, "fold", "allin", "call", "fold")  # seat 3 folds, seat 0 shoves, small blind calls, big blind folds

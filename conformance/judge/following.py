@@ -166,6 +166,8 @@ def hand_start(out: Comparison, ref, at: int, state: object, standings: object, 
     is judged. True when resynchronised, None when there was no need, False when it cannot be."""
     if hasattr(ref, "follow_skipped") and ref.follow_skipped(state):
         lost = False  # the hands the engine played without a decision, played from its log() (trajectory.py)
+    if not lost and hasattr(ref, "start_after_awards"):
+        ref.start_after_awards(state)  # the hand before awarded otherwise: its positions from the engine's chips
     before = None if lost else ref.state()
     if not lost and before is None and isinstance(state, dict) and (cause := _auto_fold_cause(out)) is not None:
         # the reference's game ended with seats sitting out in an auto-fold the engine's does not

@@ -209,6 +209,29 @@ class ReferenceGame:
             played = True
         return played
 
+    def start_after_awards(self, state: object) -> bool:
+        """At the engine's first decision of hand n (``state``), where this table awarded hand n - 1
+        otherwise than the engine's record of it (its state's history, else its ``log()``): this
+        table starts hand n again from the engine's chips at the end of that hand -- the seats out
+        that leaves, then the positions the rules give after this table's own hand n - 1 (R16: the
+        button moving on, the heads-up transition) -- so the award's difference is not counted again
+        as another button (issue #38, item 1), while positions the rules do not give still differ.
+        True when it did."""
+        try:
+            number, seats = state["handNumber"], state["seats"]
+            ours = awards.by_hand(self.t.hands).get(number - 1)
+            theirs = awards.by_hand(state.get("history")).get(number - 1) or self._log[number - 1]["result"]
+            chips = [x["stack"] + x["total"] for x in seats]
+            if ours is None or not awards.awards_differ(ours["history"], theirs) or len(chips) != self.t.n \
+                    or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in chips):
+                return False
+            out = [c == 0 for c in chips]
+            self.t.resume(number, chips, self.t.positions_after(ours, out), out, None,
+                          self._eliminated(self._standings))
+        except (HoldemError, KeyError, TypeError, IndexError, ValueError, AttributeError, AssertionError):
+            return False
+        return True
+
     def _play_from_log(self, m: int) -> bool:
         """Hand ``m`` played from the engine's ``log()`` end of hand ``m - 1``, as far as it goes
         without a decision; False when this table cannot start it so or asks for a decision in it

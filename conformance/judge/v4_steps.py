@@ -45,12 +45,14 @@ def replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comp
             # the rest of a hand the reference cannot follow (as a game's decisions: following.py)
             out.answers.append((lost_in, k, step))
             continue
-        lost_in = None
+        # a hand the reference could not follow ended: the engine's next one is not judged against
+        # the reference's own next hand (it has none), only resynchronised to (following.hand_start)
+        lost, lost_in = lost_in is not None, None
         if isinstance(seen, dict) and not out.stop and not (isinstance(step, dict) and "recover" in step):
             engine_hand = seen.get("handNumber")
             resynchronised = False
             if engine_hand != engine_hand_before and isinstance(engine_hand, int):
-                started = hand_start(out, ref, k, seen, standings, False, root=f"steps[{k}].state")
+                started = hand_start(out, ref, k, seen, standings, lost, root=f"steps[{k}].state")
                 if started is False:
                     return False
                 resynchronised = bool(started)
