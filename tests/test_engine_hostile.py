@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
-from conformance.judge import engine_cert
+from conformance.judge import causes, engine_cert, engine_drivers, following
 from conformance.host.worker import JSValue
 from conformance.judge.engine_cert import certify, load_tests
 from conformance.judge.engine_drivers import QuickJSDriver, Run
@@ -198,6 +198,49 @@ def test_an_engine_exhausting_memory_or_stack_fails_even_where_it_must_throw(tmp
     report = report_of(tmp_path / "r.json")
     assert code == 1 and report["families"]["deck"]["passed"] == 80, text
     assert report["failures"][0]["id"] == "deck.bad-hand-number.zero" and message in report["failures"][0]["message"]
+
+
+# A game whose engine misstates a call's record, then exhausts memory at its next act: node aborts at
+# V8's heap limit, taking the game with it; the vector is run again under QuickJS, whose out of memory
+# is an exception inside act, so the record's difference is judged and the death is its consequence
+# (issue #38: one cause, not "the engine ran out of memory" without a trajectory).
+MISSTATED_THEN_EXHAUSTED = """globalThis.PokerEngine = Object.assign({}, P0, { create: (seats, options) => {
+  const g = P0.create(seats, options);
+  let misstated = false;
+  if (!(options && options.decks)) return g;  // the smoke tier's seeded games play true
+  const w = {};
+  for (const k of Object.getOwnPropertyNames(g)) if (k !== 'act') Object.defineProperty(w, k, { get: () => g[k] });
+  Object.defineProperty(w, 'act', { value: (a) => {
+    if (misstated) { const L = []; while (true) L.push(new Array(1e6).fill(1)); }
+    const r = g.act(a);
+    if (a === 'call' && r && r.amount > 0) { misstated = true; return Object.assign({}, r, { amount: r.amount + 1 }); }
+    return r;
+  } });
+  return w;
+} });"""
+
+
+@pytest.mark.parametrize("host", ["quickjs", pytest.param("node", marks=pytest.mark.skipif(
+    not engine_drivers.find_node(), reason="node's out of memory: needs the node host"))])
+def test_a_game_that_exhausts_memory_after_a_difference_is_judged_up_to_that_call(tmp_path, host):
+    engine = js_engine(tmp_path, MISSTATED_THEN_EXHAUSTED)
+    tests = {"hands": [t for t in load_tests(["hands"])["hands"] if t["id"] == "hands.run-out-after-all-in"]}
+    report = certify(QuickJSDriver(engine.read_text(), engine_name="engine.js", host=host), tests, {})
+    [case] = report.with_status("failed")
+    assert [c.breaks for c in causes.group([case])] == ["state.actions"], case.message
+    assert any("out of memory: after the game's first difference, counted under it" in n for n in case.notes), case.notes
+    assert any("judged on a run under QuickJS" in n for n in case.notes) == (host == "node"), case.notes
+
+
+def test_a_game_that_exhausts_memory_with_no_difference_before_fails_at_that_call(tmp_path):
+    """No difference before it: the call is the failure, located (its decision), one cause."""
+    engine = js_engine(tmp_path, MISSTATED_THEN_EXHAUSTED.replace("amount: r.amount + 1", "amount: r.amount"))
+    tests = {"hands": [t for t in load_tests(["hands"])["hands"] if t["id"] == "hands.run-out-after-all-in"]}
+    report = certify(QuickJSDriver(engine.read_text(), engine_name="engine.js", host="quickjs"), tests, {})
+    [case] = report.with_status("failed")
+    [cause] = causes.group([case])
+    assert (cause.breaks, cause.kind) == ("determinism.engine", following.EXHAUSTED), cause.title()
+    assert case.first["decision"] == 1 and "out of memory" in case.message, case.message
 
 
 # ---- 3. the size of an answer and the cost of judging it ---------------------------------------------

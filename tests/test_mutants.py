@@ -508,3 +508,18 @@ def test_a_helper_defect_that_is_not_a_games_behaviour_stays_the_helpers(name, f
     report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {})
     found = causes.group(report.with_status("failed"))
     assert found and {c.breaks for c in found} == {breaks}, [c.title() for c in found]
+
+
+def test_a_game_holding_negative_chips_after_a_difference_is_not_followed_further():
+    """call-not-capped on a long holdem-sng-3-v4 game: its uncapped call leaves a seat with negative
+    chips, from which the engine's eliminations, standings and positions follow (and, later, its
+    memory runs out). One cause, the call's; the rest is that difference's consequence, noted
+    (following.negative_chips; the run out of memory: following.exhausted_at)."""
+    mutant = next(m for m in REPRO_MUTANTS if m["name"] == "call-not-capped")
+    vector = "sng3v4.recovery-of-seat-0-not-by-a-string"
+    tests = {"sng3v4": [t for t in load_tests(["sng3v4"])["sng3v4"] if t["id"] == vector]}
+    report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host="quickjs"), tests, {},
+                     ruleset=FAMILY_RULESET["sng3v4"])
+    [case] = report.with_status("failed")
+    assert [c.breaks for c in causes.group([case])] == ["return.call"], [c.title() for c in causes.group([case])]
+    assert any("holds negative chips" in n for n in case.notes), case.notes

@@ -145,6 +145,8 @@ class Runner:
                        f"{run.value!r}"[:1000])
         if j.status == "divergent":
             j.notes += self.choices.record(test["id"], j.alternative)
+        if run.note:
+            j.notes.append(run.note)
         if slow_ms is not None:  # judged on its answer; the lateness is reported, not failed
             j.notes.append(f"slow: no answer within the time limit; answered in {slow_ms:.0f} ms when run again "
                            f"with {RETRY_SCALE} times the limit")

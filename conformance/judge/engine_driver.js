@@ -27,6 +27,9 @@
              (x instanceof RangeError && x.message === 'Maximum call stack size exceeded');
     } catch (_) { return false; }
   }
+  function exhaustedText(x) {
+    return x instanceof RangeError ? 'Maximum call stack size exceeded' : 'out of memory';
+  }
   function describe(x) {
     if (exhausted(x)) throw x;
     if (x === null || typeof x !== 'object') return { name: null, message: text(x) };
@@ -37,7 +40,16 @@
     try { if (typeof x.field === 'string') out.field = x.field; } catch (_) {}
     return out;
   }
-  function failure(at, x) { return Object.assign({ at }, describe(x)); }
+  function failure(at, x) {
+    if (exhausted(x) && playing !== null) throw new Spent(at, x);
+    return Object.assign({ at }, describe(x));
+  }
+  // A game's record while the engine plays it (hands, tournaments, sng3v4, after create): an engine
+  // that exhausts memory or stack inside one of its calls ends the record there (`error.exhausted`),
+  // the engine called no further (the host restarts the worker after it: engine_drivers.py), so the
+  // game is judged up to that call (issue #38) rather than lost with the worker.
+  let playing = null;
+  class Spent { constructor(at, x) { this.at = at; this.x = x; } }
   // Deeper data is recorded as TOO_DEEP (sent as a "truncated" tag): nothing the engine returns may
   // nest deeper than the parent can decode and judge.
   const MAX_DEPTH = 32, TOO_DEEP = {};
@@ -281,6 +293,7 @@
     const out = { decisions: [], again: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    playing = out;
     // Optional steps first (fuzz games, conformance/judge/fuzz.py): answers through submit, timeouts.
     if (i.steps !== undefined) {
       out.steps = [];
@@ -432,6 +445,7 @@
     const out = { decisions: [], histories: [], fresh: [], standingsAt: [], actions: [] };
     let g;
     try { g = create(i.game); } catch (x) { if (x instanceof Missing) throw x; out.error = failure('create', x); return out; }
+    playing = out;
     const input = keepsInput((o) => engine('create').create(i.game.seats, o), i.game.options, (m) => [m.state(), m.standings()]);
     playOut(g, i.strategies, out, i.game.seats);
     if (out.shared) out.shared.options = input;
@@ -475,6 +489,7 @@
       out.error = failure('create', x);
       return out;
     }
+    playing = out;
     for (let k = 0; k < i.steps.length; k++) {
       const o = step(g, k, i.steps[k]);
       if (o.error !== undefined && !('state' in o)) { out.error = o.error; return out; }
@@ -595,9 +610,19 @@
   }
   globalThis.__holdemDriver = function (family, input) {
     let out;
+    playing = null;
     try { out = FAMILIES[family](input); } catch (x) {
-      out = x instanceof Missing ? { missing: x.name } : { error: failure('driver', x) };
+      const spent = x instanceof Spent ? x : playing !== null && exhausted(x) ? new Spent('a call of the engine', x) : null;
+      if (spent !== null) {  // the game recorded up to the call that exhausted memory or stack
+        out = playing;
+        out.error = { at: spent.at, name: null, message: exhaustedText(spent.x), exhausted: true };
+        out.exhausted = true;
+      } else {
+        playing = null;
+        out = x instanceof Missing ? { missing: x.name } : { error: failure('driver', x) };
+      }
     }
+    playing = null;
     let text;
     try { text = JSON.stringify(out, wire()); } catch (x) {
       return JSON.stringify({ error: failure('driver: recording the outcome', x) });

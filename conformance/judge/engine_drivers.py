@@ -31,6 +31,7 @@ from conformance.host.linepipe import Eof, Late, LinePipe, Tail, TooLong, kill_g
 from conformance.host.node_worker import NodeWorker, find_node
 from conformance.host.worker import Worker, decode as decode_wire
 from conformance.resources import javascript
+from conformance.vectors.gamespec import GAME_FAMILIES
 from conformance.vectors.schemas import BASE, registry
 from .coverage import CoverageLog, part_of
 
@@ -62,6 +63,7 @@ class Run:
     value: Any = None
     fatal: bool = False
     late: bool = False  # no answer within the time limit (the runner retries it with a larger one)
+    note: str | None = None  # how the run was made, for the vector's notes (QuickJSDriver's QuickJS rerun)
 
 
 def digest_timeout_ms(timeout_ms: float) -> float:
@@ -137,6 +139,9 @@ HOSTS = ("node", "quickjs")  # where a JavaScript engine runs (docs/engine-api.m
 
 # The CommonJS check's driver family (engine_driver.js, commonjs; smoke.py, smoke.module).
 COMMONJS = "module"
+# The families whose vectors play a game or hand: the driver records its trajectory up to an error
+# (QuickJSDriver._under_quickjs). A helper's out of memory is no refusal: node's death stands.
+PLAYED = GAME_FAMILIES | {"hand"}
 
 
 def commonjs_source(engine_source: str) -> str:
@@ -183,6 +188,7 @@ class QuickJSDriver:
         self.digest_ms = digest_timeout_ms(timeout_ms)
         self.info: dict | None = None
         self._worker: Worker | None = None
+        self._fallback: "QuickJSDriver | None" = None  # node's out of memory: the vector under QuickJS
 
     def start(self) -> dict:
         """Load the engine; its description (name, version, functions). Raises EngineLoadError."""
@@ -253,6 +259,13 @@ class QuickJSDriver:
                 return Run("skipped", value["skipped"])
             if isinstance(value, dict) and set(value) == {"tooLarge"}:
                 return Run("errored", _too_large(f"{value['tooLarge']} characters"))
+            if isinstance(value, dict) and value.get("exhausted") is True:
+                # the game recorded up to a call that exhausted memory or stack (engine_driver.js,
+                # Spent): judged so; the context may be unusable, the next vector gets a new worker
+                if self.coverage is not None:
+                    self.coverage.died(test["id"])
+                self._worker.close()
+                self._worker = None
             if isinstance(value, dict) and isinstance(value.get("suiteError"), dict):  # engine_driver.js: ours
                 error = value["suiteError"]
                 return Run("suite-error", f"at {error.get('at')}: {error.get('message')}")
@@ -262,14 +275,44 @@ class QuickJSDriver:
             return Run("errored", f"the engine exhausted its resources ({_thrown_text(out.error)}); "
                                   "it is restarted for the next vector", fatal=True)
         if self._worker.dead:
+            if out.kind == "memory" and self.host == "node" and family in PLAYED \
+                    and (again := self._under_quickjs(family, test, scale)) is not None:
+                return again
             return Run("errored", _fatal_message(out.kind, out.error, timeout), fatal=True, late=out.kind == "late")
         return Run("errored", f"the driver call failed ({out.kind}): {(out.error or {}).get('message')}")
+
+    def _under_quickjs(self, family: str, test: dict, scale: float) -> "Run | None":
+        """The vector run again under QuickJS after node ran out of memory on it: V8 aborts at its
+        heap limit, taking what the engine did with it, while QuickJS's out of memory is an exception
+        inside the call, so the driver records the engine's game up to it (the hosts give the same
+        answers: tests/test_hosts.py). A game that exhausted memory after a difference is then that
+        difference's consequence, not a failure without a trajectory (issue #38). None when QuickJS
+        gives no outcome either (node's death then stands)."""
+        if self._fallback is None:
+            self._fallback = QuickJSDriver(self.engine_source, engine_name=self.engine_name,
+                                           adapter_source=self.adapter_source, timeout_ms=self.timeout_ms)
+            try:
+                self._fallback.start()
+            except EngineLoadError:
+                return None
+        run = self._fallback.run(family, test, scale)
+        if run.kind != "result" or not isinstance(run.value, dict):
+            return None
+        value, error = run.value, run.value.get("error")
+        if isinstance(error, dict) and error.get("name") is None and error.get("message") == "null":
+            # QuickJS out of memory even for its error object throws null: named for what it is
+            value = {**value, "error": {**error, "message": "out of memory (under QuickJS: null thrown; node: V8's heap limit)"}}
+        return Run("result", value, note="node ran out of memory (V8's heap limit) on this vector: judged on a run "
+                                         "under QuickJS, where running out of memory is an exception the driver records")
 
     def close(self) -> None:
         if self._worker is not None:
             self.take_coverage()
             self._worker.close()
             self._worker = None
+        if self._fallback is not None:
+            self._fallback.close()
+            self._fallback = None
 
     def take_coverage(self) -> None:
         """Record the counts since the last take under the part that ran (the take resets them)."""

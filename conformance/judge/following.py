@@ -44,6 +44,7 @@ HANDED_OUT = "a caller's edit of a state shows in the next state() (the engine's
 # The driver's record after such a second state(): the game is not recorded further (engine_driver.js).
 NOT_RECORDED = "not recorded further: a second state() differs"
 OTHER_SEAT = "another seat asked to act than the one due"
+EXHAUSTED = "the engine ran out of memory or stack inside a call"
 CANNOT_FOLLOW = (HoldemError, ValueError, KeyError, TypeError, IndexError, AttributeError)
 
 
@@ -223,6 +224,8 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
     for k, state in enumerate(decisions):
         at = offset + k  # the decision index reported (sng3v4 steps come first)
         out.decisions = k + 1
+        if negative_chips(out, at, state):
+            return False
         engine_hand = state.get("handNumber") if isinstance(state, dict) else None
         resynchronised = False
         if engine_hand != engine_hand_before and isinstance(engine_hand, int) and not out.stop \
@@ -267,7 +270,9 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         if k >= len(actions):
             # an answer the engine threw on where a refusal is due, or as its own state refuses it
             # (that state's difference): no difference of its own
-            if not (error and (is_refusal(want) or allowed_by(state, answer) is False or _not_recorded(error))):
+            if exhausted_at(out, hand, at, "action", want, error):
+                pass
+            elif not (error and (is_refusal(want) or allowed_by(state, answer) is False or _not_recorded(error))):
                 out.add(hand, at, "action", want, {"error": _thrown(error)} if error else MISSING,
                         action_clause(answer, want, None))
             out.unfollowed(at, engine_hand)
@@ -310,6 +315,38 @@ def replay_decisions(ref, trajectory: dict, plan, out: Comparison, offset: int) 
         if lost:
             out.unfollowed(at, engine_hand)
     return not lost
+
+
+def negative_chips(out: Comparison, at: int, state: object) -> bool:
+    """After a difference, an engine state holding a seat with negative chips (an uncapped call's
+    stack, say): a game the rules cannot reach, so the reference cannot follow it further -- its
+    eliminations, positions and standings follow from those chips, the consequence of that
+    difference, not failures of their own (issue #38). Noted; True when so."""
+    seats = state.get("seats") if isinstance(state, dict) else None
+    if out.first is None or not isinstance(seats, list):
+        return False
+    below = [x.get("id") for x in seats if isinstance(x, dict) and isinstance(x.get("stack"), (int, float))
+             and not isinstance(x.get("stack"), bool) and x["stack"] < 0]
+    if not below:
+        return False
+    out.notes.append(f"decision {at}: the engine's seat {', '.join(map(str, below))} holds negative chips: a game the "
+                     "rules cannot reach, not followed further (what follows is the game's first difference's consequence)")
+    out.unfollowed(at, state.get("handNumber"))
+    return True
+
+
+def exhausted_at(out: Comparison, hand, at: "int | None", where: str, expected: object, error: object) -> bool:
+    """The engine's game recorded up to a call that exhausted memory or stack (the driver's
+    ``error.exhausted``): after a difference, that difference's consequence (as a game that ended
+    sooner), noted; else one difference of its own. False when ``error`` is no such thing."""
+    if not (isinstance(error, dict) and error.get("exhausted") is True):
+        return False
+    if out.first is not None:
+        out.later_count += 1
+        out.notes.append(f"{_thrown(error)}: after the game's first difference, counted under it (its consequence)")
+    else:
+        out.add(hand, at, where, expected, {"error": _thrown(error)}, "determinism.engine", kind=EXHAUSTED)
+    return True
 
 
 def _not_recorded(error: object) -> bool:

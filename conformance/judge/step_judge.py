@@ -18,7 +18,7 @@ from .comparison import (ANSWERS_SHOWN, LATER_SHOWN, STATE_ORDER, Comparison, Di
                          _plain, _Stop, _thrown, inside, reach, same, transition)
 from .derived_fields import from_own_fields, is_base, is_derived
 from .field_clauses import _at, action_clause, clause_for, v4_clause_for
-from .following import ACCEPTED, REFUSED, allowed_by, count_differences, judge_state, replay_decisions
+from .following import ACCEPTED, REFUSED, allowed_by, count_differences, exhausted_at, judge_state, replay_decisions
 from .proof import (Proof, _default_followed_note, _number, _profile_text, _ruleset_of, pair_alternatives, search,
                     single_alternatives)
 from .trajectory import STANDING_FIELDS, Plan, ReferenceGame, expand, standings_view
@@ -74,8 +74,11 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
         offset = len(v4_steps or ())
         decisions = out.decisions
         expected = ref.state()
-        if required is not None and decisions < required:
-            hand = expected["handNumber"] if expected else None
+        hand = expected["handNumber"] if expected else None
+        if (required is not None and decisions < required or required is None and expected is not None) \
+                and exhausted_at(out, hand, offset + decisions, "state()", expected, error):
+            pass  # the engine's game recorded up to a call that exhausted memory or stack
+        elif required is not None and decisions < required:
             out.add(hand, offset + decisions, "state()", expected, {"error": _thrown(error)} if error else None)
         elif required is None and expected is not None:
             out.add(expected["handNumber"], offset + decisions, "state()", expected,

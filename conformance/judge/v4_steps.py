@@ -9,8 +9,8 @@ from __future__ import annotations
 from conformance.vectors.gamespec import answer as decode_answer
 from .comparison import MISSING, Comparison, _identical
 from .field_clauses import action_clause
-from .following import (ACCEPTED, AUTO_FOLDED_SOONER, REFUSED, allowed_by, count_differences, hand_in_play, hand_start,
-                        judge_state)
+from .following import (ACCEPTED, AUTO_FOLDED_SOONER, REFUSED, allowed_by, count_differences, exhausted_at,
+                        hand_in_play, hand_start, judge_state, negative_chips)
 from .refusals import code_of, refusal_note
 from .trajectory import ReferenceGame
 
@@ -41,6 +41,8 @@ def replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comp
         got = outcomes[k] if k < len(outcomes) else None
         seen = got.get("state") if isinstance(got, dict) else None
         judged = False
+        if negative_chips(out, k, seen):
+            return False
         if lost_in is not None and isinstance(seen, dict) and seen.get("handNumber") == lost_in:
             # the rest of a hand the reference cannot follow (as a game's decisions: following.py)
             out.answers.append((lost_in, k, step))
@@ -76,7 +78,7 @@ def replay_v4_steps(ref: ReferenceGame, steps: list, outcomes: object, out: Comp
                 return ENDED
             if out.first is not None and _game_over_at(error, k):
                 out.later_count += 1  # its game ended sooner after a difference: that difference's consequence
-            else:
+            elif not exhausted_at(out, hand, k, f"steps[{k}]", want, error):
                 out.add(hand, k, f"steps[{k}]", want, MISSING, "timing.fallback")
             return False
         if judged and isinstance(got, dict):  # the state is judged: the step's own outcome
