@@ -220,11 +220,21 @@ MISSTATED_THEN_EXHAUSTED = """globalThis.PokerEngine = Object.assign({}, P0, { c
 } });"""
 
 
+# The same engine's lone hands (createHand; the smoke tier's six-card deck plays true).
+MISSTATED_THEN_EXHAUSTED_HAND = MISSTATED_THEN_EXHAUSTED.replace(
+    "create: (seats, options) => {\n  const g = P0.create(seats, options);",
+    "createHand: (spec) => {\n  const g = P0.createHand(spec), options = { decks: spec.deck.length > 6 };")
+
+
 @pytest.mark.parametrize("host", ["quickjs", pytest.param("node", marks=pytest.mark.skipif(
     not engine_drivers.find_node(), reason="node's out of memory: needs the node host"))])
-def test_a_game_that_exhausts_memory_after_a_difference_is_judged_up_to_that_call(tmp_path, host):
-    engine = js_engine(tmp_path, MISSTATED_THEN_EXHAUSTED)
-    tests = {"hands": [t for t in load_tests(["hands"])["hands"] if t["id"] == "hands.run-out-after-all-in"]}
+@pytest.mark.parametrize("family, vector, patch", [("hands", "hands.run-out-after-all-in", MISSTATED_THEN_EXHAUSTED),
+                                                  ("hand", "hand.run-out-after-all-in.h1", MISSTATED_THEN_EXHAUSTED_HAND)],
+                         ids=["game", "lone-hand"])
+def test_a_game_that_exhausts_memory_after_a_difference_is_judged_up_to_that_call(tmp_path, host, family, vector, patch):
+    assert patch.count("createHand") == (family == "hand") * 2
+    engine = js_engine(tmp_path, patch)
+    tests = {family: [t for t in load_tests([family])[family] if t["id"] == vector]}
     report = certify(QuickJSDriver(engine.read_text(), engine_name="engine.js", host=host), tests, {})
     [case] = report.with_status("failed")
     assert [c.breaks for c in causes.group([case])] == ["state.actions"], case.message

@@ -44,7 +44,7 @@
     if (exhausted(x) && playing !== null) throw new Spent(at, x);
     return Object.assign({ at }, describe(x));
   }
-  // A game's record while the engine plays it (hands, tournaments, sng3v4, after create): an engine
+  // A game's or lone hand's record while the engine plays it (after create or createHand): an engine
   // that exhausts memory or stack inside one of its calls ends the record there (`error.exhausted`),
   // the engine called no further (the host restarts the worker after it: engine_drivers.py), so the
   // game is judged up to that call (issue #38) rather than lost with the worker.
@@ -506,6 +506,7 @@
     let h;
     try { h = e.createHand(i.hand); } catch (x) { return { error: failure('createHand', x) }; }
     const out = { decisions: [], again: [], actions: [] };
+    playing = out;
     for (let k = 0; k < i.script.length; k++) {
       let s;
       try { s = h.state(); } catch (x) { out.error = failure('state() before answer ' + k, x); return out; }
@@ -513,7 +514,11 @@
       out.decisions.push(clone(s));
       mutate(s);
       try { out.again.push(clone(h.state())); } catch (x) { out.error = failure('second state() before answer ' + k, x); return out; }
-      try { out.actions.push(clone(h.act(i.script[k]))); } catch (x) { out.actions.push({ threw: describe(x) }); break; }
+      try { out.actions.push(clone(h.act(i.script[k]))); } catch (x) {
+        if (exhausted(x)) throw new Spent('act(answer ' + k + ')', x);
+        out.actions.push({ threw: describe(x) });
+        break;
+      }
     }
     try { out.over = clone(h.over); } catch (x) { out.error = failure('over', x); return out; }
     try { out.result = clone(h.result()); } catch (x) { out.error = failure('result()', x); }
