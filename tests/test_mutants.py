@@ -523,3 +523,20 @@ def test_a_game_holding_negative_chips_after_a_difference_is_not_followed_furthe
     [case] = report.with_status("failed")
     assert [c.breaks for c in causes.group([case])] == ["return.call"], [c.title() for c in causes.group([case])]
     assert any("holds negative chips" in n for n in case.notes), case.notes
+
+
+# An engine whose first seat to act after the flop, with two seats live, is the one after the big blind
+# (heads-up: the button, where the big blind is due): found attacking this stop's judge as a user
+# would. A legality vector's act was compared with the reference's own seat's act (its record's id
+# another value, under the answer's rule, and a refusal's fallback under timing.fallback); the act is
+# now the reference's from the engine's own state (step_judge._from_own_state): one difference.
+POSTFLOP_BUTTON_FIRST = {"name": "heads-up-postflop-button-first",
+                         "find": "        this.nextStreet();\n        next = this.nextToAct(this.button);",
+                         "replace": "        this.nextStreet();\n        next = this.nextToAct(live.length === 2 ? this.bbSeat : this.button);"}
+
+
+@pytest.mark.parametrize("vector", ["legality.raise-opens-the-flop", "legality.open-below-big-blind"])
+def test_an_act_after_another_seat_was_asked_is_judged_from_the_engines_own_state(vector):
+    assert SOURCE.count(POSTFLOP_BUTTON_FIRST["find"]) == 1
+    failed = one_vector_causes(POSTFLOP_BUTTON_FIRST, vector, "rules.heads-up-order")
+    assert [f["path"] for f in failed[0].failures] == ["state.you.seat"], failed[0].failures
