@@ -359,7 +359,12 @@ class Hand:
         for i in range(self.n):
             if self.in_hand[i]:
                 x = seats[i]
-                self.stacks[i], self.bet[i], self.total[i], self.folded[i] = x["stack"], x["bet"], x["total"], x["folded"]
+                # chips committed this hand are the hand's start less the stack (nothing leaves the
+                # table before the hand ends): a total that says otherwise is that field's difference,
+                # not the contributions the pots and awards are made of
+                committed = self.start_stacks[i] - x["stack"]
+                total = committed if committed >= x["bet"] else x["total"]
+                self.stacks[i], self.bet[i], self.total[i], self.folded[i] = x["stack"], x["bet"], total, x["folded"]
         if street != self.street:
             self.pos = 2 * len(self.order) + (0, 4, 6, 8)[street]
         self.street, self.board = street, list(board)

@@ -540,3 +540,31 @@ def test_an_act_after_another_seat_was_asked_is_judged_from_the_engines_own_stat
     assert SOURCE.count(POSTFLOP_BUTTON_FIRST["find"]) == 1
     failed = one_vector_causes(POSTFLOP_BUTTON_FIRST, vector, "rules.heads-up-order")
     assert [f["path"] for f in failed[0].failures] == ["state.you.seat"], failed[0].failures
+
+
+# An engine whose seats' totals leave out the street's bet (its stacks, bets and pots right): found
+# attacking this stop's judge as a user would. The reference stood on that total (the contributions
+# its pots and awards are made of) and resynchronised each hand's chips from it, so the one field
+# cascaded into 46 causes (pots, awards, standings, eliminations, the deal); a total is now the hand's
+# start less the stack (reference.hand.Hand.take), before the flop the bet where the total alone
+# disagrees (ReferenceGame.resync), and ``you`` is judged against the engine's own seat entry.
+TOTAL_WITHOUT_BET = {"name": "seat-total-without-street-bet",
+                     "find": "seat.stack = hand.stacks[i]; seat.bet = hand.bet[i]; seat.total = hand.total[i];",
+                     "replace": "seat.stack = hand.stacks[i]; seat.bet = hand.bet[i]; seat.total = hand.total[i] - hand.bet[i];"}
+TOTAL_VECTORS = ["legality.short-blind-call", "hands.short-big-blind", "hands.side-pots-three-layers",
+                 "hand.uncalled-raise-refunded.h1", "tournaments.two-seats-min-raisers", "sng3v4.three-timeouts-auto-fold"]
+
+
+def test_a_wrong_total_is_one_cause_whatever_follows_from_the_chips():
+    assert SOURCE.count(TOTAL_WITHOUT_BET["find"]) == 1
+    by_family: dict = {}
+    for vector in TOTAL_VECTORS:
+        by_family.setdefault(vector.split(".")[0], []).append(vector)
+    failed = []
+    for family, ids in by_family.items():
+        tests = {family: [t for t in load_tests([family])[family] if t["id"] in ids]}
+        report = certify(QuickJSDriver(mutate(TOTAL_WITHOUT_BET), engine_name="mutant.js", host=HOST), tests, {},
+                         ruleset=FAMILY_RULESET.get(family, DEFAULT_RULESET))
+        failed += report.with_status("failed")
+    assert sorted(c.id for c in failed) == sorted(TOTAL_VECTORS)
+    assert [c.breaks for c in causes.group(failed)] == ["state.seats"], [c.title() for c in causes.group(failed)]

@@ -163,8 +163,10 @@ class Observed:
             self._board(h, state["board"], at)
             if h.button is None and isinstance(state.get("buttonSeat"), int) and isinstance(state.get("seats"), list):
                 h.button = state["buttonSeat"]
-                h.in_hand = [isinstance(s, dict) and not s.get("out") and s.get("stack", 0) + s.get("total", 0) > 0
-                             for s in state["seats"]]
+                # (its chips: a stack, or chips committed -- its total, or a street bet where the
+                # total alone says none)
+                h.in_hand = [isinstance(s, dict) and not s.get("out")
+                             and s.get("stack", 0) + max(s.get("total", 0), s.get("bet", 0)) > 0 for s in state["seats"]]
 
         self._guard(number, add)
 

@@ -51,4 +51,9 @@ def from_own_fields(expected: dict, state: dict) -> dict:
     max_to, min_to = state.get("maxRaiseTo"), state.get("minRaiseTo")
     if _int(max_to) and (min_to is None or _int(min_to)):
         own["canAllIn"] = stack > 0 and (min_to is not None or max_to <= current)
+    seats, seat = state.get("seats"), you.get("seat")
+    if isinstance(expected.get("you"), dict) and isinstance(seats, list) and _int(seat) and 0 <= seat < len(seats) \
+            and isinstance(seats[seat], dict):
+        # ``you`` repeats the acting seat's entry: its chips are judged against the engine's own entry
+        own["you"] = {**expected["you"], **{k: seats[seat][k] for k in ("stack", "bet", "total") if k in seats[seat]}}
     return {**expected, **{k: v for k, v in own.items() if k in expected}}

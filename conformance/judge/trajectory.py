@@ -152,6 +152,14 @@ class ReferenceGame:
             seats = state["seats"]
             out = [bool(x["out"]) for x in seats]
             stacks = [x["stack"] + x["total"] for x in seats]
+            hand = self.t.hand
+            if state.get("street") == "preflop" and hand is not None and hand.hand_number == state.get("handNumber") \
+                    and len(seats) == len(hand.start_stacks):
+                # before the flop a seat's total is its street bet (nothing was committed before):
+                # where the engine's total alone disagrees with this table's chips, its bet is taken
+                # (the total's difference is judged as such, not carried into every later hand)
+                stacks = [c if c == own or x["stack"] + x["bet"] != own else own
+                          for c, own, x in zip(stacks, hand.start_stacks, seats)]
             positions = (state["buttonSeat"], state["smallBlindSeat"], state["bigBlindSeat"])
             number = state["handNumber"]
             if not (len(seats) == self.t.n and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0
