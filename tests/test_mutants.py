@@ -568,3 +568,22 @@ def test_a_wrong_total_is_one_cause_whatever_follows_from_the_chips():
         failed += report.with_status("failed")
     assert sorted(c.id for c in failed) == sorted(TOTAL_VECTORS)
     assert [c.breaks for c in causes.group(failed)] == ["state.seats"], [c.title() for c in causes.group(failed)]
+
+
+# An engine recording an all-in that calls for no more than the bet as a call (found attacking): under
+# return.allin whether the answer was "allin" or holdem-sng-3-v4's word "all_in" (R24), one cause.
+ALLIN_RECORDED_AS_CALL = {"name": "short-allin-call-recorded-as-call",
+                          "find": "const record = { id: this.ids[s], street: STREETS[this.street], type: kind, amount: add };",
+                          "replace": "const record = { id: this.ids[s], street: STREETS[this.street], type: kind === 'allin' "
+                                     "&& this.bet[s] <= this.currentBet ? 'call' : kind, amount: add };"}
+
+
+def test_an_all_in_recorded_otherwise_is_one_cause_whatever_word_asked_for_it():
+    assert SOURCE.count(ALLIN_RECORDED_AS_CALL["find"]) == 1
+    vectors = ["sng3v4.v4-words", "sng3v4.shovers-to-the-end"]
+    tests = {"sng3v4": [t for t in load_tests(["sng3v4"])["sng3v4"] if t["id"] in vectors]}
+    report = certify(QuickJSDriver(mutate(ALLIN_RECORDED_AS_CALL), engine_name="mutant.js", host=HOST), tests, {},
+                     ruleset=FAMILY_RULESET["sng3v4"])
+    failed = report.with_status("failed")
+    assert sorted(c.id for c in failed) == sorted(vectors)
+    assert [c.breaks for c in causes.group(failed)] == ["return.allin"], [c.title() for c in causes.group(failed)]

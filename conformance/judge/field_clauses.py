@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from reference.errors import EvaluateError
+from reference.actions import V4_WORDS
 from reference.evaluator import evaluate
 
 from conformance.vectors.clauses import CLAUSES
@@ -113,6 +114,7 @@ def v4_clause_for(path: str) -> str:
 def action_clause(answer: object, expected: object, actual: object) -> str:
     """The clause of an action that differs: the return-value rule of the answer's kind."""
     kind = answer.get("type") if isinstance(answer, dict) else answer
+    kind = V4_WORDS.get(kind, kind) if isinstance(kind, str) else kind  # holdem-sng-3-v4's all_in is allin (R24)
     if isinstance(expected, dict) and isinstance(actual, dict) and "threw" not in expected and "threw" not in actual:
         if kind in ("raise", "bet"):  # (holdem-sng-3-v4's "bet" is a raise to its amount)
             return "rules.raise-total"
