@@ -18,7 +18,7 @@ import pytest
 
 from conformance.judge import causes
 from conformance.judge.engine_cert import certify, load_tests, start
-from conformance.judge.field_clauses import UNMERGED
+from conformance.judge.field_clauses import NUMBERED_OTHERWISE, UNMERGED
 from conformance.judge.families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, RULESETS
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.report import repro
@@ -555,19 +555,44 @@ TOTAL_VECTORS = ["legality.short-blind-call", "hands.short-big-blind", "hands.si
                  "hand.uncalled-raise-refunded.h1", "tournaments.two-seats-min-raisers", "sng3v4.three-timeouts-auto-fold"]
 
 
-def test_a_wrong_total_is_one_cause_whatever_follows_from_the_chips():
-    assert SOURCE.count(TOTAL_WITHOUT_BET["find"]) == 1
+def failed_across(mutant: dict, vectors: list) -> list:
+    """The mutant certified on ``vectors`` of several families (each under its ruleset): its failed
+    cases, every vector among them."""
+    assert SOURCE.count(mutant["find"]) == 1
     by_family: dict = {}
-    for vector in TOTAL_VECTORS:
+    for vector in vectors:
         by_family.setdefault(vector.split(".")[0], []).append(vector)
     failed = []
     for family, ids in by_family.items():
         tests = {family: [t for t in load_tests([family])[family] if t["id"] in ids]}
-        report = certify(QuickJSDriver(mutate(TOTAL_WITHOUT_BET), engine_name="mutant.js", host=HOST), tests, {},
+        report = certify(QuickJSDriver(mutate(mutant), engine_name="mutant.js", host=HOST), tests, {},
                          ruleset=FAMILY_RULESET.get(family, DEFAULT_RULESET))
         failed += report.with_status("failed")
-    assert sorted(c.id for c in failed) == sorted(TOTAL_VECTORS)
+    assert sorted(c.id for c in failed) == sorted(vectors)
+    return failed
+
+
+def test_a_wrong_total_is_one_cause_whatever_follows_from_the_chips():
+    failed = failed_across(TOTAL_WITHOUT_BET, TOTAL_VECTORS)
     assert [c.breaks for c in causes.group(failed)] == ["state.seats"], [c.title() for c in causes.group(failed)]
+
+
+# An engine numbering its public hand records one more than the hand (found attacking): its records
+# were aligned with the reference's by number (two of which happened to be alike), taken into the
+# reference's history at each hand's start, and their cards read as the next hand's (the deal): 24
+# causes. The same records numbered otherwise are now one difference of each list, by place
+# (field_clauses.NUMBERED_OTHERWISE), kept out of the reference's history and of the dealing.
+NUMBERED_PLUS_ONE = {"name": "history-hand-number-off-by-one",
+                     "find": "return { handNumber: e.handNumber, board: e.board.slice(), showdown, winners };",
+                     "replace": "return { handNumber: e.handNumber + 1, board: e.board.slice(), showdown, winners };"}
+
+
+def test_records_numbered_otherwise_are_one_cause_on_every_family():
+    failed = failed_across(NUMBERED_PLUS_ONE, ["hands.side-pots-three-layers", "hand.uncalled-raise-refunded.h1",
+                                               "tournaments.nine-seats-cyclers", "tournaments.six-seats-mixed",
+                                               "sng3v4.three-timeouts-auto-fold"])
+    found = causes.group(failed)
+    assert [(c.breaks, c.kind) for c in found] == [("state.history", NUMBERED_OTHERWISE)], [c.title() for c in found]
 
 
 # An engine recording an all-in that calls for no more than the bet as a call (found attacking): under

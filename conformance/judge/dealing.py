@@ -143,7 +143,12 @@ class Observed:
         for s in state.get("seats") or ():
             if isinstance(s, dict) and isinstance(s.get("id"), str) and isinstance(s.get("seat"), int):
                 self.seat_of.setdefault(s["id"], s["seat"])
-        for entry in state.get("history") or ():
+        history = state.get("history") or ()
+        number = state.get("handNumber")
+        if isinstance(number, int) and any(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
+                                           and not 1 <= e["handNumber"] < number for e in history):
+            history = ()  # records numbered otherwise than the hands before this one: no hand's cards
+        for entry in history:
             # Recording an entry seen before, unchanged, changes nothing (the cards it shows are
             # already known or made the hand inconsistent): each state repeats the previous ones'.
             try:
@@ -175,7 +180,8 @@ class Observed:
         ``where``: its path at the end of the game (``history()[i]``), for a reproduction to look at."""
         if not isinstance(entry, dict):
             return
-        number = entry.get("handNumber", number)
+        # the number of the record that holds it (a log() record's own) before the entry's own
+        number = entry.get("handNumber") if number is None else number
 
         def add(h: HandCards) -> None:
             self._board(h, entry.get("board", []), at, where)
@@ -201,6 +207,11 @@ def observe(trajectory: dict, ids: "list[str] | None" = None, hand_number: int |
             state = {**state, "handNumber": hand_number}
         seen.state(state, k)
     history = trajectory.get("history") if isinstance(trajectory.get("history"), list) else ()
+    played = [x.get("handNumber") for x in decisions + states + list(trajectory.get("log") or ()) if isinstance(x, dict)]
+    top = max((n for n in played if isinstance(n, int) and not isinstance(n, bool)), default=None)
+    if top is not None and any(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
+                               and not 1 <= e["handNumber"] <= top for e in history):
+        history = ()  # records numbered otherwise than the hands played: no hand's cards
     for i, entry in enumerate(history):
         seen.record(entry, None, where=f"history()[{i}]")
     for i, entry in enumerate(trajectory.get("log") if isinstance(trajectory.get("log"), list) else ()):

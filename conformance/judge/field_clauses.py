@@ -149,6 +149,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
     if (match := _RECORD_PLACE.match(path)) is not None \
             and (found := records_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))):
         return found
+    if _RECORD_NUMBER.match(path):
+        return "state.history", NUMBERED_OTHERWISE
     if isinstance(expected, dict) and isinstance(actual, dict) and _auto_fold_differs(expected, actual):
         return "rules.elimination"  # who is auto-folded (R26) decides what differs: the pots, the folds
     if path == ".minRaiseTo" and _at(expected, path) is None and isinstance(expected, dict) \
@@ -275,12 +277,20 @@ def pots_unmerged(e: object, a: object) -> bool:
     return merged is not None and merged != a and merged == e
 
 
+NUMBERED_OTHERWISE = "hand records numbered otherwise"
+# A lone record's hand number (a log() record's result, a lone hand's result): numbered otherwise.
+_RECORD_NUMBER = re.compile(r"^(?:\[\d+\])?\.result\.handNumber$")
+
+
 def records_difference(e: object, a: object) -> "tuple[str, str] | None":
     """The clause and kind of a list of hand records (a history) that lists other hands, or the
     same in another order, than due (comparison.record_differences: one difference for the list)."""
     numbers = lambda records: [r.get("handNumber") for r in records if isinstance(r, dict)]  # noqa: E731
     if not (isinstance(e, list) and isinstance(a, list)) or numbers(e) == numbers(a):
         return None
+    if len(e) == len(a) and all(isinstance(x, dict) and isinstance(y, dict) and {**x, "handNumber": None} == {**y, "handNumber": None}
+                                for x, y in zip(e, a)):
+        return "state.history", NUMBERED_OTHERWISE  # the same records, numbered otherwise
     if sorted(numbers(e)) == sorted(numbers(a)):
         return "state.history", "the hand records in another order"
     return "state.history", "other hand records than due (one missing, or one too many)"

@@ -168,7 +168,9 @@ class ReferenceGame:
             eliminated = self._eliminated(standings)
             history = state.get("history")
             if isinstance(history, list) and all(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
-                                                 for e in history):
+                                                 and e["handNumber"] < number for e in history):
+                # (records of hands numbered from this one on: the engine numbers its records
+                # otherwise, judged as such; this table keeps its own records, aligned with its hands)
                 # the engine's records in the reference's own order (oldest first): an engine listing
                 # them otherwise was judged on that (comparison.record_differences), not again here
                 history = sorted(history, key=lambda e: e["handNumber"])
@@ -228,7 +230,11 @@ class ReferenceGame:
         try:
             number, seats = state["handNumber"], state["seats"]
             ours = awards.by_hand(self.t.hands).get(number - 1)
-            theirs = awards.by_hand(state.get("history")).get(number - 1) or self._log[number - 1]["result"]
+            # the engine's record of that hand: its log()'s, else its state's history where that numbers
+            # its records as the hands before this one (one numbered otherwise is judged as such)
+            records = awards.by_hand(state.get("history"))
+            theirs = (self._log.get(number - 1) or {}).get("result") \
+                or (records.get(number - 1) if max(records, default=0) < number else None)
             chips = [x["stack"] + x["total"] for x in seats]
             if ours is None or not awards.awards_differ(ours["history"], theirs) or len(chips) != self.t.n \
                     or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in chips):
