@@ -18,7 +18,7 @@ import pytest
 
 from conformance.judge import causes
 from conformance.judge.engine_cert import certify, load_tests, start
-from conformance.judge.field_clauses import NUMBERED_OTHERWISE, UNMERGED
+from conformance.judge.field_clauses import FOLDED_ELIGIBLE, NUMBERED_OTHERWISE, UNMERGED
 from conformance.judge.families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, RULESETS
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.report import repro
@@ -612,3 +612,20 @@ def test_an_all_in_recorded_otherwise_is_one_cause_whatever_word_asked_for_it():
     failed = report.with_status("failed")
     assert sorted(c.id for c in failed) == sorted(vectors)
     assert [c.breaks for c in causes.group(failed)] == ["return.allin"], [c.title() for c in causes.group(failed)]
+
+
+# buildPots leaving folded seats eligible (the issue's own example of one defect split into six
+# causes): the pots that leaves, without those seats and with the layers it leaves alike merged, are
+# the reference's: one behaviour (field_clauses.FOLDED_ELIGIBLE) whatever pot, amount or entry it
+# moved, in every decision state and in buildPots's own vectors (helper_causes).
+FOLDED_ELIGIBLE_MUTANT = {"name": "folded-seats-eligible", "find": "if (c >= top && !folded[i]) eligible.push(keys[i]);",
+                          "replace": "if (c >= top) eligible.push(keys[i]);"}
+
+
+def test_folded_seats_left_eligible_are_one_cause_in_the_helper_and_every_family():
+    failed = failed_across(FOLDED_ELIGIBLE_MUTANT, ["pots.folded-small", "pots.merge-two-folded-levels",
+                                                    "legality.raise-when-closed", "hands.short-all-in-does-not-reopen",
+                                                    "hand.short-all-in-does-not-reopen.h1", "tournaments.levels-advance-and-stop",
+                                                    "sng3v4.three-timeouts-auto-fold"])
+    found = causes.group(failed)
+    assert [(c.breaks, c.kind) for c in found] == [("rules.folded-chips", FOLDED_ELIGIBLE)], [c.title() for c in found]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from .difference_kinds import cause_key
-from .field_clauses import _context_clause, clause_for, pots_unmerged
+from .field_clauses import _context_clause, clause_for, folded_ids, pots_unmerged, pots_with_folded
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
@@ -88,8 +88,8 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
             if key in ("winners", "showdown") and isinstance(e, list) and isinstance(a, list):
                 yield where, e, a  # judged as one list (field_clauses.award_difference, showdown_difference)
                 continue
-            if key == "pots" and pots_unmerged(e, a):
-                yield where, e, a  # one behaviour (field_clauses.UNMERGED)
+            if key == "pots" and (pots_unmerged(e, a) or pots_with_folded(e, a, folded_ids(actual))):
+                yield where, e, a  # one behaviour (field_clauses.UNMERGED, FOLDED_ELIGIBLE)
                 continue
             if key == "history":
                 yield from record_differences(e, a, where, reordered)

@@ -174,6 +174,9 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         return "state.seats", "a seat's chips otherwise (its stack, bet and total)"
     if _POTS.match(path) and pots_unmerged(_at(expected, path), _at(actual, path)):
         return "state.pots", UNMERGED
+    if _POTS.match(path) and pots_with_folded(_at(expected, path), _at(actual, path),
+                                              folded_ids(_at(actual, path[:-len(".pots")]))):
+        return "rules.folded-chips", FOLDED_ELIGIBLE
     if (match := _WINNERS.match(path)) is not None:
         return award_difference(_at(expected, match.group(1)), _at(actual, match.group(1)))
     if (match := _SHOWDOWN.match(path)) is not None:
@@ -268,6 +271,34 @@ def _out_in(standings: list, hand: int) -> tuple:
 
 def _same_items(e: list, a: list) -> bool:
     return sorted(map(str, e)) == sorted(map(str, a))
+
+
+FOLDED_ELIGIBLE = "a folded seat eligible to win a pot"
+
+
+def folded_ids(state: object) -> set:
+    """The ids of the seats a decision state shows folded (out seats are folded too: eligible to nothing)."""
+    seats = state.get("seats") if isinstance(state, dict) else None
+    return {x.get("id") for x in seats if isinstance(x, dict) and x.get("folded") is True} if isinstance(seats, list) else set()
+
+
+def pots_with_folded(e: object, a: object, folded: set) -> bool:
+    """Whether pots ``a`` are ``e`` but for folded seats left eligible (contract: "folded chips stay
+    in the pot; folded seats cannot win"): without them, and the layers that leaves alike merged
+    (a layer no one can win joins the one below, as buildPots merges it), they are ``e``. One
+    behaviour, one difference, whichever pot, amount or entry it moved."""
+    if not (folded and isinstance(a, list) and all(isinstance(p, dict) and isinstance(p.get("eligible"), list) for p in a)):
+        return False
+    if not any(i in folded for p in a for i in p["eligible"]):
+        return False
+    out: list = []
+    for pot in a:
+        eligible = [i for i in pot["eligible"] if i not in folded]
+        if out and (not eligible or out[-1]["eligible"] == eligible) and isinstance(pot.get("amount"), (int, float)):
+            out[-1] = {**out[-1], "amount": out[-1]["amount"] + pot["amount"]}
+        else:
+            out.append({**pot, "eligible": eligible})
+    return out == e
 
 
 def pots_unmerged(e: object, a: object) -> bool:

@@ -3,7 +3,8 @@
 
 An ``evaluate`` that misses A2345 breaks the wheel's rule (``rules.wheel``) as a showdown that
 names a wheel "High card" does; a ``buildPots`` that leaves adjacent pots of the same eligible seats
-apart breaks ``state.pots`` as a decision state's pots do. Each function returns the (clause, kind)
+apart breaks ``state.pots`` as a decision state's pots do, and one that leaves folded seats eligible
+``rules.folded-chips``. Each function returns the (clause, kind)
 of a failed helper outcome, or None when what differs is the helper's own (its vector's clause and
 the message's words then name it: conformance.judge.causes).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from reference.errors import EvaluateError
 from reference.evaluator import evaluate
 
-from .field_clauses import UNMERGED, WHEEL_MISSED, is_wheel, pots_unmerged
+from .field_clauses import FOLDED_ELIGIBLE, UNMERGED, WHEEL_MISSED, is_wheel, pots_unmerged, pots_with_folded
 
 WHEEL = ("rules.wheel", WHEEL_MISSED)
 _STRAIGHT, _FLUSH, _STRAIGHT_FLUSH, _HIGH_CARD = 4, 5, 8, 0  # evaluate's ranks (contract: rank 0..8)
@@ -63,4 +64,7 @@ def equity_behaviour(test: dict, r: dict) -> "tuple[str, str] | None":
 
 def pots_behaviour(test: dict, r: dict) -> "tuple[str, str] | None":
     expected = test["expected"].get("pots")
-    return ("state.pots", UNMERGED) if pots_unmerged(expected, r.get("pots")) else None
+    if pots_unmerged(expected, r.get("pots")):
+        return "state.pots", UNMERGED
+    folded = {c.get("id") for c in test["input"].get("contributions") or () if isinstance(c, dict) and c.get("folded") is True}
+    return ("rules.folded-chips", FOLDED_ELIGIBLE) if pots_with_folded(expected, r.get("pots"), folded) else None
