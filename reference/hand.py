@@ -356,15 +356,18 @@ class Hand:
         actions = state["actions"]
         if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
             raise ValueError("actions")
-        for i in range(self.n):
-            if self.in_hand[i]:
-                x = seats[i]
-                # chips committed this hand are the hand's start less the stack (nothing leaves the
-                # table before the hand ends): a total that says otherwise is that field's difference,
-                # not the contributions the pots and awards are made of
-                committed = self.start_stacks[i] - x["stack"]
-                total = committed if committed >= x["bet"] else x["total"]
-                self.stacks[i], self.bet[i], self.total[i], self.folded[i] = x["stack"], x["bet"], total, x["folded"]
+        # Chips committed this hand are the hand's start less the stack (nothing leaves the table
+        # before the hand ends): where the state's totals do not add up to the chips the hand began
+        # with, they are misstated (that field's difference), and the totals the pots and awards are
+        # made of are the stacks' complements; where they do, chips moved between seats (a refund
+        # paid to another seat, say) and the state's own accounting is followed.
+        playing = [i for i in range(self.n) if self.in_hand[i]]
+        conserved = sum(seats[i]["stack"] + seats[i]["total"] for i in playing) == sum(self.start_stacks[i] for i in playing)
+        for i in playing:
+            x = seats[i]
+            committed = self.start_stacks[i] - x["stack"]
+            total = x["total"] if conserved or committed < x["bet"] else committed
+            self.stacks[i], self.bet[i], self.total[i], self.folded[i] = x["stack"], x["bet"], total, x["folded"]
         if street != self.street:
             self.pos = 2 * len(self.order) + (0, 4, 6, 8)[street]
         self.street, self.board = street, list(board)
