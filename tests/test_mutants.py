@@ -18,7 +18,7 @@ import pytest
 
 from conformance.judge import causes
 from conformance.judge.engine_cert import certify, load_tests, start
-from conformance.judge.field_clauses import FOLDED_ELIGIBLE, NUMBERED_OTHERWISE, UNMERGED
+from conformance.judge.field_clauses import CHIPS_MOVED, FOLDED_ELIGIBLE, NUMBERED_OTHERWISE, UNMERGED
 from conformance.judge.families import DEFAULT_RULESET, FAMILIES, FAMILY_RULESET, RULESETS
 from conformance.judge.engine_drivers import QuickJSDriver
 from conformance.report import repro
@@ -629,3 +629,18 @@ def test_folded_seats_left_eligible_are_one_cause_in_the_helper_and_every_family
                                                     "sng3v4.three-timeouts-auto-fold"])
     found = causes.group(failed)
     assert [(c.breaks, c.kind) for c in found] == [("rules.folded-chips", FOLDED_ELIGIBLE)], [c.title() for c in found]
+
+
+# A refund paid to another seat (found attacking): a hand's chips that differ only in chips moved
+# between seats (the same total) are one difference, not one per seat (field_clauses.CHIPS_MOVED).
+# (Mid-hand, the seat that got the chips goes on acting where the reference's hand is over: those games
+# still split into several causes; see the stop's note.)
+REFUND_TO_ANOTHER_SEAT = {"name": "refund-to-another-seat",
+                          "find": "        this.total[owner] -= excess;\n        this.stacks[owner] += excess;",
+                          "replace": "        this.total[owner] -= excess;\n        const to = this.order.find((s) => s !== owner && !this.folded[s]);\n"
+                                     "        this.stacks[to === undefined ? owner : to] += excess;"}
+
+
+def test_chips_moved_between_seats_are_one_difference_of_the_hand():
+    [case] = failed_across(REFUND_TO_ANOTHER_SEAT, ["hand.blinds-all-in-no-decision.h1"])
+    assert [(f["path"], f.get("kind")) for f in case.failures] == [("result().chips", CHIPS_MOVED)], case.failures

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from .difference_kinds import cause_key
-from .field_clauses import _context_clause, clause_for, folded_ids, pots_unmerged, pots_with_folded
+from .field_clauses import _context_clause, chips_moved, clause_for, folded_ids, pots_unmerged, pots_with_folded
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
@@ -87,6 +87,9 @@ def differences(expected: object, actual: object, path: str = "", reordered: lis
                 continue
             if key in ("winners", "showdown") and isinstance(e, list) and isinstance(a, list):
                 yield where, e, a  # judged as one list (field_clauses.award_difference, showdown_difference)
+                continue
+            if key == "chips" and chips_moved(e, a):
+                yield where, e, a  # one behaviour (field_clauses.CHIPS_MOVED)
                 continue
             if key == "pots" and (pots_unmerged(e, a) or pots_with_folded(e, a, folded_ids(actual))):
                 yield where, e, a  # one behaviour (field_clauses.UNMERGED, FOLDED_ELIGIBLE)

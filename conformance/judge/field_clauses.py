@@ -172,6 +172,8 @@ def _context_clause(path: str, expected: object, actual: object) -> str | None:
         return "rules.levels", "another blind level (its blinds)"
     if _SEAT_CHIPS.match(path):  # a seat's stack, street bet and total move together: one behaviour
         return "state.seats", "a seat's chips otherwise (its stack, bet and total)"
+    if _CHIPS.match(path) and chips_moved(_at(expected, path), _at(actual, path)):
+        return "rules.side-pots", CHIPS_MOVED
     if _POTS.match(path) and pots_unmerged(_at(expected, path), _at(actual, path)):
         return "state.pots", UNMERGED
     if _POTS.match(path) and pots_with_folded(_at(expected, path), _at(actual, path),
@@ -274,6 +276,16 @@ def _same_items(e: list, a: list) -> bool:
 
 
 FOLDED_ELIGIBLE = "a folded seat eligible to win a pot"
+CHIPS_MOVED = "chips moved between seats (the same total)"
+_CHIPS = re.compile(r"^(?:.*\.)?chips$")
+
+
+def chips_moved(e: object, a: object) -> bool:
+    """Whether a hand's ``chips`` (a seat's each) differ only in chips moved between seats: the same
+    total, some seats more and some less. One behaviour (an award or a refund paid to another seat),
+    one difference, not one per seat."""
+    numbers = lambda x: isinstance(x, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in x)  # noqa: E731
+    return numbers(e) and numbers(a) and len(e) == len(a) and e != a and sum(e) == sum(a)
 
 
 def folded_ids(state: object) -> set:
