@@ -83,6 +83,7 @@ class Observed:
         self.broken: set[int] = set()
         self.seat_of: dict[str, int] = {}
         self._recorded: set[bytes] = set()  # the history entries of states seen (each state repeats them)
+        self.misnumbered = False  # a state's history numbered its records otherwise than the hands before it
 
     def _hand(self, number: object) -> HandCards | None:
         if not isinstance(number, int) or isinstance(number, bool) or number in self.broken:
@@ -148,6 +149,7 @@ class Observed:
         if isinstance(number, int) and any(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
                                            and not 1 <= e["handNumber"] < number for e in history):
             history = ()  # records numbered otherwise than the hands before this one: no hand's cards
+            self.misnumbered = True
         for entry in history:
             # Recording an entry seen before, unchanged, changes nothing (the cards it shows are
             # already known or made the hand inconsistent): each state repeats the previous ones'.
@@ -207,11 +209,12 @@ def observe(trajectory: dict, ids: "list[str] | None" = None, hand_number: int |
             state = {**state, "handNumber": hand_number}
         seen.state(state, k)
     history = trajectory.get("history") if isinstance(trajectory.get("history"), list) else ()
-    played = [x.get("handNumber") for x in decisions + states + list(trajectory.get("log") or ()) if isinstance(x, dict)]
-    top = max((n for n in played if isinstance(n, int) and not isinstance(n, bool)), default=None)
-    if top is not None and any(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
-                               and not 1 <= e["handNumber"] <= top for e in history):
-        history = ()  # records numbered otherwise than the hands played: no hand's cards
+    # the hands played: its log()'s (hands without a decision state included), where it has one
+    logged = [x.get("handNumber") for x in trajectory.get("log") or () if isinstance(x, dict)]
+    top = max((n for n in logged if isinstance(n, int) and not isinstance(n, bool)), default=None)
+    if seen.misnumbered or any(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
+                               and not 1 <= e["handNumber"] <= (top or e["handNumber"]) for e in history):
+        history = ()  # records numbered otherwise (as its states' are, or than its log's hands): no hand's cards
     for i, entry in enumerate(history):
         seen.record(entry, None, where=f"history()[{i}]")
     for i, entry in enumerate(trajectory.get("log") if isinstance(trajectory.get("log"), list) else ()):
