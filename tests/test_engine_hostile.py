@@ -287,10 +287,11 @@ def test_judging_a_huge_or_much_changed_outcome_is_fast():
     del shifted["log"][5]  # every later hand differs
     j = judge("sng3v4", test, Run("result", shifted))
     # A dropped hand fails at its first divergence; the rest is counted under their causes, a few
-    # listed (step_judge.describe).
+    # listed (step_judge.describe). (Each later record's chips count once: chips moved between seats
+    # are one difference of the list, field_clauses.CHIPS_MOVED; some 1,000 differences in all.)
     from conformance.judge.step_judge import INDEPENDENT_SHOWN
     counted = j.later + sum(1 + d.counted for d in j.failures[1:])
-    assert j.status == "failed" and j.first.path == "log()[5].handNumber" and counted > 1000
+    assert j.status == "failed" and j.first.path == "log()[5].handNumber" and counted > 900
     assert f"… and {j.later - LATER_SHOWN} more" in j.diff
     assert len(j.diff.splitlines()) <= LATER_SHOWN + INDEPENDENT_SHOWN + 6
     assert time.perf_counter() - t0 < 20  # a liveness bound: unbounded, this took minutes
