@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import orjson
 
 from .difference_kinds import cause_key
-from .field_clauses import _context_clause, chips_moved, clause_for, folded_ids, pots_unmerged, pots_with_folded
+from .field_clauses import (_context_clause, chips_moved, clause_for, folded_ids, numbered_otherwise, pots_unmerged,
+                            pots_with_folded)
 
 # Lists whose order is a ruling, not the contract: key -> ruling (INTERPRETING.md, Verdicts).
 ORDER_FREE = {"showdown": "R14", "winners": "R14", "best": "R5"}
@@ -145,9 +146,7 @@ def record_differences(expected: object, actual: object, path: str, reordered: l
     if e_numbers is None or a_numbers is None or e_numbers == a_numbers:
         yield from differences(expected, actual, path, reordered)
         return
-    if len(expected) == len(actual) and all(isinstance(e, dict) and isinstance(a, dict)
-                                            and {**e, "handNumber": None} == {**a, "handNumber": None}
-                                            for e, a in zip(expected, actual)):
+    if numbered_otherwise(expected, actual):
         # the same records numbered otherwise (field_clauses.NUMBERED_OTHERWISE): by place, their
         # numbers alone differ -- whichever of them happen to match another record's
         yield from differences(expected, actual, path, reordered)

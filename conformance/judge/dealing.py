@@ -213,7 +213,7 @@ def observe(trajectory: dict, ids: "list[str] | None" = None, hand_number: int |
     logged = [x.get("handNumber") for x in trajectory.get("log") or () if isinstance(x, dict)]
     top = max((n for n in logged if isinstance(n, int) and not isinstance(n, bool)), default=None)
     if seen.misnumbered or any(isinstance(e, dict) and isinstance(e.get("handNumber"), int)
-                               and not 1 <= e["handNumber"] <= (top or e["handNumber"]) for e in history):
+                               and (e["handNumber"] < 1 or top is not None and e["handNumber"] > top) for e in history):
         history = ()  # records numbered otherwise (as its states' are, or than its log's hands): no hand's cards
     for i, entry in enumerate(history):
         seen.record(entry, None, where=f"history()[{i}]")

@@ -623,7 +623,6 @@
         out.error = { at: spent.at, name: null, message: exhaustedText(spent.x), exhausted: true };
         out.exhausted = true;
       } else {
-        playing = null;
         out = x instanceof Missing ? { missing: x.name } : { error: failure('driver', x) };
       }
     }

@@ -325,15 +325,21 @@ NUMBERED_OTHERWISE = "hand records numbered otherwise"
 _RECORD_NUMBER = re.compile(r"^(?:\[\d+\])?\.result\.handNumber$")
 
 
+def numbered_otherwise(e: list, a: list) -> bool:
+    """Whether two lists of hand records are the same records, place by place, but for their hand
+    numbers (one behaviour: an engine numbering its records otherwise)."""
+    return len(e) == len(a) and all(isinstance(x, dict) and isinstance(y, dict)
+                                    and {**x, "handNumber": None} == {**y, "handNumber": None} for x, y in zip(e, a))
+
+
 def records_difference(e: object, a: object) -> "tuple[str, str] | None":
     """The clause and kind of a list of hand records (a history) that lists other hands, or the
     same in another order, than due (comparison.record_differences: one difference for the list)."""
     numbers = lambda records: [r.get("handNumber") for r in records if isinstance(r, dict)]  # noqa: E731
     if not (isinstance(e, list) and isinstance(a, list)) or numbers(e) == numbers(a):
         return None
-    if len(e) == len(a) and all(isinstance(x, dict) and isinstance(y, dict) and {**x, "handNumber": None} == {**y, "handNumber": None}
-                                for x, y in zip(e, a)):
-        return "state.history", NUMBERED_OTHERWISE  # the same records, numbered otherwise
+    if numbered_otherwise(e, a):
+        return "state.history", NUMBERED_OTHERWISE
     if sorted(numbers(e)) == sorted(numbers(a)):
         return "state.history", "the hand records in another order"
     return "state.history", "other hand records than due (one missing, or one too many)"

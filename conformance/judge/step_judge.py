@@ -75,12 +75,12 @@ def _replay_game(out: Comparison, ref: ReferenceGame, trajectory, plan, required
         decisions = out.decisions
         expected = ref.state()
         hand = expected["handNumber"] if expected else None
-        if (required is not None and decisions < required or required is None and expected is not None) \
-                and exhausted_at(out, hand, offset + decisions, "state()", expected, error):
+        short, unfinished = required is not None and decisions < required, required is None and expected is not None
+        if (short or unfinished) and exhausted_at(out, hand, offset + decisions, "state()", expected, error):
             pass  # the engine's game recorded up to a call that exhausted memory or stack
-        elif required is not None and decisions < required:
+        elif short:
             out.add(hand, offset + decisions, "state()", expected, {"error": _thrown(error)} if error else None)
-        elif required is None and expected is not None:
+        elif unfinished:
             out.add(expected["handNumber"], offset + decisions, "state()", expected,
                     {"error": _thrown(error)} if error else "null (the engine's game ended)")
         elif error:
